@@ -1,0 +1,199 @@
+"""The one interface every engine implements, and the outcome every match ends with.
+
+A match is fully described by (game, options, players, seed, moves): states are built by
+``Game.new`` and changed only by ``State.apply``; chance comes from the match's `Rng`.
+"""
+
+from __future__ import annotations
+
+import abc
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from games.errors import IllegalMove, MalformedMove, NotYourTurn, OptionError, PlayerCountError
+from games.rng import Rng, Seed, derive_seed
+from games.values import JSON, move_from_plain, to_plain
+
+OptionValue = bool | int | str
+Options = Mapping[str, OptionValue]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option (variant switch) of a game, with its default and allowed values."""
+
+    name: str
+    default: OptionValue
+    choices: tuple[OptionValue, ...]
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """A criterion applied after the score, in order; ``values`` holds one per seat."""
+
+    name: str
+    values: tuple[int, ...]
+    higher_wins: bool = True
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Final result: per-seat scores, ranks (1 = best, tied seats share a rank), tie-breaks."""
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    tiebreaks: tuple[TieBreak, ...] = ()
+    detail: Mapping[str, JSON] = field(default_factory=dict)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
+
+    @classmethod
+    def ranked(
+        cls,
+        scores: Sequence[int],
+        tiebreaks: Sequence[TieBreak] = (),
+        detail: Mapping[str, JSON] | None = None,
+    ) -> Outcome:
+        """Build an outcome whose ranks follow from the scores and then the tie-breaks."""
+        return cls(
+            scores=tuple(scores),
+            ranks=rank_by_keys(sort_keys(scores, tiebreaks)),
+            tiebreaks=tuple(tiebreaks),
+            detail=dict(detail or {}),
+        )
+
+
+def sort_keys(scores: Sequence[int], tiebreaks: Sequence[TieBreak]) -> list[tuple[int, ...]]:
+    """Per seat, the tuple that orders seats best-first when sorted descending."""
+    return [
+        (score, *(tb.values[seat] if tb.higher_wins else -tb.values[seat] for tb in tiebreaks))
+        for seat, score in enumerate(scores)
+    ]
+
+
+def rank_by_keys(keys: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+    """Competition ranking ("1224"): a seat's rank is 1 + the number of seats strictly ahead."""
+    return tuple(1 + sum(other > key for other in keys) for key in keys)
+
+
+class State(abc.ABC):
+    """A match in progress. Mutated only by `apply`; `clone` gives an independent copy."""
+
+    game_id: ClassVar[str]
+    move_types: ClassVar[tuple[type[Any], ...]]
+
+    @property
+    @abc.abstractmethod
+    def players(self) -> int: ...
+
+    @abc.abstractmethod
+    def to_move(self) -> tuple[int, ...]:
+        """Seats whose decision is awaited: one, several in a simultaneous step, none at the end."""
+
+    @abc.abstractmethod
+    def legal_moves(self, seat: int) -> tuple[Any, ...]:
+        """Every move the seat may make now; empty when the seat is not to move."""
+
+    @abc.abstractmethod
+    def _apply(self, seat: int, move: Any) -> None:
+        """Apply a move already checked to be legal."""
+
+    @abc.abstractmethod
+    def observe(self, seat: int) -> Any:
+        """Exactly what the seat may know now, as a plain frozen value."""
+
+    @abc.abstractmethod
+    def spectate(self) -> Any:
+        """What a spectator at the table sees: public information only."""
+
+    @abc.abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The final result, or None while the match runs."""
+
+    @abc.abstractmethod
+    def clone(self) -> State: ...
+
+    @abc.abstractmethod
+    def indistinguishable(self, seat: int, rng: Rng) -> State:
+        """A state that differs only in what `seat` cannot know (hidden cards, future deals).
+
+        The conformance suite uses it to prove that observations leak nothing.
+        """
+
+    def __eq__(self, other: object) -> bool:
+        """Structural equality over every field, the generator included."""
+        return type(self) is type(other) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def is_over(self) -> bool:
+        return not self.to_move()
+
+    def apply(self, seat: int, move: Any) -> None:
+        """Apply a move, or raise a `MoveError` subclass and leave the state untouched."""
+        if seat not in self.to_move():
+            raise NotYourTurn(seat, move, "no decision of this seat is pending")
+        if not isinstance(move, self.move_types):
+            raise MalformedMove(seat, move, f"not a {self.game_id} move")
+        if move not in self.legal_moves(seat):
+            raise IllegalMove(seat, move, "not among the legal moves")
+        self._apply(seat, move)
+
+
+class Game(abc.ABC):
+    """A game's static description and its factory of states."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]]
+    options: ClassVar[tuple[OptionSpec, ...]] = ()
+    move_types: ClassVar[tuple[type[Any], ...]]
+
+    @abc.abstractmethod
+    def _new(self, players: int, rng: Rng, options: Mapping[str, OptionValue]) -> State: ...
+
+    @abc.abstractmethod
+    def max_decisions(self, players: int, options: Options | None = None) -> int:
+        """An upper bound on the decisions of any match; the conformance suite holds us to it."""
+
+    def new(self, players: int, seed: Seed, options: Options | None = None) -> State:
+        if players not in self.player_counts:
+            raise PlayerCountError(f"{self.id} is played by {self.player_counts}, not {players}")
+        resolved = self.resolve_options(options)
+        rng = Rng(derive_seed(self.id, seed))
+        return self._new(players, rng, resolved)
+
+    def resolve_options(self, options: Options | None) -> dict[str, OptionValue]:
+        """Fill in defaults; refuse unknown names and values outside an option's choices."""
+        given = dict(options or {})
+        resolved: dict[str, OptionValue] = {}
+        for spec in self.options:
+            value = given.pop(spec.name, spec.default)
+            if value not in spec.choices or type(value) is not type(spec.default):
+                raise OptionError(f"{self.id}: option {spec.name}={value!r} not in {spec.choices}")
+            resolved[spec.name] = value
+        if given:
+            raise OptionError(f"{self.id}: unknown options {sorted(given)}")
+        return resolved
+
+    def variants(self) -> list[dict[str, OptionValue]]:
+        """Every combination of option values: what the conformance suite must cover."""
+        names = [spec.name for spec in self.options]
+        combos = itertools.product(*(spec.choices for spec in self.options))
+        return [dict(zip(names, combo, strict=True)) for combo in combos]
+
+    def encode_move(self, move: Any) -> JSON:
+        return to_plain(move)
+
+    def decode_move(self, data: object, seat: int = -1) -> Any:
+        """Parse a move from plain data; raises `MalformedMove` on anything unexpected."""
+        return move_from_plain(data, self.move_types, seat)
+
+    def heuristic_bots(self) -> Mapping[str, Callable[..., Any]]:
+        """Game-specific built-in bots by name (the generic `random` is always available)."""
+        return {}

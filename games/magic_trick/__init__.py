@@ -1,0 +1,5 @@
+"""Magic Trick: trick-taking where you never see your own ranks, and bid with a sleeve card."""
+
+from games.magic_trick.state import MagicTrick, MagicTrickState
+
+__all__ = ["MagicTrick", "MagicTrickState"]

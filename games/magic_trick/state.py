@@ -1,0 +1,428 @@
+"""The Magic Trick engine: set-up, sorting, tricks, sleeves, scoring over one hand per player."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, State, TieBreak
+from games.magic_trick.cards import (
+    CARD_SET_ASIDE,
+    HAND_SIZE,
+    RED,
+    SUITS,
+    SUITS_REMOVED,
+    Card,
+    deck,
+    suit_order,
+)
+from games.magic_trick.moves import (
+    MOVE_TYPES,
+    KeepSleeveEmpty,
+    Move,
+    PlayCard,
+    SleeveCard,
+    SortCard,
+)
+from games.magic_trick.scoring import earned_prestige, hand_points, trick_winner
+from games.magic_trick.views import (
+    IN_HAND,
+    PLAYED,
+    SLEEVED,
+    HandResult,
+    MagicTrickObservation,
+    PlayView,
+    SlotView,
+    TrickView,
+)
+from games.rng import Rng
+
+SORT = "sort"
+PLAY = "play"
+OVER = "over"
+
+_PENDING_PLAY = "play"
+_PENDING_SLEEVE = "sleeve"
+
+
+@dataclass(frozen=True)
+class _Trick:
+    leader: int
+    plays: tuple[tuple[int, int], ...]
+    winner: int
+
+
+class MagicTrickState(State):
+    game_id: ClassVar[str] = "magic-trick"
+    move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
+
+    def __init__(self, players: int, rng: Rng, prestige: bool) -> None:
+        self._players = players
+        self.rng = rng
+        self.prestige = prestige
+        self.hand_size = HAND_SIZE[players]
+        non_red = [suit for suit in SUITS if suit != RED]
+        removed = rng.sample(non_red, SUITS_REMOVED[players])
+        self.removed_suits = tuple(sorted(removed, key=suit_order))
+        self.suits = tuple(suit for suit in SUITS if suit not in removed)
+        self.hand_no = 0
+        self.scores = [0] * players
+        self.prestige_count = [0] * players
+        self.past: list[HandResult] = []
+        self.phase = SORT
+        self.set_aside: Card | None = None
+        self.to_sort: list[list[Card]] = []
+        self.placed: list[list[Card]] = []
+        self.fans: list[list[Card]] = []
+        self.places: list[list[str]] = []
+        self.sleeve_slot: list[int | None] = []
+        self.tricks: list[_Trick] = []
+        self.current: list[tuple[int, int]] = []
+        self.turn = 0
+        self.pending = _PENDING_PLAY
+        self.taken: list[list[Card]] = []
+        self._deal()
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def dealer(self) -> int:
+        return self.hand_no % self._players
+
+    # --- dealing and sorting -------------------------------------------------------------
+
+    def _deal(self) -> None:
+        cards = deck(self.suits)
+        self.rng.shuffle(cards)
+        self.set_aside = cards.pop() if CARD_SET_ASIDE[self._players] else None
+        size = self.hand_size
+        self.to_sort = [cards[s * size : (s + 1) * size] for s in range(self._players)]
+        self.placed = [[] for _ in range(self._players)]
+        self.phase = SORT
+        for seat in range(self._players):
+            self._autoplace(seat)
+        self._maybe_start_play()
+
+    def _autoplace(self, seat: int) -> None:
+        """Place cards while the highest remaining rank leaves the sorter no choice."""
+        pile = self.to_sort[seat]
+        while pile:
+            group = _top_group(pile)
+            if len(group) > 1:
+                return
+            pile.remove(group[0])
+            self.placed[seat].append(group[0])
+
+    def _maybe_start_play(self) -> None:
+        if any(self.to_sort):
+            return
+        n = self._players
+        self.fans = [list(self.placed[(owner - 1) % n]) for owner in range(n)]
+        self.places = [[IN_HAND] * self.hand_size for _ in range(n)]
+        self.sleeve_slot = [None] * n
+        self.tricks = []
+        self.current = []
+        self.taken = [[] for _ in range(n)]
+        self.turn = (self.dealer + 1) % n
+        self.pending = _PENDING_PLAY
+        self.phase = PLAY
+
+    # --- the interface -------------------------------------------------------------------
+
+    def to_move(self) -> tuple[int, ...]:
+        if self.phase == SORT:
+            return tuple(seat for seat in range(self._players) if self.to_sort[seat])
+        if self.phase == PLAY:
+            return (self.turn,)
+        return ()
+
+    def legal_moves(self, seat: int) -> tuple[Move, ...]:
+        if seat not in self.to_move():
+            return ()
+        if self.phase == SORT:
+            group = sorted(_top_group(self.to_sort[seat]), key=lambda c: suit_order(c.suit))
+            return tuple(SortCard(card.suit, card.rank) for card in group)
+        in_hand = self._slots_in_hand(seat)
+        if self.pending == _PENDING_SLEEVE:
+            return (*(SleeveCard(slot) for slot in in_hand), KeepSleeveEmpty())
+        if self.current:
+            lead_seat, lead_slot = self.current[0]
+            lead = self.fans[lead_seat][lead_slot].suit
+            following = [slot for slot in in_hand if self.fans[seat][slot].suit == lead]
+            if following:
+                in_hand = following
+        return tuple(PlayCard(slot) for slot in in_hand)
+
+    def _apply(self, seat: int, move: Any) -> None:
+        if isinstance(move, SortCard):
+            card = Card(move.suit, move.rank)
+            self.to_sort[seat].remove(card)
+            self.placed[seat].append(card)
+            self._autoplace(seat)
+            self._maybe_start_play()
+        elif isinstance(move, PlayCard):
+            self.places[seat][move.slot] = PLAYED
+            self.current.append((seat, move.slot))
+            if self._may_sleeve(seat):
+                self.pending = _PENDING_SLEEVE
+            else:
+                self._next_turn()
+        elif isinstance(move, SleeveCard):
+            self.places[seat][move.slot] = SLEEVED
+            self.sleeve_slot[seat] = move.slot
+            self.pending = _PENDING_PLAY
+            self._next_turn()
+        else:
+            self.pending = _PENDING_PLAY
+            self._next_turn()
+
+    # --- tricks and hands ----------------------------------------------------------------
+
+    def _slots_in_hand(self, seat: int) -> list[int]:
+        return [slot for slot, place in enumerate(self.places[seat]) if place == IN_HAND]
+
+    def _may_sleeve(self, seat: int) -> bool:
+        """A sleeve choice is offered after a play unless already made or forced anyway."""
+        last_trick = len(self.tricks) == self.hand_size - 2
+        return self.sleeve_slot[seat] is None and not last_trick
+
+    def _next_turn(self) -> None:
+        if len(self.current) < self._players:
+            self.turn = (self.turn + 1) % self._players
+            return
+        plays = tuple(self.current)
+        winner = trick_winner([(seat, self.fans[seat][slot]) for seat, slot in plays])
+        self.tricks.append(_Trick(plays[0][0], plays, winner))
+        self.taken[winner].extend(self.fans[seat][slot] for seat, slot in plays)
+        self.current = []
+        if len(self.tricks) == self.hand_size - 1:
+            self._end_hand()
+        else:
+            self.turn = winner
+
+    def _end_hand(self) -> None:
+        n = self._players
+        for seat in range(n):
+            if self.sleeve_slot[seat] is None:
+                (last,) = self._slots_in_hand(seat)
+                self.places[seat][last] = SLEEVED
+                self.sleeve_slot[seat] = last
+        sleeves = tuple(self.fans[s][self._sleeve(s)] for s in range(n))
+        tricks = tuple(sum(t.winner == s for t in self.tricks) for s in range(n))
+        suits = tuple(len({card.suit for card in self.taken[s]}) for s in range(n))
+        points = tuple(
+            hand_points(sleeves[s].rank, tricks[s], suits[s], self.prestige) for s in range(n)
+        )
+        prestige = tuple(
+            self.prestige and earned_prestige(sleeves[s].rank, tricks[s], suits[s])
+            for s in range(n)
+        )
+        for seat in range(n):
+            self.scores[seat] += points[seat]
+            self.prestige_count[seat] += prestige[seat]
+        self.past.append(HandResult(self.dealer, sleeves, tricks, suits, points, prestige))
+        self.hand_no += 1
+        if self.hand_no == n:
+            self.phase = OVER
+        else:
+            self._deal()
+
+    def _sleeve(self, seat: int) -> int:
+        slot = self.sleeve_slot[seat]
+        assert slot is not None
+        return slot
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != OVER:
+            return None
+        tiebreaks: tuple[TieBreak, ...]
+        if self.prestige:
+            tiebreaks = (TieBreak("prestige bonuses", tuple(self.prestige_count)),)
+        else:
+            last = self.past[-1]
+            hit = tuple(int(c.rank == t) for c, t in zip(last.sleeves, last.tricks, strict=True))
+            fewest = tuple(t if h else 0 for h, t in zip(hit, last.tricks, strict=True))
+            tiebreaks = (
+                TieBreak("met the bid in the last hand", hit),
+                TieBreak("fewest tricks among those who met it", fewest, higher_wins=False),
+            )
+        return Outcome.ranked(self.scores, tiebreaks)
+
+    # --- views ---------------------------------------------------------------------------
+
+    def observe(self, seat: int) -> MagicTrickObservation:
+        return self._view(seat)
+
+    def spectate(self) -> MagicTrickObservation:
+        return self._view(None)
+
+    def _view(self, viewer: int | None) -> MagicTrickObservation:
+        n = self._players
+        own_pile = viewer is not None and self.phase == SORT
+        pile = self.to_sort[viewer] if own_pile and viewer is not None else []
+        placed = self.placed[viewer] if own_pile and viewer is not None else []
+        known_fan = None if viewer is None else (viewer + 1) % n
+        fans: tuple[tuple[SlotView, ...], ...] = ()
+        if self.phase == PLAY:
+            fans = tuple(
+                tuple(
+                    SlotView(
+                        card.suit,
+                        card.rank if place != IN_HAND or owner == known_fan else None,
+                        place,
+                    )
+                    for card, place in zip(self.fans[owner], self.places[owner], strict=True)
+                )
+                for owner in range(n)
+            )
+        return MagicTrickObservation(
+            seat=viewer,
+            players=n,
+            prestige_bonus=self.prestige,
+            hand=min(self.hand_no, n - 1),
+            hands=n,
+            dealer=self.dealer if self.phase != OVER else (n - 1),
+            phase=self.phase,
+            turn=self.turn if self.phase == PLAY else None,
+            removed_suits=self.removed_suits,
+            set_aside=self.set_aside,
+            sorting=tuple(_canonical(self.to_sort[viewer]))
+            if own_pile and viewer is not None
+            else (),
+            sorted=tuple(self.placed[viewer]) if own_pile and viewer is not None else (),
+            fans=fans,
+            tricks=tuple(self._trick_view(t.leader, t.plays, t.winner) for t in self.tricks)
+            if self.phase == PLAY
+            else (),
+            current=self._trick_view(self.current[0][0], tuple(self.current), None)
+            if self.phase == PLAY and self.current
+            else None,
+            tricks_taken=tuple(sum(t.winner == s for t in self.tricks) for s in range(n))
+            if self.phase == PLAY
+            else (0,) * n,
+            scores=tuple(self.scores),
+            prestige_count=tuple(self.prestige_count),
+            past_hands=tuple(self.past),
+        )
+
+    def _trick_view(
+        self, leader: int, plays: tuple[tuple[int, int], ...], winner: int | None
+    ) -> TrickView:
+        return TrickView(
+            leader,
+            tuple(PlayView(seat, slot, self.fans[seat][slot]) for seat, slot in plays),
+            winner,
+        )
+
+    # --- copies and hidden information ---------------------------------------------------
+
+    def clone(self) -> MagicTrickState:
+        twin = copy.copy(self)
+        twin.rng = self.rng.copy()
+        twin.scores = list(self.scores)
+        twin.prestige_count = list(self.prestige_count)
+        twin.past = list(self.past)
+        twin.to_sort = [list(pile) for pile in self.to_sort]
+        twin.placed = [list(pile) for pile in self.placed]
+        twin.fans = [list(fan) for fan in self.fans]
+        twin.places = [list(places) for places in self.places]
+        twin.sleeve_slot = list(self.sleeve_slot)
+        twin.tricks = list(self.tricks)
+        twin.current = list(self.current)
+        twin.taken = [list(cards) for cards in self.taken]
+        return twin
+
+    def indistinguishable(self, seat: int, rng: Rng) -> MagicTrickState:
+        """Re-deal what `seat` cannot see by random swaps that keep every visible fact."""
+        twin = self.clone()
+        twin.rng = rng.fork(f"twin-{rng.below(1 << 62)}")
+        if twin.phase == SORT:
+            twin._swap_hidden_piles(seat, rng)
+        elif twin.phase == PLAY:
+            twin._swap_hidden_fans(seat, rng)
+        return twin
+
+    def _swap_hidden_piles(self, seat: int, rng: Rng) -> None:
+        others = [s for s in range(self._players) if s != seat]
+        cells = [(s, i) for s in others for i in range(len(self.to_sort[s]))]
+        for _ in range(4 * len(cells)):
+            if len(cells) < 2:
+                return
+            (a, i), (b, j) = rng.sample(cells, 2)
+            before = (_has_choice(self.to_sort[a]), _has_choice(self.to_sort[b]))
+            self.to_sort[a][i], self.to_sort[b][j] = self.to_sort[b][j], self.to_sort[a][i]
+            after = (_has_choice(self.to_sort[a]), _has_choice(self.to_sort[b]))
+            if before != after or not (self._pile_fits(a) and self._pile_fits(b)):
+                self.to_sort[a][i], self.to_sort[b][j] = self.to_sort[b][j], self.to_sort[a][i]
+
+    def _pile_fits(self, seat: int) -> bool:
+        placed = self.placed[seat]
+        return not placed or all(c.rank <= placed[-1].rank for c in self.to_sort[seat])
+
+    def _swap_hidden_fans(self, seat: int, rng: Rng) -> None:
+        known = (seat + 1) % self._players
+        cells = [
+            (owner, slot)
+            for owner in range(self._players)
+            if owner != known
+            for slot in self._slots_in_hand(owner)
+        ]
+        for _ in range(4 * len(cells)):
+            if len(cells) < 2:
+                return
+            (a, i), (b, j) = rng.sample(cells, 2)
+            if a == b or self.fans[a][i].suit != self.fans[b][j].suit:
+                continue
+            self.fans[a][i], self.fans[b][j] = self.fans[b][j], self.fans[a][i]
+            if not (_descending(self.fans[a]) and _descending(self.fans[b])):
+                self.fans[a][i], self.fans[b][j] = self.fans[b][j], self.fans[a][i]
+
+
+def _top_group(pile: list[Card]) -> list[Card]:
+    top = max(card.rank for card in pile)
+    return [card for card in pile if card.rank == top]
+
+
+def _has_choice(pile: list[Card]) -> bool:
+    return bool(pile) and len(_top_group(pile)) > 1
+
+
+def _descending(fan: list[Card]) -> bool:
+    return all(a.rank >= b.rank for a, b in itertools.pairwise(fan))
+
+
+def _canonical(cards: list[Card]) -> list[Card]:
+    return sorted(cards, key=lambda c: (-c.rank, suit_order(c.suit)))
+
+
+class MagicTrick(Game):
+    id: ClassVar[str] = "magic-trick"
+    title: ClassVar[str] = "Magic Trick"
+    player_counts: ClassVar[tuple[int, ...]] = (3, 4, 5)
+    options: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "prestige",
+            True,
+            (True, False),
+            "Score the prestige bonus (+2 for a met bid whose rank equals the suits taken).",
+        ),
+    )
+    move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
+
+    def _new(self, players: int, rng: Rng, options: Mapping[str, OptionValue]) -> State:
+        return MagicTrickState(players, rng, bool(options["prestige"]))
+
+    def max_decisions(self, players: int, options: Options | None = None) -> int:
+        size = HAND_SIZE[players]
+        per_hand = players * (size + (size - 1) + (size - 2))
+        return players * per_hand
+
+    def heuristic_bots(self) -> Mapping[str, Any]:
+        from games.magic_trick.heuristic import HeuristicBot
+
+        return {"heuristic": HeuristicBot}

@@ -1,0 +1,23 @@
+"""Games by id. Engines are registered explicitly so the list is plain to read."""
+
+from __future__ import annotations
+
+from games.interface import Game
+from games.magic_trick import MagicTrick
+
+_GAMES: dict[str, Game] = {game.id: game for game in (MagicTrick(),)}
+
+
+def get(game_id: str) -> Game:
+    try:
+        return _GAMES[game_id]
+    except KeyError:
+        raise KeyError(f"unknown game {game_id!r}; known: {', '.join(sorted(_GAMES))}") from None
+
+
+def all_games() -> tuple[Game, ...]:
+    return tuple(_GAMES[game_id] for game_id in sorted(_GAMES))
+
+
+def ids() -> tuple[str, ...]:
+    return tuple(sorted(_GAMES))

@@ -1,0 +1,75 @@
+"""Plain values: converting moves and observations to and from JSON-ready data."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import typing
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.errors import MalformedMove
+
+JSON = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
+
+
+def to_plain(value: Any) -> JSON:
+    """Dataclasses become dicts, tuples lists, enums their values; the rest must be JSON."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, enum.Enum):
+        return to_plain(value.value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        plain: dict[str, JSON] = {}
+        kind = getattr(type(value), "kind", None)
+        if isinstance(kind, str):
+            plain["kind"] = kind
+        for field in dataclasses.fields(value):
+            plain[field.name] = to_plain(getattr(value, field.name))
+        return plain
+    if isinstance(value, Mapping):
+        return {str(k): to_plain(v) for k, v in value.items()}
+    if isinstance(value, Sequence | frozenset | set):
+        return [to_plain(v) for v in value]
+    raise TypeError(f"not a plain value: {value!r}")
+
+
+def move_from_plain(data: object, move_types: Sequence[type[Any]], seat: int = -1) -> Any:
+    """Rebuild a move dataclass from ``{"kind": ..., field: value}``; strict about types."""
+    if not isinstance(data, Mapping):
+        raise MalformedMove(seat, data, "a move is an object with a 'kind'")
+    by_kind = {t.kind: t for t in move_types}
+    kind = data.get("kind")
+    cls = by_kind.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise MalformedMove(seat, data, f"unknown move kind {kind!r}")
+    hints = typing.get_type_hints(cls)
+    fields = {f.name for f in dataclasses.fields(cls)}
+    extra = set(data) - fields - {"kind"}
+    if extra:
+        raise MalformedMove(seat, data, f"unexpected fields {sorted(extra)}")
+    args: dict[str, Any] = {}
+    for name in fields:
+        if name not in data:
+            raise MalformedMove(seat, data, f"missing field {name!r}")
+        args[name] = _coerce(data[name], hints[name], seat, data)
+    return cls(**args)
+
+
+def _coerce(value: object, hint: Any, seat: int, data: object) -> Any:
+    options = (
+        typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, _UnionType) else (hint,)
+    )
+    for option in options:
+        if option is type(None) and value is None:
+            return None
+        if option is bool and isinstance(value, bool):
+            return value
+        if option is int and isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if option is str and isinstance(value, str):
+            return value
+    raise MalformedMove(seat, data, f"field value {value!r} is not {hint}")
+
+
+_UnionType = type(int | None)

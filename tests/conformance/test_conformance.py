@@ -1,0 +1,162 @@
+"""Every registered game, every player count and variant, held to the interface's promises."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import all_games
+from games.bots import bot_names, make_bot
+from games.errors import IllegalMove, MalformedMove, NotYourTurn, OptionError, PlayerCountError
+from games.interface import Game, Outcome, State, rank_by_keys, sort_keys
+from games.play import replay
+from games.rng import Rng, derive_seed
+from games.values import to_plain
+
+
+def _label(variant: dict[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in variant.items()) or "standard"
+
+
+CASES = [
+    pytest.param(game, players, variant, id=f"{game.id}-{players}p-{_label(variant)}")
+    for game in all_games()
+    for players in game.player_counts
+    for variant in game.variants()
+]
+
+HEAVY_EVERY = 7
+"""Clone-based checks (refusals, twins) run on every 7th decision to keep the suite quick."""
+
+MALFORMED: tuple[object, ...] = (None, 42, "play", object(), ("slot", 1), {"kind": "nope"})
+
+playout_settings = settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+def check_outcome(outcome: Outcome | None, players: int) -> None:
+    assert outcome is not None
+    assert len(outcome.scores) == len(outcome.ranks) == players
+    assert all(isinstance(s, int) for s in outcome.scores)
+    for tb in outcome.tiebreaks:
+        assert len(tb.values) == players
+    assert outcome.ranks == rank_by_keys(sort_keys(outcome.scores, outcome.tiebreaks))
+    assert min(outcome.ranks) == 1
+    assert max(outcome.ranks) <= players
+    json.dumps(to_plain(outcome))
+
+
+def check_refusals(state: State, seen: list[Any]) -> None:
+    """Wrong seat, malformed and illegal moves all raise typed errors and change nothing."""
+    snapshot = state.clone()
+    movers = state.to_move()
+    for seat in range(state.players):
+        if seat not in movers:
+            assert state.legal_moves(seat) == ()
+            if seen:
+                with pytest.raises(NotYourTurn):
+                    state.apply(seat, seen[-1])
+    seat = movers[0]
+    legal = set(state.legal_moves(seat))
+    for junk in MALFORMED:
+        with pytest.raises(MalformedMove):
+            state.apply(seat, junk)
+    for move in seen:
+        if move not in legal:
+            with pytest.raises(IllegalMove):
+                state.apply(seat, move)
+            break
+    assert state == snapshot
+
+
+def check_every_legal_move_applies(state: State) -> None:
+    for seat in state.to_move():
+        for move in state.legal_moves(seat):
+            state.clone().apply(seat, move)
+
+
+def check_twins(state: State, rng: Rng) -> bool:
+    """Hidden information re-drawn: each seat's observation and legal moves are unchanged.
+
+    Returns whether some twin really differed for another seat (the check was not vacuous).
+    """
+    changed = False
+    for seat in range(state.players):
+        twin = state.indistinguishable(seat, rng)
+        assert twin.observe(seat) == state.observe(seat)
+        assert twin.legal_moves(seat) == state.legal_moves(seat)
+        assert twin.spectate() == state.spectate()
+        others = [o for o in range(state.players) if o != seat]
+        changed |= any(twin.observe(o) != state.observe(o) for o in others)
+    return changed
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), CASES)
+@playout_settings
+@given(seed=st.integers(min_value=0, max_value=2**63), bot_mix=st.integers(0, 2**16))
+def test_random_playouts_keep_every_promise(
+    game: Game, players: int, variant: dict[str, Any], seed: int, bot_mix: int
+) -> None:
+    names = bot_names(game)
+    bots = [
+        make_bot(game, names[(bot_mix >> seat) % len(names)], Rng(derive_seed(seed, seat)))
+        for seat in range(players)
+    ]
+    rng = Rng(derive_seed("conformance", seed))
+    state = game.new(players, seed, variant)
+    assert state == game.new(players, seed, variant)
+    bound = game.max_decisions(players, variant)
+    moves: list[tuple[int, Any]] = []
+    seen: list[Any] = []
+    twins_changed = False
+    while not state.is_over():
+        assert len(moves) < bound, "the match ran past the game's declared bound"
+        movers = state.to_move()
+        assert len(set(movers)) == len(movers)
+        for seat in movers:
+            legal = state.legal_moves(seat)
+            assert legal, f"seat {seat} is to move but has no legal move"
+            for move in legal:
+                assert game.decode_move(json.loads(json.dumps(game.encode_move(move)))) == move
+        if len(moves) % HEAVY_EVERY == 0:
+            check_refusals(state, seen)
+            check_every_legal_move_applies(state)
+            twins_changed |= check_twins(state, rng)
+        seat = movers[rng.below(len(movers))]
+        legal = state.legal_moves(seat)
+        observation = state.observe(seat)
+        json.dumps(to_plain(observation))
+        move = bots[seat].choose(observation, legal)
+        assert move in legal
+        seen.extend(legal)
+        state.apply(seat, move)
+        moves.append((seat, move))
+    assert state.legal_moves(0) == ()
+    check_outcome(state.outcome(), players)
+    assert twins_changed, "indistinguishable() never re-dealt anything another seat could see"
+    replayed = replay(game, players, seed, moves, variant)
+    assert replayed == state
+    assert replayed.outcome() == state.outcome()
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), CASES)
+def test_seeds_give_different_matches(game: Game, players: int, variant: dict[str, Any]) -> None:
+    views = {json.dumps(to_plain(game.new(players, s, variant).spectate())) for s in range(5)}
+    views |= {json.dumps(to_plain(game.new(players, s, variant).observe(0))) for s in range(5)}
+    assert len(views) > 2
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
+def test_options_and_player_counts_are_checked(game: Game) -> None:
+    with pytest.raises(PlayerCountError):
+        game.new(max(game.player_counts) + 1, 1)
+    with pytest.raises(OptionError):
+        game.new(game.player_counts[0], 1, {"no-such-option": True})
