@@ -291,10 +291,8 @@ class MagicTrickState(State):
             turn=self.turn if self.phase == PLAY else None,
             removed_suits=self.removed_suits,
             set_aside=self.set_aside,
-            sorting=tuple(_canonical(self.to_sort[viewer]))
-            if own_pile and viewer is not None
-            else (),
-            sorted=tuple(self.placed[viewer]) if own_pile and viewer is not None else (),
+            sorting=tuple(_canonical(pile)),
+            sorted=tuple(placed),
             fans=fans,
             tricks=tuple(self._trick_view(t.leader, t.plays, t.winner) for t in self.tricks)
             if self.phase == PLAY
