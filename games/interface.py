@@ -197,3 +197,36 @@ class Game(abc.ABC):
     def heuristic_bots(self) -> Mapping[str, Callable[..., Any]]:
         """Game-specific built-in bots by name (the generic `random` is always available)."""
         return {}
+
+
+def parse_option_value(spec: OptionSpec, text: str) -> OptionValue:
+    """Read a command-line value ("true", "3", "side-b") with the type of the option's default."""
+    if isinstance(spec.default, bool):
+        lowered = text.strip().lower()
+        if lowered in ("true", "yes", "on", "1"):
+            return True
+        if lowered in ("false", "no", "off", "0"):
+            return False
+        raise OptionError(f"option {spec.name} is true or false, not {text!r}")
+    if isinstance(spec.default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise OptionError(f"option {spec.name} is a whole number, not {text!r}") from None
+    return text
+
+
+def parse_options(game: Game, pairs: Sequence[str]) -> dict[str, OptionValue]:
+    """Parse ``name=value`` strings against a game's options, then validate them."""
+    specs = {spec.name: spec for spec in game.options}
+    parsed: dict[str, OptionValue] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep:
+            raise OptionError(f"expected name=value, got {pair!r}")
+        spec = specs.get(name.strip())
+        if spec is None:
+            known = ", ".join(specs) or "none"
+            raise OptionError(f"{game.id} has no option {name!r} (options: {known})")
+        parsed[spec.name] = parse_option_value(spec, text)
+    return game.resolve_options(parsed)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, State, TieBreak
+from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, State
 from games.magic_trick.cards import (
     CARD_SET_ASIDE,
     HAND_SIZE,
@@ -27,7 +27,7 @@ from games.magic_trick.moves import (
     SleeveCard,
     SortCard,
 )
-from games.magic_trick.scoring import earned_prestige, hand_points, trick_winner
+from games.magic_trick.scoring import earned_prestige, final_outcome, hand_points, trick_winner
 from games.magic_trick.views import (
     IN_HAND,
     PLAYED,
@@ -240,18 +240,7 @@ class MagicTrickState(State):
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
             return None
-        tiebreaks: tuple[TieBreak, ...]
-        if self.prestige:
-            tiebreaks = (TieBreak("prestige bonuses", tuple(self.prestige_count)),)
-        else:
-            last = self.past[-1]
-            hit = tuple(int(c.rank == t) for c, t in zip(last.sleeves, last.tricks, strict=True))
-            fewest = tuple(t if h else 0 for h, t in zip(hit, last.tricks, strict=True))
-            tiebreaks = (
-                TieBreak("met the bid in the last hand", hit),
-                TieBreak("fewest tricks among those who met it", fewest, higher_wins=False),
-            )
-        return Outcome.ranked(self.scores, tiebreaks)
+        return final_outcome(self.scores, self.prestige_count, self.past[-1], self.prestige)
 
     # --- views ---------------------------------------------------------------------------
 

@@ -1,0 +1,1 @@
+"""Premiere's application shell: the `premiere` command and what it runs."""

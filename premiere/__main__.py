@@ -1,0 +1,3 @@
+from premiere.cli import main
+
+main()

@@ -1,0 +1,61 @@
+"""Golden replays: one recorded match per game, every decision with what the actor saw."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from games import all_games
+from games.bots import bot_names, make_bot
+from games.interface import Game
+from games.play import bot_rng
+from games.values import to_plain
+
+FOLDER = Path(__file__).parent
+SEED = "golden"
+
+
+def golden_path(game: Game) -> Path:
+    return FOLDER / f"{game.id}.jsonl"
+
+
+def golden_lines(game: Game) -> Iterator[str]:
+    """A header, one line per decision (seat, observation, legal moves, move), the outcome."""
+    players = min(game.player_counts)
+    names = bot_names(game)
+    bots = [names[-1]] + ["random"] * (players - 1)
+    options = game.resolve_options(None)
+    yield _dump(
+        {"game": game.id, "players": players, "seed": SEED, "options": options, "bots": bots}
+    )
+    state = game.new(players, SEED, options)
+    seats = [make_bot(game, name, bot_rng(game.id, SEED, s, name)) for s, name in enumerate(bots)]
+    while not state.is_over():
+        seat = state.to_move()[0]
+        observation = state.observe(seat)
+        legal = state.legal_moves(seat)
+        move = seats[seat].choose(observation, legal)
+        yield _dump(
+            {
+                "seat": seat,
+                "observation": to_plain(observation),
+                "legal": [game.encode_move(m) for m in legal],
+                "move": game.encode_move(move),
+            }
+        )
+        state.apply(seat, move)
+    yield _dump({"outcome": to_plain(state.outcome())})
+
+
+def _dump(value: object) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def regenerate() -> list[Path]:
+    written = []
+    for game in all_games():
+        path = golden_path(game)
+        path.write_text("".join(line + "\n" for line in golden_lines(game)))
+        written.append(path)
+    return written
