@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from games.interface import Game
-from games.rng import Rng
+from games.rng import Rng, Seed, derive_seed
 
 
 class Bot(Protocol):
@@ -42,3 +42,21 @@ def make_bot(game: Game, name: str, rng: Rng) -> Bot:
             f"no built-in bot {name!r} for {game.id}; choose from {', '.join(bot_names(game))}"
         ) from None
     return factory(rng)
+
+
+def builtin_choice(
+    game: Game,
+    name: str,
+    seed: Seed,
+    seat: int,
+    decision: int,
+    observation: Any,
+    legal_moves: Sequence[Any],
+) -> Any:
+    """One decision of a built-in bot, seeded by (game, match seed, seat, decision number).
+
+    Built-in bots keep no memory between decisions (observations are complete), so a match
+    resumed from its move log makes exactly the choices an uninterrupted one would.
+    """
+    rng = Rng(derive_seed(game.id, seed, "bot", seat, name, decision))
+    return make_bot(game, name, rng).choose(observation, legal_moves)

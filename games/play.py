@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.bots import make_bot
+from games.bots import bot_names, builtin_choice
 from games.errors import MoveError
 from games.interface import Game, Options, Outcome, State
-from games.rng import Rng, Seed, derive_seed
+from games.rng import Seed
 
 
 @dataclass(frozen=True)
@@ -25,10 +25,6 @@ class MatchRecord:
     illegal: int
 
 
-def bot_rng(game_id: str, seed: Seed, seat: int, name: str) -> Rng:
-    return Rng(derive_seed(game_id, seed, "bot", seat, name))
-
-
 def play_match(
     game: Game,
     players: int,
@@ -42,9 +38,9 @@ def play_match(
         raise ValueError(f"{len(bots)} bots for {players} seats")
     resolved = game.resolve_options(options)
     state = game.new(players, seed, resolved)
-    seats = [
-        make_bot(game, name, bot_rng(game.id, seed, seat, name)) for seat, name in enumerate(bots)
-    ]
+    unknown = sorted(set(bots) - set(bot_names(game)))
+    if unknown:
+        raise KeyError(f"no built-in bot {unknown} for {game.id}; choose from {bot_names(game)}")
     moves: list[tuple[int, Any]] = []
     illegal = 0
     limit = game.max_decisions(players, resolved)
@@ -53,7 +49,7 @@ def play_match(
             raise RuntimeError(f"{game.id} exceeded its declared bound of {limit} decisions")
         seat = state.to_move()[0]
         legal = state.legal_moves(seat)
-        move = seats[seat].choose(state.observe(seat), legal)
+        move = builtin_choice(game, bots[seat], seed, seat, len(moves), state.observe(seat), legal)
         try:
             state.apply(seat, move)
         except MoveError:

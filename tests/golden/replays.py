@@ -7,9 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from games import all_games
-from games.bots import bot_names, make_bot
+from games.bots import bot_names, builtin_choice
 from games.interface import Game
-from games.play import bot_rng
 from games.values import to_plain
 
 FOLDER = Path(__file__).parent
@@ -30,12 +29,12 @@ def golden_lines(game: Game) -> Iterator[str]:
         {"game": game.id, "players": players, "seed": SEED, "options": options, "bots": bots}
     )
     state = game.new(players, SEED, options)
-    seats = [make_bot(game, name, bot_rng(game.id, SEED, s, name)) for s, name in enumerate(bots)]
+    decision = 0
     while not state.is_over():
         seat = state.to_move()[0]
         observation = state.observe(seat)
         legal = state.legal_moves(seat)
-        move = seats[seat].choose(observation, legal)
+        move = builtin_choice(game, bots[seat], SEED, seat, decision, observation, legal)
         yield _dump(
             {
                 "seat": seat,
@@ -45,6 +44,7 @@ def golden_lines(game: Game) -> Iterator[str]:
             }
         )
         state.apply(seat, move)
+        decision += 1
     yield _dump({"outcome": to_plain(state.outcome())})
 
 
