@@ -1,0 +1,1 @@
+"""The ladder: ratings as pure maths (``ladder.elo`` live, ``ladder.standings`` official)."""
