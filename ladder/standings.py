@@ -1,0 +1,430 @@
+"""Official standings: a maximum-likelihood Plackett-Luce fit over a ladder's whole match log.
+
+The model. Bot i has a strength w_i = exp(theta_i). A match's finishing order is drawn like names
+from a hat: the winner is bot i with probability w_i / (sum of the strengths still in the match),
+it leaves, second place is drawn the same way from the rest, and so on. For two players this is
+Bradley-Terry, and on the Elo scale (rating = 400 * log10 w) it is exactly Elo's expected score,
+so the fitted numbers read like Elo ratings. Unlike live Elo the fit depends only on *which*
+results happened, never on the order in which they arrived.
+
+Ties. A tie is a result whose order we did not get to see, and it is scored like live Elo scores
+it: as half a win each way. Concretely, a block of m tied bots contributes the average, over all
+m! orders of the block, of the log-likelihood of that order (for two bots: half a win and half a
+loss). Averaging the log-likelihoods, rather than the likelihoods, keeps the objective concave,
+so the optimum is unique and Newton's method finds it; for results without ties the likelihood is
+the exact Plackett-Luce one. The average over orders needs one term per subset of the block, not
+one per order (a four-way tie costs 15 terms, not 24), see ``_tied_match``.
+
+The prior. Every bot also gets ``prior_draws`` virtual draws against an average bot (theta = 0).
+This is a weak prior (two draws against the hundreds of real results of an established bot) that
+makes the fit defined when a bot has only won or only lost, keeps newcomers' numbers finite, and
+makes the objective strictly concave, so the Hessian is invertible.
+
+Anchoring. The likelihood does not change if every strength is multiplied by the same factor, so
+the published numbers are differences: by default the mean of the established (non-provisional)
+bots is held at ``anchor_rating``; a fixed set of reference bots can be pinned instead. The 95%
+interval of a bot is that of its anchored number: the variance of theta_i minus the anchor mean,
+taken from the inverse of the observed information (the Hessian of the negative log-posterior at
+the optimum), so the uncertainty of the anchor itself is included.
+
+The fit. Newton's method on the log-posterior with the analytic gradient and a dense Hessian,
+vectorised with numpy: a few iterations from a cold start, one or two from the previous fit's
+strengths (``warm_start``). Memory grows with the square of the number of bots, which is fine
+for the few thousand bots a ladder holds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from itertools import combinations
+from operator import itemgetter
+from statistics import NormalDist
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "DEFAULT_PARAMS",
+    "BotId",
+    "MatchLog",
+    "Standing",
+    "Standings",
+    "StandingsParams",
+    "compile_log",
+    "extend_log",
+    "fit",
+]
+
+BotId = TypeVar("BotId", bound=Hashable)
+"""Whatever identifies a bot (a database id, a name): hashable, and the same type throughout."""
+FloatArray = npt.NDArray[np.float64]
+IndexArray = npt.NDArray[np.intp]
+_Scalar = TypeVar("_Scalar", bound=np.generic)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsParams:
+    """Constants of the official standings.
+
+    ``prior_draws`` virtual draws per bot against an average bot; ``provisional_games`` is the
+    number of matches below which a bot is flagged provisional and left out of the default
+    anchor; ``confidence`` is the coverage of the published interval; ``tolerance`` is the
+    Newton step (in natural-log strength) small enough to be the last: the error left after it is of
+    the order of its square.
+    """
+
+    anchor_rating: float = 1500.0
+    scale: float = 400.0
+    prior_draws: float = 2.0
+    provisional_games: int = 20
+    confidence: float = 0.95
+    tolerance: float = 1e-6
+    max_iterations: int = 100
+
+    def __post_init__(self) -> None:
+        if not math.isfinite(self.anchor_rating):
+            raise ValueError("anchor_rating must be finite")
+        if not (math.isfinite(self.scale) and self.scale > 0):
+            raise ValueError("scale must be finite and > 0")
+        if not (math.isfinite(self.prior_draws) and self.prior_draws > 0):
+            raise ValueError("prior_draws must be finite and > 0; it keeps the fit defined")
+        if self.provisional_games < 0:
+            raise ValueError("provisional_games must be >= 0")
+        if not 0 < self.confidence < 1:
+            raise ValueError("confidence must lie strictly between 0 and 1")
+        if not self.tolerance > 0:
+            raise ValueError("tolerance must be > 0")
+        if self.max_iterations < 1:
+            raise ValueError("max_iterations must be >= 1")
+
+
+DEFAULT_PARAMS = StandingsParams()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Terms:
+    """Denominator terms of one size s: log-likelihood -= weight * log(sum of w over members)."""
+
+    members: IndexArray
+    weights: FloatArray
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class MatchLog(Generic[BotId]):
+    """A match log compiled for fitting: the sufficient statistics of the log-likelihood.
+
+    The log-likelihood is ``linear @ theta - sum over terms of weight * log(sum exp theta)``.
+    Build one with ``compile_log``, add matches with ``extend_log``; arrays are read-only.
+    """
+
+    bots: tuple[BotId, ...]
+    index: Mapping[BotId, int]
+    games: npt.NDArray[np.int64]
+    linear: FloatArray
+    terms: tuple[_Terms, ...]
+    matches: int
+
+
+@dataclass(frozen=True, slots=True)
+class Standing(Generic[BotId]):
+    """One bot's official standing on the Elo scale, with its confidence interval."""
+
+    bot: BotId
+    rating: float
+    low: float
+    high: float
+    stderr: float
+    games: int
+    provisional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Standings(Generic[BotId]):
+    """A fitted ladder: entries best first, plus what the next (warm) fit starts from."""
+
+    entries: tuple[Standing[BotId], ...]
+    log_strengths: dict[BotId, float]
+    iterations: int
+    converged: bool
+    matches: int
+
+    def by_bot(self) -> dict[BotId, Standing[BotId]]:
+        return {entry.bot: entry for entry in self.entries}
+
+
+def compile_log(matches: Iterable[Mapping[BotId, int]]) -> MatchLog[BotId]:
+    """Compile a match log; each match maps its bots to their final ranks (1 best, ties equal)."""
+    empty: MatchLog[BotId] = MatchLog(
+        bots=(),
+        index={},
+        games=np.zeros(0, dtype=np.int64),
+        linear=np.zeros(0),
+        terms=(),
+        matches=0,
+    )
+    return extend_log(empty, matches)
+
+
+def extend_log(log: MatchLog[BotId], matches: Iterable[Mapping[BotId, int]]) -> MatchLog[BotId]:
+    """A new log holding ``log``'s matches and ``matches``; ``log`` itself is not changed."""
+    index = dict(log.index)
+    bots = list(log.bots)
+    strict: dict[int, list[list[int]]] = {}
+    tied_terms: dict[int, tuple[list[list[int]], list[float]]] = {}
+    tied_linear: dict[int, float] = {}
+    played: list[int] = []
+    count = 0
+    for match in matches:
+        if len(match) < 2:
+            raise ValueError(f"a match needs at least two bots, got {dict(match)!r}")
+        ordered = sorted(match.items(), key=itemgetter(1))
+        seats = []
+        for bot, _ in ordered:
+            position = index.get(bot)
+            if position is None:
+                position = index[bot] = len(bots)
+                bots.append(bot)
+            seats.append(position)
+        played.extend(seats)
+        ranks = [rank for _, rank in ordered]
+        if len(set(ranks)) == len(ranks):
+            strict.setdefault(len(seats), []).append(seats)
+        else:
+            _tied_match(seats, ranks, tied_terms, tied_linear)
+        count += 1
+
+    n = len(bots)
+    games = _grow(log.games, n) + np.bincount(np.asarray(played, dtype=np.intp), minlength=n)
+    linear = _grow(log.linear, n)
+    by_size: dict[int, list[_Terms]] = {}
+    for terms in log.terms:
+        by_size.setdefault(terms.members.shape[1], []).append(terms)
+    for size, rows in strict.items():
+        order = np.asarray(rows, dtype=np.intp)
+        linear += np.bincount(order[:, :-1].ravel(), minlength=n)
+        for first in range(size - 1):
+            members = np.ascontiguousarray(order[:, first:])
+            weights = np.ones(len(rows), dtype=np.float64)
+            by_size.setdefault(size - first, []).append(_Terms(members, weights))
+    for size, (members_list, weights_list) in tied_terms.items():
+        members = np.asarray(members_list, dtype=np.intp)
+        weights = np.asarray(weights_list, dtype=np.float64)
+        by_size.setdefault(size, []).append(_Terms(members, weights))
+    for position, amount in tied_linear.items():
+        linear[position] += amount
+
+    merged = []
+    for size in sorted(by_size):
+        parts = by_size[size]
+        members = np.concatenate([part.members for part in parts])
+        weights = np.concatenate([part.weights for part in parts])
+        merged.append(_Terms(_frozen(members), _frozen(weights)))
+    return MatchLog(
+        bots=tuple(bots),
+        index=index,
+        games=_frozen(games),
+        linear=_frozen(linear),
+        terms=tuple(merged),
+        matches=log.matches + count,
+    )
+
+
+def fit(
+    log: MatchLog[BotId],
+    params: StandingsParams = DEFAULT_PARAMS,
+    warm_start: Mapping[BotId, float] | None = None,
+    anchor: Collection[BotId] | None = None,
+) -> Standings[BotId]:
+    """Fit the standings of ``log``.
+
+    ``warm_start`` is a previous fit's ``log_strengths``: bots it knows start there, others at
+    the average, and a refit after a few new matches then takes one or two Newton steps.
+    ``anchor`` pins the mean of those bots (the ones present in the log) at
+    ``params.anchor_rating``; by default the established bots are the anchor, or every bot
+    while none is established yet.
+    """
+    n = len(log.bots)
+    if n == 0:
+        return Standings(entries=(), log_strengths={}, iterations=0, converged=True, matches=0)
+    theta = np.zeros(n)
+    if warm_start is not None:
+        for bot, value in warm_start.items():
+            position = log.index.get(bot)
+            if position is not None:
+                theta[position] = value
+    objective = _Objective(log, params.prior_draws)
+    theta, iterations, converged = _newton(objective, theta, params)
+    _, _, hessian = objective.derivatives(theta)
+
+    provisional = log.games < params.provisional_games
+    if anchor is None:
+        chosen = np.flatnonzero(~provisional)
+        if chosen.size == 0:
+            chosen = np.arange(n)
+    else:
+        chosen = np.asarray(sorted(log.index[bot] for bot in anchor if bot in log.index))
+        if chosen.size == 0:
+            raise ValueError("none of the anchor bots has played a match in this log")
+    covariance = np.linalg.inv(hessian)
+    anchor_mean = covariance[:, chosen].mean(axis=1)
+    variance = np.diag(covariance) - 2.0 * anchor_mean + anchor_mean[chosen].mean()
+    to_elo = params.scale / math.log(10.0)
+    ratings = params.anchor_rating + to_elo * (theta - theta[chosen].mean())
+    stderr = to_elo * np.sqrt(np.maximum(variance, 0.0))
+    z = NormalDist().inv_cdf(0.5 + params.confidence / 2.0)
+
+    entries = [
+        Standing(
+            bot=log.bots[i],
+            rating=float(ratings[i]),
+            low=float(ratings[i] - z * stderr[i]),
+            high=float(ratings[i] + z * stderr[i]),
+            stderr=float(stderr[i]),
+            games=int(log.games[i]),
+            provisional=bool(provisional[i]),
+        )
+        for i in range(n)
+    ]
+    entries.sort(key=lambda entry: -entry.rating)
+    return Standings(
+        entries=tuple(entries),
+        log_strengths={bot: float(theta[i]) for i, bot in enumerate(log.bots)},
+        iterations=iterations,
+        converged=converged,
+        matches=log.matches,
+    )
+
+
+def _tied_match(
+    seats: list[int],
+    ranks: list[int],
+    terms: dict[int, tuple[list[list[int]], list[float]]],
+    linear: dict[int, float],
+) -> None:
+    """Add a match with ties, seats sorted best first, as averaged Plackett-Luce terms.
+
+    Placing a tied block B (m bots) next, from the bots R still unplaced, in a uniformly random
+    order, has expected log-likelihood sum_B theta - sum_{k<m} mean_{S in B, |S|=k} log W(R - S):
+    the k-th draw's denominator is the strength left after a random k-subset of B has gone.
+    A one-bot denominator log W = theta_j is linear and is folded into ``linear``.
+    """
+    remaining = list(seats)
+    start = 0
+    while start < len(seats):
+        stop = start + 1
+        while stop < len(seats) and ranks[stop] == ranks[start]:
+            stop += 1
+        block = seats[start:stop]
+        for bot in block:
+            linear[bot] = linear.get(bot, 0.0) + 1.0
+        for k in range(len(block)):
+            weight = 1.0 / math.comb(len(block), k)
+            for gone in combinations(block, k):
+                rest = [bot for bot in remaining if bot not in gone]
+                if len(rest) == 1:
+                    linear[rest[0]] = linear.get(rest[0], 0.0) - weight
+                else:
+                    members, weights = terms.setdefault(len(rest), ([], []))
+                    members.append(rest)
+                    weights.append(weight)
+        remaining = [bot for bot in remaining if bot not in block]
+        start = stop
+
+
+class _Objective:
+    """The negative log-posterior, its gradient and Hessian, vectorised over the terms."""
+
+    def __init__(self, log: MatchLog[Any], prior_draws: float) -> None:
+        self.n = len(log.bots)
+        self.linear = log.linear
+        self.terms = log.terms
+        self.prior_draws = prior_draws
+        self._pairs: list[IndexArray] | None = None
+
+    def value(self, theta: FloatArray) -> float:
+        total = -float(self.linear @ theta)
+        for terms in self.terms:
+            total += float(terms.weights @ _log_sum_exp(theta[terms.members]))
+        prior = np.logaddexp(0.0, theta) - 0.5 * theta
+        return total + self.prior_draws * float(prior.sum())
+
+    def derivatives(self, theta: FloatArray) -> tuple[float, FloatArray, FloatArray]:
+        """Value, gradient and Hessian at ``theta``."""
+        n = self.n
+        if self._pairs is None:
+            self._pairs = [
+                (terms.members[:, :, None] * n + terms.members[:, None, :]).ravel()
+                for terms in self.terms
+            ]
+        total = -float(self.linear @ theta)
+        expected = np.zeros(n)
+        outer = np.zeros(n * n)
+        for terms, pairs in zip(self.terms, self._pairs, strict=True):
+            gathered = theta[terms.members]
+            peak = gathered.max(axis=1, keepdims=True)
+            exps = np.exp(gathered - peak)
+            sums = exps.sum(axis=1)
+            total += float(terms.weights @ (np.log(sums) + peak[:, 0]))
+            shares = exps / sums[:, None]
+            weighted = shares * terms.weights[:, None]
+            expected += np.bincount(terms.members.ravel(), weighted.ravel(), minlength=n)
+            products = weighted[:, :, None] * shares[:, None, :]
+            outer += np.bincount(pairs, products.ravel(), minlength=n * n)
+        sigmoid = 0.5 * (1.0 + np.tanh(0.5 * theta))
+        prior = np.logaddexp(0.0, theta) - 0.5 * theta
+        total += self.prior_draws * float(prior.sum())
+        gradient = expected - self.linear + self.prior_draws * (sigmoid - 0.5)
+        hessian = -outer.reshape(n, n)
+        hessian[np.diag_indices(n)] += expected + self.prior_draws * sigmoid * (1.0 - sigmoid)
+        return total, gradient, hessian
+
+
+def _newton(
+    objective: _Objective, theta: FloatArray, params: StandingsParams
+) -> tuple[FloatArray, int, bool]:
+    """Damped Newton: backtracking (Armijo) while far from the optimum, full steps near it.
+
+    Stops after applying a step no larger than ``params.tolerance``: Newton converges
+    quadratically, so the error left is of the order of the square of that step. Returns the
+    optimum, the number of Newton steps (Hessians evaluated) and whether it converged.
+    """
+    for iteration in range(1, params.max_iterations + 1):
+        value, gradient, hessian = objective.derivatives(theta)
+        step = np.linalg.solve(hessian, gradient)
+        if float(np.abs(step).max()) <= params.tolerance:
+            return theta - step, iteration, True
+        decrement = float(gradient @ step)
+        size = 1.0
+        while decrement > _FULL_STEP_DECREMENT:
+            if objective.value(theta - size * step) <= value - 1e-4 * size * decrement:
+                break
+            size *= 0.5
+            if size < 1e-12:
+                return theta, iteration, False
+        theta = theta - size * step
+    return theta, params.max_iterations, False
+
+
+_FULL_STEP_DECREMENT = 1e-2
+"""Below this Newton decrement (twice the predicted gain) a full step is taken unchecked: the
+quadratic model is then accurate, and checking would cost one more pass over the terms."""
+
+
+def _log_sum_exp(values: FloatArray) -> FloatArray:
+    peak = values.max(axis=1)
+    result: FloatArray = np.log(np.exp(values - peak[:, None]).sum(axis=1)) + peak
+    return result
+
+
+def _grow(array: npt.NDArray[_Scalar], n: int) -> npt.NDArray[_Scalar]:
+    grown = np.zeros(n, dtype=array.dtype)
+    grown[: array.size] = array
+    return grown
+
+
+def _frozen(array: npt.NDArray[_Scalar]) -> npt.NDArray[_Scalar]:
+    array.flags.writeable = False
+    return array
