@@ -1,0 +1,5 @@
+"""Movie Tricks: play a card for your place in the draft, and build four columns of movies."""
+
+from games.movie_tricks.state import MovieTricks, MovieTricksState
+
+__all__ = ["MovieTricks", "MovieTricksState"]
