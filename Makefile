@@ -4,12 +4,12 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test lint format bench golden clean
+.PHONY: test lint format bench golden proto clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e clients/python -e '.[dev]'
 	touch $(STAMP)
 
 test: $(STAMP)
@@ -26,6 +26,9 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+proto: $(STAMP)
+	$(BIN)/python proto/generate.py
 
 golden: $(STAMP)
 	$(BIN)/python -m tests.golden.regenerate

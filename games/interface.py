@@ -47,10 +47,26 @@ class Outcome:
     ranks: tuple[int, ...]
     tiebreaks: tuple[TieBreak, ...] = ()
     detail: Mapping[str, JSON] = field(default_factory=dict)
+    forfeited: tuple[int, ...] = ()
 
     @property
     def winners(self) -> tuple[int, ...]:
         return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
+
+    def with_forfeits(self, seats: Sequence[int]) -> Outcome:
+        """Rank forfeited seats below every other seat, keeping the order within each group."""
+        gone = frozenset(seats) | frozenset(self.forfeited)
+        keys = [
+            (int(seat not in gone), *key)
+            for seat, key in enumerate(sort_keys(self.scores, self.tiebreaks))
+        ]
+        return Outcome(
+            scores=self.scores,
+            ranks=rank_by_keys(keys),
+            tiebreaks=self.tiebreaks,
+            detail=self.detail,
+            forfeited=tuple(sorted(gone)),
+        )
 
     @classmethod
     def ranked(

@@ -92,3 +92,73 @@ def _describe(report: SelfplayReport) -> str:
         )
     lines.append(f"digest: {report.digest}")
     return "\n".join(lines)
+
+
+@main.command()
+@click.option("--address", help="host:port to bind (default PREMIERE_ARBITER_ADDRESS).")
+@click.option("--metrics-port", type=int, help="Port of /metrics (PREMIERE_ARBITER_METRICS_PORT).")
+@click.option("--no-migrate", is_flag=True, help="Do not apply pending migrations first.")
+def arbiter(address: str | None, metrics_port: int | None, no_migrate: bool) -> None:
+    """Run the gRPC arbiter until SIGTERM or Ctrl-C."""
+    import asyncio
+    import logging
+
+    from premiere.config import Settings
+    from premiere.db import upgrade
+    from server.app import serve
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    overrides: dict[str, object] = {}
+    if address:
+        overrides["arbiter_address"] = address
+    if metrics_port is not None:
+        overrides["arbiter_metrics_port"] = metrics_port
+    settings = Settings(**overrides)  # type: ignore[arg-type]
+    if not no_migrate:
+        upgrade(settings.database_url)
+    asyncio.run(serve(settings))
+
+
+@main.group()
+def db() -> None:
+    """Database schema."""
+
+
+@db.command("upgrade")
+def db_upgrade() -> None:
+    """Apply pending migrations (safe to run from several processes at once)."""
+    from premiere.config import Settings
+    from premiere.db import upgrade
+
+    applied = upgrade(Settings().database_url)
+    click.echo(
+        f"applied {len(applied)} migration(s)" + (f": {', '.join(applied)}" if applied else "")
+    )
+
+
+@main.group()
+def bots() -> None:
+    """Registered bots."""
+
+
+@bots.command("add")
+@click.argument("name")
+def bots_add(name: str) -> None:
+    """Register a bot and print its token, once: only a hash of it is stored."""
+    import psycopg
+
+    from premiere.config import Settings
+    from premiere.db import upgrade
+    from server.store import add_bot
+
+    settings = Settings()
+    upgrade(settings.database_url)
+    try:
+        token = add_bot(settings.database_url, name)
+    except psycopg.errors.UniqueViolation:
+        raise click.ClickException(f"a bot named {name!r} already exists") from None
+    except psycopg.errors.CheckViolation:
+        raise click.ClickException(
+            "a bot name is 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+        ) from None
+    click.echo(token)

@@ -1,0 +1,1 @@
+"""Generated from proto/premiere/v1 by `make proto`. Do not edit."""

@@ -1,0 +1,1 @@
+"""The arbiter: hosts authoritative matches for bots connected over gRPC."""

@@ -1,0 +1,78 @@
+"""`premiere arbiter`: the gRPC server with its services, health, reflection and /metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1.health import aio as health_aio  # type: ignore[attr-defined]
+from grpc_reflection.v1alpha import reflection
+from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2, match_pb2_grpc
+from prometheus_client import start_http_server
+
+from premiere.config import Settings
+from server.arbiter import Arbiter
+from server.events import EventHub
+from server.gateway import BotGateway
+from server.match_service import MatchService
+from server.router import Router
+from server.store import Store
+
+log = logging.getLogger("premiere.arbiter")
+
+SERVICES = (
+    bot_gateway_pb2.DESCRIPTOR.services_by_name["BotGatewayService"].full_name,
+    match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
+)
+
+
+async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
+    """Run until `stop` is set or SIGTERM/SIGINT arrives; unfinished matches stay resumable."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    store = Store(settings.database_url)
+    await store.start()
+    router = Router()
+    hub = EventHub()
+    arbiter = Arbiter(store, router, hub, settings)
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+    bot_gateway_pb2_grpc.add_BotGatewayServiceServicer_to_server(BotGateway(store, router), server)
+    match_pb2_grpc.add_MatchServiceServicer_to_server(MatchService(arbiter, store, hub), server)
+    health = health_aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    reflection.enable_server_reflection(
+        (
+            *SERVICES,
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            reflection.SERVICE_NAME,
+        ),
+        server,
+    )
+    port = server.add_insecure_port(settings.arbiter_address)
+    if port == 0:
+        raise SystemExit(f"cannot bind {settings.arbiter_address}")
+    start_http_server(settings.arbiter_metrics_port, addr="0.0.0.0")
+    await server.start()
+    for name in ("", *SERVICES):
+        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    log.info(
+        "arbiter listening on %s, metrics on :%d",
+        settings.arbiter_address,
+        settings.arbiter_metrics_port,
+    )
+    await arbiter.resume_all()
+    try:
+        await stop.wait()
+    finally:
+        log.info("arbiter stopping")
+        await health.enter_graceful_shutdown()
+        await arbiter.stop()
+        await server.stop(grace=1.0)
+        await store.close()

@@ -1,0 +1,129 @@
+"""The arbiter's core: creates matches, hosts each in its own task, resumes them on start."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import games
+from games.bots import bot_names
+from games.errors import GameError
+from games.interface import Game, parse_option_value
+from premiere.config import Settings
+from server.events import EventHub
+from server.host import MatchHost
+from server.router import Router
+from server.store import MatchSpec, SeatSpec, Store
+
+log = logging.getLogger("premiere.arbiter")
+
+
+class BadRequest(ValueError):
+    """A match request the arbiter cannot honour; the message says why."""
+
+
+class Arbiter:
+    def __init__(self, store: Store, router: Router, hub: EventHub, settings: Settings) -> None:
+        self.store = store
+        self.router = router
+        self.hub = hub
+        self.settings = settings
+        self.hosts: dict[str, asyncio.Task[None]] = {}
+
+    async def create(
+        self,
+        game_id: str,
+        options: Mapping[str, str],
+        seats: Sequence[tuple[str, str]],
+        seed: str = "",
+        move_time_ms: int = 0,
+        time_bank_ms: int = 0,
+        strike_limit: int = 0,
+    ) -> str:
+        """Validate, store and start a match; `seats` holds ("bot" | "builtin", name) pairs."""
+        try:
+            game = games.get(game_id)
+        except KeyError as error:
+            raise BadRequest(str(error)) from None
+        if len(seats) not in game.player_counts:
+            raise BadRequest(f"{game_id} is played by {game.player_counts} seats, not {len(seats)}")
+        resolved = self._options(game, options)
+        wanted = sorted({name for kind, name in seats if kind == "bot"})
+        ids = await self.store.bots_by_name(wanted)
+        missing = [name for name in wanted if name not in ids]
+        if missing:
+            raise BadRequest(f"no registered bots named {missing}")
+        specs = []
+        for kind, name in seats:
+            if kind == "bot":
+                specs.append(SeatSpec(bot_id=ids[name], bot_name=name))
+            elif name in bot_names(game):
+                specs.append(SeatSpec(builtin=name))
+            else:
+                raise BadRequest(f"no built-in bot {name!r} for {game_id}: {bot_names(game)}")
+        spec = MatchSpec(
+            id=str(uuid.uuid4()),
+            game=game.id,
+            options=resolved,
+            players=len(seats),
+            seed=seed or secrets.token_hex(8),
+            move_time_ms=move_time_ms or self.settings.move_time_ms,
+            time_bank_ms=time_bank_ms or self.settings.time_bank_ms,
+            strike_limit=strike_limit or self.settings.strike_limit,
+            seats=tuple(specs),
+        )
+        await self.store.create_match(spec)
+        self._host(MatchHost(spec, self.store, self.router, self.hub), False)
+        return spec.id
+
+    @staticmethod
+    def _options(game: Game, options: Mapping[str, str]) -> dict[str, Any]:
+        specs = {spec.name: spec for spec in game.options}
+        parsed: dict[str, Any] = {}
+        try:
+            for name, text in options.items():
+                if name not in specs:
+                    raise BadRequest(f"{game.id} has no option {name!r}; it has {list(specs)}")
+                parsed[name] = parse_option_value(specs[name], text)
+            return game.resolve_options(parsed)
+        except GameError as error:
+            raise BadRequest(str(error)) from None
+
+    def _host(self, host: MatchHost, resumed: bool) -> None:
+        grace = self.settings.resume_grace_s if resumed else self.settings.start_grace_s
+        task = asyncio.create_task(self._run(host, resumed, grace), name=f"match-{host.spec.id}")
+        self.hosts[host.spec.id] = task
+
+    async def _run(self, host: MatchHost, resumed: bool, grace: float) -> None:
+        try:
+            await host.run(resumed, grace)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("match %s crashed; it resumes from its log on restart", host.spec.id)
+        finally:
+            self.hosts.pop(host.spec.id, None)
+
+    async def resume_all(self) -> int:
+        """Re-host every unfinished match by re-executing its log."""
+        count = 0
+        for match_id in await self.store.unfinished():
+            spec = await self.store.spec(match_id)
+            if spec is None or match_id in self.hosts:
+                continue
+            host = MatchHost(spec, self.store, self.router, self.hub)
+            host.restore(await self.store.moves(match_id), await self.store.faults(match_id))
+            self._host(host, True)
+            count += 1
+        if count:
+            log.info("resumed %d unfinished matches", count)
+        return count
+
+    async def stop(self) -> None:
+        for task in list(self.hosts.values()):
+            task.cancel()
+        await asyncio.gather(*self.hosts.values(), return_exceptions=True)

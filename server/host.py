@@ -1,0 +1,335 @@
+"""One live match: the only owner of its state. It asks each seat in turn, enforces the clock
+and the fault policy, and makes every move durable before asking for the next."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from premiere_bot.wire import bot_gateway_pb2, match_pb2
+
+import games
+from games.bots import builtin_choice
+from games.errors import MalformedMove
+from games.interface import Outcome
+from games.values import to_plain
+from server import metrics
+from server.codec import decode_move, encode_move, encode_observation, encode_outcome
+from server.events import EventHub
+from server.router import Disconnected, Router
+from server.store import FaultRecord, MatchSpec, MoveRecord, Store
+
+log = logging.getLogger("premiere.host")
+
+BOT = "bot"
+INFRASTRUCTURE = "infrastructure"
+
+
+@dataclass
+class SeatClock:
+    """A seat's time bank, strikes and status, all derivable from the match's logs."""
+
+    bank_ms: int
+    strikes: int = 0
+    forfeited: bool = False
+    last_round_trip_ms: int = 0
+
+
+@dataclass(frozen=True)
+class Decision:
+    move: Any
+    elapsed_ms: int
+    defaulted: bool = False
+    fault: FaultRecord | None = None
+    result: str = "ok"
+
+
+class MatchHost:
+    def __init__(self, spec: MatchSpec, store: Store, router: Router, hub: EventHub) -> None:
+        self.spec = spec
+        self.game = games.get(spec.game)
+        self.store = store
+        self.router = router
+        self.hub = hub
+        self.state = self.game.new(spec.players, spec.seed, spec.options)
+        self.clocks = [SeatClock(spec.time_bank_ms) for _ in spec.seats]
+        self.ply = 0
+
+    @property
+    def remote_bots(self) -> list[int]:
+        return [s.bot_id for s in self.spec.seats if s.bot_id is not None]
+
+    def restore(self, moves: list[MoveRecord], faults: list[FaultRecord]) -> None:
+        """Re-execute the logs: the state, the time banks and the strikes come back exactly."""
+        for record in moves:
+            self.state.apply(record.seat, self.game.decode_move(record.move, record.seat))
+            self._charge(record.seat, record.elapsed_ms)
+        self.ply = len(moves)
+        for fault in faults:
+            if fault.blame == BOT and fault.seat >= 0:
+                self._count_strike(fault.seat)
+
+    def _charge(self, seat: int, elapsed_ms: int) -> None:
+        clock = self.clocks[seat]
+        clock.bank_ms = max(0, clock.bank_ms - max(0, elapsed_ms - self.spec.move_time_ms))
+
+    def _count_strike(self, seat: int) -> bool:
+        """Returns True when this strike makes the seat forfeit."""
+        clock = self.clocks[seat]
+        clock.strikes += 1
+        if clock.strikes > self.spec.strike_limit and not clock.forfeited:
+            clock.forfeited = True
+            return True
+        return False
+
+    # --- the match -----------------------------------------------------------------------
+
+    async def run(self, resumed: bool, grace_s: float) -> None:
+        self.hub.open(self.spec.id)
+        remote = self.remote_bots
+        if remote and not await self.router.lease(remote, self.game.id, grace_s):
+            await self._void(f"its bots did not connect within {grace_s:g} s")
+            return
+        metrics.LIVE_MATCHES.inc()
+        try:
+            await self.store.mark_running(self.spec.id)
+            if resumed:
+                await self._record_fault(
+                    FaultRecord(
+                        self.ply,
+                        -1,
+                        "restart",
+                        INFRASTRUCTURE,
+                        f"arbiter restarted; resumed from its log at decision {self.ply}",
+                    )
+                )
+            self._announce_start(resumed)
+            while not self.state.is_over():
+                await self._step()
+            await self._finish()
+        finally:
+            metrics.LIVE_MATCHES.dec()
+            if remote:
+                await self.router.release(remote)
+
+    async def _step(self) -> None:
+        seat = self.state.to_move()[0]
+        legal = self.state.legal_moves(seat)
+        decision = await self._decide(seat, legal)
+        metrics.DECISIONS.labels(self.game.id, decision.result).inc()
+        self._charge(seat, decision.elapsed_ms)
+        if decision.fault is not None:
+            await self._record_fault(decision.fault)
+        self.state.apply(seat, decision.move)
+        await self.store.append_move(
+            self.spec.id,
+            MoveRecord(
+                self.ply,
+                seat,
+                self.game.encode_move(decision.move),
+                decision.defaulted,
+                decision.elapsed_ms,
+            ),
+        )
+        await self.hub.publish(
+            self.spec.id,
+            match_pb2.WatchMatchResponse(
+                move=match_pb2.MoveApplied(
+                    decision_number=self.ply,
+                    seat=seat,
+                    view=encode_observation(self.game, self.state.spectate()),
+                    defaulted=decision.defaulted,
+                )
+            ),
+        )
+        self.ply += 1
+
+    async def _decide(self, seat: int, legal: tuple[Any, ...]) -> Decision:
+        player = self.spec.seats[seat]
+        if self.clocks[seat].forfeited:
+            return Decision(legal[0], 0, defaulted=True, result="forfeited")
+        if player.builtin is not None:
+            move = builtin_choice(
+                self.game,
+                player.builtin,
+                self.spec.seed,
+                seat,
+                self.ply,
+                self.state.observe(seat),
+                legal,
+            )
+            return Decision(move, 0, result="builtin")
+        assert player.bot_id is not None
+        return await self._ask(seat, player.bot_id, legal)
+
+    async def _ask(self, seat: int, bot_id: int, legal: tuple[Any, ...]) -> Decision:
+        clock = self.clocks[seat]
+        limit_ms = self.spec.move_time_ms + clock.bank_ms
+        request = bot_gateway_pb2.DecisionRequest(
+            request_id=self.router.new_request_id(self.spec.id),
+            match_id=self.spec.id,
+            game=self.game.id,
+            seat=seat,
+            decision_number=self.ply,
+            deadline_unix_ms=int(time.time() * 1000) + limit_ms,
+            move_time_ms=self.spec.move_time_ms,
+            time_bank_ms=clock.bank_ms,
+            last_round_trip_ms=clock.last_round_trip_ms,
+            observation=encode_observation(self.game, self.state.observe(seat)),
+            legal_moves=[encode_move(self.game, move) for move in legal],
+        )
+        started = time.monotonic()
+        try:
+            answer = await self.router.ask(bot_id, self.game.id, request, limit_ms / 1000)
+        except TimeoutError:
+            metrics.TIMEOUTS.labels(self.game.id).inc()
+            return self._fault(seat, legal, limit_ms, "timeout", f"no answer within {limit_ms} ms")
+        except Disconnected as error:
+            elapsed = int((time.monotonic() - started) * 1000)
+            return self._fault(seat, legal, elapsed, "disconnect", str(error))
+        elapsed = int((time.monotonic() - started) * 1000)
+        metrics.DECISION_LATENCY.labels(self.game.id).observe(elapsed / 1000)
+        clock.last_round_trip_ms = elapsed
+        try:
+            move = self._read_answer(seat, answer, legal)
+        except MalformedMove as error:
+            metrics.ILLEGAL.labels(self.game.id).inc()
+            kind = "illegal" if error.reason.startswith("illegal") else "malformed"
+            self._refuse(bot_id, answer.request_id, f"{kind}: {error.reason}")
+            return self._fault(seat, legal, elapsed, kind, error.reason)
+        return Decision(move, elapsed)
+
+    def _read_answer(
+        self, seat: int, answer: bot_gateway_pb2.DecisionAnswer, legal: tuple[Any, ...]
+    ) -> Any:
+        choice = answer.WhichOneof("choice")
+        if choice == "legal_move_index":
+            index = answer.legal_move_index
+            if index >= len(legal):
+                raise MalformedMove(seat, index, f"illegal: index {index} of {len(legal)} moves")
+            return legal[index]
+        if choice == "move":
+            move = decode_move(self.game, answer.move, seat)
+            if move not in legal:
+                raise MalformedMove(seat, move, f"illegal: {to_plain(move)} is not legal now")
+            return move
+        raise MalformedMove(seat, None, "the answer has neither an index nor a move")
+
+    def _fault(
+        self, seat: int, legal: tuple[Any, ...], elapsed_ms: int, kind: str, detail: str
+    ) -> Decision:
+        """The seat's default move, with a strike against the bot."""
+        fault = FaultRecord(self.ply, seat, kind, BOT, detail)
+        return Decision(legal[0], elapsed_ms, defaulted=True, fault=fault, result=kind)
+
+    def _refuse(self, bot_id: int, request_id: str, reason: str) -> None:
+        from premiere_bot.wire.bot_gateway_pb2 import AnswerRefused, ConnectResponse
+
+        self.router.broadcast(
+            bot_id, ConnectResponse(refused=AnswerRefused(request_id=request_id, reason=reason))
+        )
+
+    async def _record_fault(self, fault: FaultRecord) -> None:
+        await self.store.append_fault(self.spec.id, fault)
+        if fault.blame == BOT and fault.seat >= 0:
+            metrics.STRIKES.labels(fault.kind).inc()
+            if self._count_strike(fault.seat):
+                metrics.FORFEITS.labels(self.game.id).inc()
+        await self.hub.publish(
+            self.spec.id,
+            match_pb2.WatchMatchResponse(
+                fault=match_pb2.Fault(
+                    decision_number=fault.ply,
+                    seat=fault.seat,
+                    kind=fault.kind,
+                    blame=fault.blame,
+                    detail=fault.detail,
+                )
+            ),
+        )
+
+    # --- start and end -------------------------------------------------------------------
+
+    def _announce_start(self, resumed: bool) -> None:
+        names = [seat.label for seat in self.spec.seats]
+        for seat, player in enumerate(self.spec.seats):
+            if player.bot_id is None:
+                continue
+            self.router.broadcast(
+                player.bot_id,
+                bot_gateway_pb2.ConnectResponse(
+                    match_started=bot_gateway_pb2.MatchStarted(
+                        match_id=self.spec.id,
+                        game=self.game.id,
+                        seat=seat,
+                        players=self.spec.players,
+                        options={
+                            k: str(v).lower() if isinstance(v, bool) else str(v)
+                            for k, v in self.spec.options.items()
+                        },
+                        seat_names=names,
+                        resumed=resumed,
+                    )
+                ),
+            )
+
+    def final_outcome(self) -> Outcome:
+        outcome = self.state.outcome()
+        assert outcome is not None
+        gone = [seat for seat, clock in enumerate(self.clocks) if clock.forfeited]
+        return outcome.with_forfeits(gone)
+
+    async def _finish(self) -> None:
+        outcome = self.final_outcome()
+        await self.store.finish(
+            self.spec.id,
+            to_plain(outcome),
+            [c.strikes for c in self.clocks],
+            [c.forfeited for c in self.clocks],
+        )
+        metrics.MATCHES_FINISHED.labels(self.game.id, "finished").inc()
+        encoded = encode_outcome(outcome)
+        for seat, player in enumerate(self.spec.seats):
+            if player.bot_id is not None:
+                self.router.broadcast(
+                    player.bot_id,
+                    bot_gateway_pb2.ConnectResponse(
+                        match_ended=bot_gateway_pb2.MatchEnded(
+                            match_id=self.spec.id, seat=seat, outcome=encoded
+                        )
+                    ),
+                )
+        await self._close_events("finished")
+
+    async def _void(self, reason: str) -> None:
+        log.warning("voiding match %s: %s", self.spec.id, reason)
+        await self.store.void(self.spec.id, reason)
+        metrics.MATCHES_FINISHED.labels(self.game.id, "void").inc()
+        for seat, player in enumerate(self.spec.seats):
+            if player.bot_id is not None:
+                self.router.broadcast(
+                    player.bot_id,
+                    bot_gateway_pb2.ConnectResponse(
+                        match_ended=bot_gateway_pb2.MatchEnded(
+                            match_id=self.spec.id, seat=seat, void_reason=reason
+                        )
+                    ),
+                )
+        await self._close_events("void")
+
+    async def _close_events(self, status: str) -> None:
+        status_value = {
+            "finished": match_pb2.MATCH_STATUS_FINISHED,
+            "void": match_pb2.MATCH_STATUS_VOID,
+        }[status]
+        await self.hub.publish(
+            self.spec.id,
+            match_pb2.WatchMatchResponse(
+                ended=match_pb2.Match(match_id=self.spec.id, game=self.game.id, status=status_value)
+            ),
+        )
+        await self.hub.close(self.spec.id)
+        await asyncio.sleep(0)

@@ -1,0 +1,37 @@
+"""The arbiter's Prometheus metrics."""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+
+DECISIONS = Counter(
+    "premiere_arbiter_decisions_total",
+    "Decisions applied, by game and result (ok, timeout, illegal, malformed, disconnect, "
+    "forfeited, builtin).",
+    ["game", "result"],
+)
+DECISION_LATENCY = Histogram(
+    "premiere_arbiter_decision_seconds",
+    "Round trip of remote decisions, from request sent to answer received.",
+    ["game"],
+    buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+TIMEOUTS = Counter("premiere_arbiter_timeouts_total", "Decisions that ran out of time.", ["game"])
+ILLEGAL = Counter(
+    "premiere_arbiter_illegal_moves_total", "Answers refused as illegal or malformed.", ["game"]
+)
+STRIKES = Counter("premiere_arbiter_strikes_total", "Strikes recorded, by kind.", ["kind"])
+FORFEITS = Counter("premiere_arbiter_forfeits_total", "Seats forfeited.", ["game"])
+LIVE_MATCHES = Gauge("premiere_arbiter_live_matches", "Matches being hosted now.")
+CONNECTED_BOTS = Gauge("premiere_arbiter_connected_bots", "Bot streams connected now.")
+STALE_ANSWERS = Counter(
+    "premiere_arbiter_refused_answers_total", "Answers refused before validation.", ["reason"]
+)
+COMMIT_BATCH = Histogram(
+    "premiere_arbiter_commit_batch_size",
+    "Log records written per database commit (group commit).",
+    buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
+)
+MATCHES_FINISHED = Counter(
+    "premiere_arbiter_matches_total", "Matches ended, by game and status.", ["game", "status"]
+)

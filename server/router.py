@@ -1,0 +1,182 @@
+"""Connected bots: their streams, their capacity, and routing decision requests to them.
+
+A bot may hold several streams (processes); a request goes to the live stream with the fewest
+pending requests, and its answer is accepted only on that stream, for that request id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from premiere_bot.wire import bot_gateway_pb2
+
+from server.metrics import CONNECTED_BOTS, STALE_ANSWERS
+
+
+class Disconnected(Exception):
+    """The bot's stream closed, or no stream of the bot came up before the deadline."""
+
+
+@dataclass(eq=False)
+class Connection:
+    """One bot stream: an outbox the gateway drains and the requests awaiting answers."""
+
+    bot_id: int
+    bot_name: str
+    games: frozenset[str]
+    max_matches: int
+    outbox: asyncio.Queue[bot_gateway_pb2.ConnectResponse | None] = field(
+        default_factory=asyncio.Queue
+    )
+    pending: dict[str, asyncio.Future[bot_gateway_pb2.DecisionAnswer]] = field(default_factory=dict)
+    closed: bool = False
+
+    def plays(self, game: str) -> bool:
+        return not self.games or game in self.games
+
+    def send(self, message: bot_gateway_pb2.ConnectResponse) -> None:
+        if not self.closed:
+            self.outbox.put_nowait(message)
+
+
+class Router:
+    """Tracks live streams per bot, leases match capacity, and asks for decisions."""
+
+    def __init__(self) -> None:
+        self._streams: dict[int, list[Connection]] = defaultdict(list)
+        self._leases: dict[int, int] = defaultdict(int)
+        self._changed = asyncio.Condition()
+        self._ids = itertools.count()
+
+    # --- streams -------------------------------------------------------------------------
+
+    async def add(self, conn: Connection) -> None:
+        self._streams[conn.bot_id].append(conn)
+        CONNECTED_BOTS.inc()
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def remove(self, conn: Connection) -> None:
+        conn.closed = True
+        with contextlib.suppress(ValueError):
+            self._streams[conn.bot_id].remove(conn)
+            CONNECTED_BOTS.dec()
+        for future in conn.pending.values():
+            if not future.done():
+                future.set_exception(Disconnected(f"{conn.bot_name} disconnected"))
+        conn.pending.clear()
+        conn.outbox.put_nowait(None)
+        async with self._changed:
+            self._changed.notify_all()
+
+    def streams(self, bot_id: int, game: str) -> list[Connection]:
+        return [c for c in self._streams.get(bot_id, []) if not c.closed and c.plays(game)]
+
+    def connected(self, bot_id: int) -> bool:
+        return any(not c.closed for c in self._streams.get(bot_id, []))
+
+    def broadcast(self, bot_id: int, message: bot_gateway_pb2.ConnectResponse) -> None:
+        """Lifecycle news goes to every stream of the bot."""
+        for conn in self._streams.get(bot_id, []):
+            conn.send(message)
+
+    # --- capacity ------------------------------------------------------------------------
+
+    def _capacity(self, bot_id: int, game: str) -> int:
+        return sum(c.max_matches for c in self.streams(bot_id, game))
+
+    async def lease(self, bot_ids: Sequence[int], game: str, timeout: float) -> bool:
+        """Reserve one match slot on each distinct bot, all or none.
+
+        A bot's capacity is the sum of `max_matches` over its live streams that play the game;
+        a bot seated several times in one match uses one slot. Waits for free slots until the
+        timeout passes.
+        """
+        bots = set(bot_ids)
+        deadline = time.monotonic() + timeout
+
+        def free() -> bool:
+            return all(self._capacity(b, game) > self._leases[b] for b in bots)
+
+        async with self._changed:
+            while not free():
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), remaining)
+            for bot_id in bots:
+                self._leases[bot_id] += 1
+        return True
+
+    async def release(self, bot_ids: Sequence[int]) -> None:
+        async with self._changed:
+            for bot_id in set(bot_ids):
+                self._leases[bot_id] = max(0, self._leases[bot_id] - 1)
+            self._changed.notify_all()
+
+    async def wait_connected(self, bot_ids: Sequence[int], timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        async with self._changed:
+            while not all(self.connected(b) for b in bot_ids):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), remaining)
+        return True
+
+    # --- decisions -----------------------------------------------------------------------
+
+    def new_request_id(self, match_id: str) -> str:
+        return f"{match_id}:{next(self._ids)}"
+
+    async def ask(
+        self, bot_id: int, game: str, request: bot_gateway_pb2.DecisionRequest, timeout: float
+    ) -> bot_gateway_pb2.DecisionAnswer:
+        """Send a request to the bot's least busy stream; raise TimeoutError or Disconnected."""
+        deadline = time.monotonic() + timeout
+        conn = await self._stream_for(bot_id, game, deadline)
+        future: asyncio.Future[bot_gateway_pb2.DecisionAnswer] = (
+            asyncio.get_running_loop().create_future()
+        )
+        conn.pending[request.request_id] = future
+        conn.send(bot_gateway_pb2.ConnectResponse(decision=request))
+        try:
+            return await asyncio.wait_for(future, max(0.0, deadline - time.monotonic()))
+        finally:
+            conn.pending.pop(request.request_id, None)
+
+    async def _stream_for(self, bot_id: int, game: str, deadline: float) -> Connection:
+        async with self._changed:
+            while True:
+                live = self.streams(bot_id, game)
+                if live:
+                    return min(live, key=lambda c: len(c.pending))
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise Disconnected("the bot has no open stream")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), remaining)
+
+    def answer(self, conn: Connection, answer: bot_gateway_pb2.DecisionAnswer) -> None:
+        """Hand an answer to the request that awaits it, or refuse it as stale or unknown."""
+        future = conn.pending.get(answer.request_id)
+        if future is None or future.done():
+            reason = "stale or unknown request (answer only requests sent on this stream)"
+            STALE_ANSWERS.labels("stale").inc()
+            conn.send(
+                bot_gateway_pb2.ConnectResponse(
+                    refused=bot_gateway_pb2.AnswerRefused(
+                        request_id=answer.request_id, reason=reason
+                    )
+                )
+            )
+            return
+        future.set_result(answer)

@@ -1,0 +1,187 @@
+"""Real services for integration tests: a scratch database, an arbiter process, bot processes."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from premiere.db import create_database, drop_database, upgrade
+from premiere_bot.wire import match_pb2, match_pb2_grpc
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def admin_url() -> str:
+    """The server to make scratch databases on: PREMIERE_DATABASE_URL's, or the local one."""
+    url = os.environ.get("PREMIERE_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    base, _, _ = url.rpartition("/")
+    return f"{base}/postgres"
+
+
+@contextmanager
+def scratch_database() -> Iterator[str]:
+    name = f"premiere_test_{uuid.uuid4().hex[:12]}"
+    admin = admin_url()
+    create_database(admin, name)
+    url = admin.rpartition("/")[0] + f"/{name}"
+    upgrade(url)
+    try:
+        yield url
+    finally:
+        drop_database(admin, name)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Arbiter:
+    database_url: str
+    port: int
+    metrics_port: int
+    process: subprocess.Popen[bytes] | None = None
+    log_path: Path | None = None
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def env(self, **extra: str) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(
+            PREMIERE_DATABASE_URL=self.database_url,
+            PREMIERE_ARBITER_ADDRESS=self.address,
+            PREMIERE_ARBITER_METRICS_PORT=str(self.metrics_port),
+            PREMIERE_RESUME_GRACE_S="20",
+            PREMIERE_START_GRACE_S="60",
+        )
+        env.update(extra)
+        return env
+
+    def start(self, log_path: Path) -> None:
+        self.log_path = log_path
+        self.process = subprocess.Popen(
+            [str(BIN / "premiere"), "arbiter"],
+            env=self.env(),
+            stdout=log_path.open("ab"),
+            stderr=subprocess.STDOUT,
+        )
+        self.wait_healthy()
+
+    def wait_healthy(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        with grpc.insecure_channel(self.address) as channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            while time.monotonic() < deadline:
+                assert self.process is not None
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"arbiter exited: {self.log()}")
+                try:
+                    reply = stub.Check(health_pb2.HealthCheckRequest(), timeout=1)
+                    if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                        return
+                except grpc.RpcError:
+                    pass
+                time.sleep(0.1)
+        raise TimeoutError(f"arbiter not healthy: {self.log()}")
+
+    def healthy(self) -> bool:
+        with grpc.insecure_channel(self.address) as channel:
+            reply = health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(), timeout=5
+            )
+            return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def log(self) -> str:
+        return self.log_path.read_text()[-4000:] if self.log_path else ""
+
+    def add_bot(self, name: str) -> str:
+        result = subprocess.run(
+            [str(BIN / "premiere"), "bots", "add", name],
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return result.stdout.strip()
+
+    def matches(self) -> match_pb2_grpc.MatchServiceStub:
+        return match_pb2_grpc.MatchServiceStub(grpc.insecure_channel(self.address))
+
+
+def start_bot(
+    arbiter: Arbiter, spec: str, token: str, log_path: Path, extra: Sequence[str] = ()
+) -> subprocess.Popen[bytes]:
+    """A bot process run exactly as a user runs one: `premiere-bot run module:Class`."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    return subprocess.Popen(
+        [str(BIN / "premiere-bot"), "run", spec, "--arbiter", arbiter.address, "--token", token,
+         *extra],
+        env=env,
+        cwd=ROOT,
+        stdout=log_path.open("ab"),
+        stderr=subprocess.STDOUT,
+    )
+
+
+def create_match(
+    stub: match_pb2_grpc.MatchServiceStub,
+    seats: Sequence[str],
+    seed: str,
+    game: str = "magic-trick",
+    move_time_ms: int = 0,
+    time_bank_ms: int = 0,
+    strike_limit: int = 0,
+) -> str:
+    """Seats are bot names, or "builtin:<name>"."""
+    request = match_pb2.CreateMatchRequest(game=game, seed=seed)
+    for seat in seats:
+        if seat.startswith("builtin:"):
+            request.seats.add(builtin=seat.removeprefix("builtin:"))
+        else:
+            request.seats.add(bot=seat)
+    request.time_control.move_time_ms = move_time_ms
+    request.time_control.time_bank_ms = time_bank_ms
+    request.time_control.strike_limit = strike_limit
+    return str(stub.CreateMatch(request, timeout=10).match_id)
+
+
+def wait_ended(
+    stub: match_pb2_grpc.MatchServiceStub, match_id: str, timeout: float = 120
+) -> match_pb2.Match:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        match = stub.GetMatch(match_pb2.GetMatchRequest(match_id=match_id), timeout=10).match
+        if match.status in (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_VOID):
+            return match
+        time.sleep(0.2)
+    raise TimeoutError(f"match {match_id} did not end")
