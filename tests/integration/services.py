@@ -10,14 +10,14 @@ import time
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from premiere_bot.wire import match_pb2, match_pb2_grpc
 
 from premiere.db import create_database, drop_database, upgrade
-from premiere_bot.wire import match_pb2, match_pb2_grpc
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -56,6 +56,7 @@ class Arbiter:
     metrics_port: int
     process: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
+    settings: dict[str, str] = field(default_factory=dict)
 
     @property
     def address(self) -> str:
@@ -70,6 +71,7 @@ class Arbiter:
             PREMIERE_RESUME_GRACE_S="20",
             PREMIERE_START_GRACE_S="60",
         )
+        env.update(self.settings)
         env.update(extra)
         return env
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import grpc
 import pytest
+from premiere_bot.wire import match_pb2
 
 import games
 from games.play import replay
-from premiere_bot.wire import match_pb2
 from server.codec import decode_move
 from tests.integration.services import Arbiter, create_match, start_bot, wait_ended
 
@@ -51,15 +51,15 @@ def test_remote_bots_play_to_completion_and_replays_reproduce(
             match = wait_ended(stub, match_id)
             assert match.status == match_pb2.MATCH_STATUS_FINISHED, arbiter.log()
             assert list(match.faults) == []
-            assert [s.player for s in match.seats] == [
-                s if s.startswith("builtin:") else s for s in seats
-            ]
+            assert [s.player for s in match.seats] == seats
             scores, ranks = replayed_outcome(stub, match_id)
             assert list(match.outcome.scores) == scores
             assert list(match.outcome.ranks) == ranks
-        metrics = urllib.request.urlopen(
-            f"http://127.0.0.1:{arbiter.metrics_port}/metrics", timeout=5
-        ).read().decode()
+        metrics = (
+            urllib.request.urlopen(f"http://127.0.0.1:{arbiter.metrics_port}/metrics", timeout=5)
+            .read()
+            .decode()
+        )
         assert 'premiere_arbiter_decisions_total{game="magic-trick",result="ok"}' in metrics
         assert "premiere_arbiter_decision_seconds_bucket" in metrics
         assert "premiere_arbiter_connected_bots 3.0" in metrics
@@ -103,8 +103,12 @@ def test_unknown_match_and_bad_requests_get_clear_errors(arbiter: Arbiter) -> No
     with pytest.raises(grpc.RpcError) as missing:
         stub.GetMatch(match_pb2.GetMatchRequest(match_id="nope"), timeout=10)
     assert missing.value.code() == grpc.StatusCode.NOT_FOUND
-    for seats, game in ([["builtin:random"] * 2, "magic-trick"], [["ghost"] * 3, "magic-trick"],
-                        [["builtin:random"] * 3, "chess"], [["builtin:genius"] * 3, "magic-trick"]):
+    for seats, game in (
+        [["builtin:random"] * 2, "magic-trick"],
+        [["ghost"] * 3, "magic-trick"],
+        [["builtin:random"] * 3, "chess"],
+        [["builtin:genius"] * 3, "magic-trick"],
+    ):
         with pytest.raises(grpc.RpcError) as bad:
             create_match(stub, seats, "x", game=game)
         assert bad.value.code() == grpc.StatusCode.INVALID_ARGUMENT

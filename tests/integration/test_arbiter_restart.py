@@ -1,0 +1,67 @@
+"""kill -9 of the arbiter mid-match: on restart the match resumes from its log and ends exactly
+as an uninterrupted run with the same seed and the same deterministic bots."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from premiere_bot.wire import match_pb2
+
+from tests.integration.services import Arbiter, create_match, start_bot, wait_ended
+
+STEADY = "tests.integration.bad_bots:SteadyBot"
+SEATS = ["alpha", "beta", "builtin:heuristic", "builtin:random"]
+
+
+def decisions(arbiter: Arbiter, match_id: str) -> int:
+    reply = arbiter.matches().GetMatch(match_pb2.GetMatchRequest(match_id=match_id), timeout=10)
+    return int(reply.match.decisions)
+
+
+def test_killed_arbiter_resumes_and_reaches_the_same_outcome(
+    arbiter: Arbiter, tmp_path: Path
+) -> None:
+    tokens = {name: arbiter.add_bot(name) for name in ("alpha", "beta")}
+    bots = [start_bot(arbiter, STEADY, tokens[n], tmp_path / f"{n}.log") for n in tokens]
+    try:
+        reference = wait_ended(arbiter.matches(), create_match(arbiter.matches(), SEATS, "same"))
+        assert reference.status == match_pb2.MATCH_STATUS_FINISHED
+
+        match_id = create_match(arbiter.matches(), SEATS, "same")
+        deadline = time.monotonic() + 60
+        while decisions(arbiter, match_id) < 40:
+            assert time.monotonic() < deadline, arbiter.log()
+            time.sleep(0.05)
+        arbiter.kill()
+        arbiter.start(tmp_path / "arbiter-2.log")
+
+        resumed = wait_ended(arbiter.matches(), match_id)
+        assert resumed.status == match_pb2.MATCH_STATUS_FINISHED, arbiter.log()
+        assert list(resumed.outcome.scores) == list(reference.outcome.scores)
+        assert list(resumed.outcome.ranks) == list(reference.outcome.ranks)
+        assert resumed.decisions == reference.decisions
+        kinds = [(f.kind, f.blame) for f in resumed.faults]
+        assert kinds == [("restart", "infrastructure")]
+    finally:
+        for bot in bots:
+            bot.terminate()
+            bot.wait(10)
+
+
+def test_match_whose_bots_never_come_is_voided(database_url: str, tmp_path: Path) -> None:
+    from tests.integration.services import free_port
+
+    impatient = Arbiter(
+        database_url, free_port(), free_port(), settings={"PREMIERE_START_GRACE_S": "1"}
+    )
+    impatient.start(tmp_path / "arbiter.log")
+    try:
+        impatient.add_bot("absent")
+        stub = impatient.matches()
+        match = wait_ended(stub, create_match(stub, ["absent", "builtin:random"] * 2, "void"))
+        assert match.status == match_pb2.MATCH_STATUS_VOID
+        assert "did not connect" in match.void_reason
+        assert not match.HasField("outcome")
+    finally:
+        impatient.stop()
