@@ -1,16 +1,47 @@
-"""Public event streams of live matches, for WatchMatch: full history, then the live tail."""
+"""Live event streams of the matches hosted here, for WatchMatch: full history, then the tail.
+
+Events are plain records; MatchService turns them into public views only when somebody
+watches, so an unwatched match pays nothing for spectators.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
 
-from premiere_bot.wire import match_pb2
+from server.store import FaultRecord
+
+
+@dataclass(frozen=True)
+class MoveEvent:
+    ply: int
+    seat: int
+    move: Any
+    defaulted: bool
+
+
+@dataclass(frozen=True)
+class FaultEvent:
+    fault: FaultRecord
+
+    @property
+    def ply(self) -> int:
+        return self.fault.ply
+
+
+@dataclass(frozen=True)
+class EndEvent:
+    status: str
+
+
+Event = MoveEvent | FaultEvent | EndEvent
 
 
 class EventHub:
     def __init__(self) -> None:
-        self._events: dict[str, list[match_pb2.WatchMatchResponse]] = {}
+        self._events: dict[str, list[Event]] = {}
         self._closed: set[str] = set()
         self._changed = asyncio.Condition()
 
@@ -21,10 +52,8 @@ class EventHub:
         self._events.setdefault(match_id, [])
         self._closed.discard(match_id)
 
-    async def publish(self, match_id: str, event: match_pb2.WatchMatchResponse) -> None:
-        events = self._events.setdefault(match_id, [])
-        event.sequence = len(events)
-        events.append(event)
+    async def publish(self, match_id: str, event: Event) -> None:
+        self._events.setdefault(match_id, []).append(event)
         async with self._changed:
             self._changed.notify_all()
 
@@ -35,7 +64,7 @@ class EventHub:
             self._changed.notify_all()
         self._events.pop(match_id, None)
 
-    async def follow(self, match_id: str) -> AsyncIterator[match_pb2.WatchMatchResponse]:
+    async def follow(self, match_id: str) -> AsyncIterator[Event]:
         events = self._events.get(match_id, [])
         sent = 0
         while True:
@@ -47,9 +76,7 @@ class EventHub:
             async with self._changed:
                 await self._changed.wait_for(self._waiter(match_id, events, sent))
 
-    def _waiter(
-        self, match_id: str, events: list[match_pb2.WatchMatchResponse], sent: int
-    ) -> Callable[[], bool]:
+    def _waiter(self, match_id: str, events: list[Event], sent: int) -> Callable[[], bool]:
         return lambda: (
             len(events) > sent or match_id in self._closed or match_id not in self._events
         )

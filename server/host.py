@@ -3,13 +3,12 @@ and the fault policy, and makes every move durable before asking for the next.""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from dataclasses import dataclass
 from typing import Any
 
-from premiere_bot.wire import bot_gateway_pb2, match_pb2
+from premiere_bot.wire import bot_gateway_pb2
 
 import games
 from games.bots import builtin_choice
@@ -18,7 +17,7 @@ from games.interface import Outcome
 from games.values import to_plain
 from server import metrics
 from server.codec import decode_move, encode_move, encode_observation, encode_outcome
-from server.events import EventHub
+from server.events import EndEvent, EventHub, FaultEvent, MoveEvent
 from server.router import Disconnected, Router
 from server.store import FaultRecord, MatchSpec, MoveRecord, Store
 
@@ -135,15 +134,7 @@ class MatchHost:
             ),
         )
         await self.hub.publish(
-            self.spec.id,
-            match_pb2.WatchMatchResponse(
-                move=match_pb2.MoveApplied(
-                    decision_number=self.ply,
-                    seat=seat,
-                    view=encode_observation(self.game, self.state.spectate()),
-                    defaulted=decision.defaulted,
-                )
-            ),
+            self.spec.id, MoveEvent(self.ply, seat, decision.move, decision.defaulted)
         )
         self.ply += 1
 
@@ -190,8 +181,9 @@ class MatchHost:
         except Disconnected as error:
             elapsed = int((time.monotonic() - started) * 1000)
             return self._fault(seat, legal, elapsed, "disconnect", str(error))
-        elapsed = int((time.monotonic() - started) * 1000)
-        metrics.DECISION_LATENCY.labels(self.game.id).observe(elapsed / 1000)
+        seconds = time.monotonic() - started
+        elapsed = int(seconds * 1000)
+        metrics.DECISION_LATENCY.labels(self.game.id).observe(seconds)
         clock.last_round_trip_ms = elapsed
         try:
             move = self._read_answer(seat, answer, legal)
@@ -238,18 +230,7 @@ class MatchHost:
             metrics.STRIKES.labels(fault.kind).inc()
             if self._count_strike(fault.seat):
                 metrics.FORFEITS.labels(self.game.id).inc()
-        await self.hub.publish(
-            self.spec.id,
-            match_pb2.WatchMatchResponse(
-                fault=match_pb2.Fault(
-                    decision_number=fault.ply,
-                    seat=fault.seat,
-                    kind=fault.kind,
-                    blame=fault.blame,
-                    detail=fault.detail,
-                )
-            ),
-        )
+        await self.hub.publish(self.spec.id, FaultEvent(fault))
 
     # --- start and end -------------------------------------------------------------------
 
@@ -321,15 +302,5 @@ class MatchHost:
         await self._close_events("void")
 
     async def _close_events(self, status: str) -> None:
-        status_value = {
-            "finished": match_pb2.MATCH_STATUS_FINISHED,
-            "void": match_pb2.MATCH_STATUS_VOID,
-        }[status]
-        await self.hub.publish(
-            self.spec.id,
-            match_pb2.WatchMatchResponse(
-                ended=match_pb2.Match(match_id=self.spec.id, game=self.game.id, status=status_value)
-            ),
-        )
+        await self.hub.publish(self.spec.id, EndEvent(status))
         await self.hub.close(self.spec.id)
-        await asyncio.sleep(0)

@@ -12,9 +12,9 @@ import games
 from games.interface import Game, Outcome, State, TieBreak
 from server.arbiter import Arbiter, BadRequest
 from server.codec import encode_move, encode_observation, encode_outcome
-from server.events import EventHub
+from server.events import EndEvent, Event, EventHub, FaultEvent, MoveEvent
 from server.gateway import bearer_token
-from server.store import MoveRecord, Row, Store
+from server.store import FaultRecord, MoveRecord, Row, Store
 
 STATUS = {
     "pending": match_pb2.MATCH_STATUS_PENDING,
@@ -37,6 +37,16 @@ def outcome_from_plain(data: Mapping[str, Any]) -> Outcome:
 
 def _options_as_text(options: Mapping[str, Any]) -> dict[str, str]:
     return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()}
+
+
+def _fault_message(fault: FaultRecord) -> match_pb2.Fault:
+    return match_pb2.Fault(
+        decision_number=fault.ply,
+        seat=fault.seat,
+        kind=fault.kind,
+        blame=fault.blame,
+        detail=fault.detail,
+    )
 
 
 class MatchService(match_pb2_grpc.MatchServiceServicer):
@@ -102,13 +112,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         )
         strikes = [0] * row["players"]
         for fault in faults:
-            record.faults.add(
-                decision_number=fault.ply,
-                seat=fault.seat,
-                kind=fault.kind,
-                blame=fault.blame,
-                detail=fault.detail,
-            )
+            record.faults.append(_fault_message(fault))
             if fault.blame == "bot" and fault.seat >= 0:
                 strikes[fault.seat] += 1
         for seat in seats:
@@ -123,40 +127,64 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
     async def WatchMatch(
         self, request: match_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[match_pb2.WatchMatchResponse]:
-        if self.hub.is_live(request.match_id):
-            async for event in self.hub.follow(request.match_id):
-                yield event
-            return
         row = await self._row(request.match_id, context)
-        game, state = self._replayer(row)
+        game, replica = self._replayer(row)
         sequence = 0
-        faults = await self.store.faults(request.match_id)
-        for move in await self.store.moves(request.match_id):
-            for fault in [f for f in faults if f.ply == move.ply]:
-                yield match_pb2.WatchMatchResponse(
-                    sequence=sequence,
-                    fault=match_pb2.Fault(
-                        decision_number=fault.ply,
-                        seat=fault.seat,
-                        kind=fault.kind,
-                        blame=fault.blame,
-                        detail=fault.detail,
-                    ),
+        async for event in self._events(row, game):
+            if isinstance(event, MoveEvent):
+                replica.apply(event.seat, event.move)
+                message = match_pb2.WatchMatchResponse(
+                    move=match_pb2.MoveApplied(
+                        decision_number=event.ply,
+                        seat=event.seat,
+                        view=encode_observation(game, replica.spectate()),
+                        defaulted=event.defaulted,
+                    )
                 )
-                sequence += 1
-            state.apply(move.seat, game.decode_move(move.move, move.seat))
-            yield match_pb2.WatchMatchResponse(
-                sequence=sequence,
-                move=match_pb2.MoveApplied(
-                    decision_number=move.ply,
-                    seat=move.seat,
-                    view=encode_observation(game, state.spectate()),
-                    defaulted=move.defaulted,
-                ),
-            )
+            elif isinstance(event, FaultEvent):
+                message = match_pb2.WatchMatchResponse(fault=_fault_message(event.fault))
+            else:
+                ended = await self._row(request.match_id, context)
+                message = match_pb2.WatchMatchResponse(ended=await self._record(ended))
+            message.sequence = sequence
             sequence += 1
-        if row["status"] in ("finished", "void"):
-            yield match_pb2.WatchMatchResponse(sequence=sequence, ended=await self._record(row))
+            yield message
+
+    async def _events(self, row: Row, game: Game) -> AsyncIterator[Event]:
+        """The log so far from the database, then the live tail if the match is hosted here.
+
+        Moves are durable before they are published, so plies already read from the log are
+        skipped in the tail; if the tail closes early, the log is read again to the end.
+        """
+        match_id = str(row["id"])
+        live = self.hub.is_live(match_id)
+        emitted = 0
+        async for event in self._logged(match_id, game, 0):
+            emitted = event.ply + 1 if isinstance(event, MoveEvent) else emitted
+            yield event
+        if live:
+            async for event in self.hub.follow(match_id):
+                if isinstance(event, EndEvent):
+                    yield event
+                    return
+                if event.ply >= emitted:
+                    emitted = event.ply + 1 if isinstance(event, MoveEvent) else emitted
+                    yield event
+            async for event in self._logged(match_id, game, emitted):
+                yield event
+        latest = await self.store.match(match_id)
+        if latest is not None and latest["status"] in ("finished", "void"):
+            yield EndEvent(latest["status"])
+
+    async def _logged(self, match_id: str, game: Game, start: int) -> AsyncIterator[Event]:
+        moves = await self.store.moves(match_id)
+        faults = await self.store.faults(match_id)
+        for record in moves[start:]:
+            for fault in faults:
+                if fault.ply == record.ply:
+                    yield FaultEvent(fault)
+            move = game.decode_move(record.move, record.seat)
+            yield MoveEvent(record.ply, record.seat, move, record.defaulted)
 
     @staticmethod
     def _replayer(row: Row) -> tuple[Game, State]:

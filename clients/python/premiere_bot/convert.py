@@ -36,21 +36,44 @@ def _is_record(value: Any) -> bool:
     )
 
 
+_MAP, _REPEATED_SCALAR, _REPEATED_MESSAGE, _MESSAGE, _SCALAR = range(5)
+_PLANS: dict[Any, list[tuple[str, int]]] = {}
+
+
+def _plan(descriptor: Any) -> list[tuple[str, int]]:
+    """How to fill each field of a message type, worked out once per type."""
+    plan = _PLANS.get(descriptor)
+    if plan is None:
+        plan = []
+        for field in descriptor.fields:
+            if field.message_type is not None and field.message_type.GetOptions().map_entry:
+                kind = _MAP
+            elif _is_repeated(field):
+                kind = _REPEATED_SCALAR if field.message_type is None else _REPEATED_MESSAGE
+            else:
+                kind = _SCALAR if field.message_type is None else _MESSAGE
+            plan.append((field.name, kind))
+        _PLANS[descriptor] = plan
+    return plan
+
+
 def fill(message: Message, value: Any) -> Message:
     """Copy every field of `value` whose name the message has; absent or None stays unset."""
     message.SetInParent()
-    for field in message.DESCRIPTOR.fields:
-        item = _get(value, field.name)
+    for name, kind in _plan(message.DESCRIPTOR):
+        item = _get(value, name)
         if item is None:
             continue
-        if field.message_type is not None and field.message_type.GetOptions().map_entry:
-            getattr(message, field.name).update({str(k): str(v) for k, v in item.items()})
-        elif _is_repeated(field):
-            _fill_repeated(message, field, item)
-        elif field.message_type is not None:
-            fill(getattr(message, field.name), item)
+        if kind == _SCALAR:
+            setattr(message, name, item)
+        elif kind == _MESSAGE:
+            fill(getattr(message, name), item)
+        elif kind == _REPEATED_SCALAR:
+            getattr(message, name).extend(item)
+        elif kind == _REPEATED_MESSAGE:
+            _fill_messages(getattr(message, name), item)
         else:
-            setattr(message, field.name, item)
+            getattr(message, name).update({str(k): str(v) for k, v in item.items()})
     return message
 
 
@@ -60,18 +83,17 @@ def _is_repeated(field: Any) -> bool:
     return bool(field.label == FieldDescriptor.LABEL_REPEATED)
 
 
-def _fill_repeated(message: Message, field: Any, items: Sequence[Any]) -> None:
-    container = getattr(message, field.name)
-    if field.message_type is None:
-        container.extend(items)
-        return
+def _fill_messages(container: Any, items: Sequence[Any]) -> None:
     for item in items:
         element = container.add()
         if _is_record(item) or isinstance(item, Mapping):
             fill(element, item)
         else:
-            (inner,) = element.DESCRIPTOR.fields
-            _fill_repeated(element, inner, item)
+            ((inner, kind),) = _plan(element.DESCRIPTOR)
+            if kind == _REPEATED_MESSAGE:
+                _fill_messages(getattr(element, inner), item)
+            else:
+                getattr(element, inner).extend(item)
 
 
 def build(cls: type[T], message: Message) -> T:
