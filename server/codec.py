@@ -17,6 +17,11 @@ def wire_field(game_id: str) -> str:
     return game_id.replace("-", "_")
 
 
+def kind_field(kind: str) -> str:
+    """The oneof field of a move kind: "bonus-hand" -> "bonus_hand"."""
+    return kind.replace("-", "_")
+
+
 def has_wire_messages(game: Game) -> bool:
     field = wire_field(game.id)
     return (
@@ -34,7 +39,7 @@ def encode_observation(game: Game, observation: Any) -> game_pb2.Observation:
 def encode_move(game: Game, move: Any) -> game_pb2.Move:
     envelope = game_pb2.Move()
     typed = getattr(envelope, wire_field(game.id))
-    fill(getattr(typed, move.kind), move)
+    fill(getattr(typed, kind_field(move.kind)), move)
     return envelope
 
 
@@ -45,7 +50,7 @@ def decode_move(game: Game, envelope: game_pb2.Move, seat: int = -1) -> Any:
         raise MalformedMove(seat, envelope.WhichOneof("game"), f"not a {game.id} move")
     typed = getattr(envelope, field)
     kind = typed.WhichOneof("kind")
-    classes = {cls.kind: cls for cls in game.move_types}
+    classes = {kind_field(cls.kind): cls for cls in game.move_types}
     if kind not in classes:
         raise MalformedMove(seat, kind, "no move kind set")
     try:

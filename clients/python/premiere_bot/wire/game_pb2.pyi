@@ -6,6 +6,7 @@ isort:skip_file
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from . import magic_trick_pb2 as _magic_trick_pb2
+from . import movie_tricks_pb2 as _movie_tricks_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -23,7 +24,12 @@ class Observation(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    MOVIE_TRICKS_FIELD_NUMBER: _builtins.int
     MAGIC_TRICK_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def movie_tricks(self) -> _movie_tricks_pb2.MovieTricksObservation:
+        """Movie Tricks (game id "movie-tricks")."""
+
     @_builtins.property
     def magic_trick(self) -> _magic_trick_pb2.MagicTrickObservation:
         """Magic Trick (game id "magic-trick")."""
@@ -31,13 +37,14 @@ class Observation(_message.Message):
     def __init__(
         self,
         *,
+        movie_tricks: _movie_tricks_pb2.MovieTricksObservation | None = ...,
         magic_trick: _magic_trick_pb2.MagicTrickObservation | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "movie_tricks", b"movie_tricks"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "movie_tricks", b"movie_tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["magic_trick"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["movie_tricks", "magic_trick"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -49,7 +56,12 @@ class Move(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    MOVIE_TRICKS_FIELD_NUMBER: _builtins.int
     MAGIC_TRICK_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def movie_tricks(self) -> _movie_tricks_pb2.MovieTricksMove:
+        """Movie Tricks (game id "movie-tricks")."""
+
     @_builtins.property
     def magic_trick(self) -> _magic_trick_pb2.MagicTrickMove:
         """Magic Trick (game id "magic-trick")."""
@@ -57,13 +69,14 @@ class Move(_message.Message):
     def __init__(
         self,
         *,
+        movie_tricks: _movie_tricks_pb2.MovieTricksMove | None = ...,
         magic_trick: _magic_trick_pb2.MagicTrickMove | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "movie_tricks", b"movie_tricks"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "movie_tricks", b"movie_tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["magic_trick"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["movie_tricks", "magic_trick"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
