@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+// A Premiere bot in Node.js. It dials the arbiter, says Hello, and answers every decision
+// request with the index of a legal move, so it plays every game the arbiter hosts.
+//
+//   node bot.js --arbiter 127.0.0.1:50051 --token T [--max-matches N] [--games a,b] [--verbose]
+//
+// The arbiter address and token may also come from PREMIERE_ARBITER and PREMIERE_BOT_TOKEN.
+"use strict";
+
+const crypto = require("node:crypto");
+const path = require("node:path");
+const { parseArgs } = require("node:util");
+
+const grpc = require("@grpc/grpc-js");
+const protoLoader = require("@grpc/proto-loader");
+
+const CLIENT = "premiere-bot-node/0.1";
+const PROTO_ROOT = path.resolve(__dirname, "..", "..", "proto");
+const PROTO_FILE = "premiere/v1/bot_gateway.proto";
+const BACKOFF_INITIAL_MS = 200;
+const BACKOFF_MAX_MS = 10000;
+
+const USAGE = `usage: node bot.js --arbiter HOST:PORT --token TOKEN [--max-matches N] [--games a,b] [--verbose]
+
+  --arbiter      the arbiter's gRPC address (or env PREMIERE_ARBITER)
+  --token        the bot's token from \`premiere bots add NAME\` (or env PREMIERE_BOT_TOKEN)
+  --max-matches  how many matches to play at once (default 4)
+  --games        comma-separated game ids to play (default: every game)
+  --verbose      log every decision`;
+
+function log(...parts) {
+  console.log(new Date().toISOString(), ...parts);
+}
+
+function fail(message, code) {
+  console.error(`error: ${message}`);
+  process.exit(code);
+}
+
+function parseOptions(argv) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        arbiter: { type: "string" },
+        token: { type: "string" },
+        "max-matches": { type: "string" },
+        games: { type: "string" },
+        verbose: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    }));
+  } catch (error) {
+    fail(`${error.message}\n${USAGE}`, 2);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const arbiter = values.arbiter || process.env.PREMIERE_ARBITER;
+  const token = values.token || process.env.PREMIERE_BOT_TOKEN;
+  if (!arbiter) fail(`no arbiter address: pass --arbiter or set PREMIERE_ARBITER\n${USAGE}`, 2);
+  if (!token) fail(`no token: pass --token or set PREMIERE_BOT_TOKEN\n${USAGE}`, 2);
+  const maxMatches = Number(values["max-matches"] ?? 4);
+  if (!Number.isInteger(maxMatches) || maxMatches < 1) {
+    fail(`--max-matches must be a whole number of at least 1, not ${values["max-matches"]}`, 2);
+  }
+  const games = (values.games || "").split(",").map((g) => g.trim()).filter(Boolean);
+  return { arbiter, token, maxMatches, games, verbose: values.verbose };
+}
+
+function loadGateway() {
+  const definition = protoLoader.loadSync(PROTO_FILE, {
+    keepCase: true,
+    longs: String,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+    includeDirs: [PROTO_ROOT],
+  });
+  return grpc.loadPackageDefinition(definition).premiere.v1.BotGatewayService;
+}
+
+// Picks a legal move from what the seat sees, so the same position always gets the same move:
+// a match replayed from its seed, or resumed after an arbiter restart, plays out identically.
+function chooseMove(request) {
+  const count = request.legal_moves.length;
+  if (count === 0) return 0;
+  const seen = JSON.stringify([request.game, request.decision_number, request.observation]);
+  const digest = crypto.createHash("sha256").update(seen).digest();
+  return Number(digest.readBigUInt64BE(0) % BigInt(count));
+}
+
+function describeOutcome(ended) {
+  if (!ended.outcome) return `voided (${ended.void_reason || "no reason given"})`;
+  const { scores, ranks } = ended.outcome;
+  return `seat ${ended.seat} ranked ${ranks[ended.seat]} (scores ${scores.join(", ")}; ranks ${ranks.join(", ")})`;
+}
+
+// Keeps one stream open, reconnecting with exponential backoff (full jitter, halved floor)
+// whenever it drops, until stop() is called or the arbiter refuses the token.
+class Bot {
+  constructor(options) {
+    this.options = options;
+    this.Gateway = loadGateway();
+    this.client = null;
+    this.call = null;
+    this.attempt = 0;
+    this.timer = null;
+    this.stopping = false;
+  }
+
+  start() {
+    this.client = new this.Gateway(this.options.arbiter, grpc.credentials.createInsecure());
+    this.connect();
+  }
+
+  stop() {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    if (this.call) this.call.cancel();
+    if (this.client) this.client.close();
+  }
+
+  connect() {
+    const { token, games, maxMatches } = this.options;
+    const metadata = new grpc.Metadata();
+    metadata.add("authorization", `Bearer ${token}`);
+    const call = this.client.Connect(metadata);
+    this.call = call;
+    let over = false;
+    const finish = (reason) => {
+      if (over) return;
+      over = true;
+      if (this.call === call) this.call = null;
+      this.dropped(reason);
+    };
+    call.on("data", (message) => this.handle(call, message));
+    call.on("error", (error) => finish(error));
+    call.on("end", () => finish(null));
+    call.write({ hello: { games, max_matches: maxMatches, client: CLIENT } });
+  }
+
+  dropped(error) {
+    if (this.stopping) return;
+    if (error && error.code === grpc.status.UNAUTHENTICATED) {
+      this.stop();
+      fail(
+        `the arbiter at ${this.options.arbiter} refused the token (UNAUTHENTICATED: ${error.details}); ` +
+          "get a token with `premiere bots add NAME`",
+        3,
+      );
+    }
+    const why = error ? `${grpc.status[error.code] ?? error.code}: ${error.details}` : "stream closed";
+    const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_INITIAL_MS * 2 ** this.attempt);
+    this.attempt += 1;
+    const delay = Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+    log(`connection to ${this.options.arbiter} lost (${why}); reconnecting in ${delay} ms`);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  handle(call, message) {
+    switch (message.message) {
+      case "welcome":
+        this.attempt = 0;
+        log(`connected to ${this.options.arbiter} as ${message.welcome.bot_name} (${message.welcome.server})`);
+        break;
+      case "decision": {
+        const request = message.decision;
+        const index = chooseMove(request);
+        if (this.options.verbose) {
+          log(`match ${request.match_id} seat ${request.seat} decision ${request.decision_number}: ` +
+            `move ${index} of ${request.legal_moves.length}`);
+        }
+        call.write({ answer: { request_id: request.request_id, legal_move_index: index } });
+        break;
+      }
+      case "match_started": {
+        const started = message.match_started;
+        log(`match ${started.match_id} ${started.resumed ? "resumed" : "started"}: ${started.game}, ` +
+          `seat ${started.seat} of ${started.players} (${started.seat_names.join(", ")})`);
+        break;
+      }
+      case "match_ended":
+        log(`match ${message.match_ended.match_id} ended: ${describeOutcome(message.match_ended)}`);
+        break;
+      case "refused":
+        log(`answer ${message.refused.request_id} refused: ${message.refused.reason}`);
+        break;
+      default:
+        log(`ignoring an unknown message: ${JSON.stringify(message)}`);
+    }
+  }
+}
+
+function main() {
+  const options = parseOptions(process.argv.slice(2));
+  const bot = new Bot(options);
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => {
+      log(`${signal}: closing the connection`);
+      bot.stop();
+      process.exit(0);
+    });
+  }
+  log(`${CLIENT} dialling ${options.arbiter} for ${options.games.length ? options.games.join(", ") : "every game"}, ` +
+    `${options.maxMatches} at once`);
+  bot.start();
+}
+
+if (require.main === module) main();
+
+module.exports = { Bot, chooseMove, loadGateway };
