@@ -1,0 +1,61 @@
+"""The protocol passes `buf lint`, and the committed Python wire code is what `make proto` makes."""
+
+from __future__ import annotations
+
+import difflib
+import importlib.util
+import subprocess
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PROTO_ROOT = ROOT / "proto"
+BUF = ROOT / "clients" / "node" / "node_modules" / ".bin" / "buf"
+WIRE = ROOT / "clients" / "python" / "premiere_bot" / "wire"
+
+
+def load_generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("proto_generate", PROTO_ROOT / "generate.py")
+    if spec is None or spec.loader is None:
+        pytest.fail(f"cannot load {PROTO_ROOT / 'generate.py'}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_buf_lint_passes() -> None:
+    if not BUF.exists():
+        pytest.fail(
+            f"{BUF.relative_to(ROOT)} is missing: run `cd clients/node && npm ci` "
+            "(make test does it for you); @bufbuild/buf ships the binary"
+        )
+    assert (PROTO_ROOT / "buf.yaml").is_file(), "proto/buf.yaml is missing"
+    result = subprocess.run(
+        [str(BUF), "lint"], cwd=PROTO_ROOT, capture_output=True, text=True, timeout=120
+    )
+    output = (result.stdout + result.stderr).strip()
+    assert result.returncode == 0, f"buf lint failed (exit {result.returncode}):\n{output}"
+    assert output == "", f"buf lint printed something:\n{output}"
+
+
+def test_committed_wire_code_is_fresh() -> None:
+    generated: dict[str, str] = load_generator().generate()
+    assert generated, "proto/generate.py generated nothing"
+    committed = {p.name: p.read_text() for p in WIRE.iterdir() if p.is_file()}
+    hint = "run `make proto` and commit clients/python/premiere_bot/wire"
+    assert sorted(committed) == sorted(generated), f"the generated file set differs: {hint}"
+    stale = {}
+    for name, text in generated.items():
+        if committed[name] != text:
+            diff = difflib.unified_diff(
+                committed[name].splitlines(),
+                text.splitlines(),
+                f"committed/{name}",
+                f"generated/{name}",
+                lineterm="",
+                n=1,
+            )
+            stale[name] = "\n".join(list(diff)[:40])
+    assert not stale, f"stale wire code in {sorted(stale)}: {hint}\n" + "\n".join(stale.values())
