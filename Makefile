@@ -12,7 +12,13 @@ $(STAMP): pyproject.toml clients/python/pyproject.toml
 	$(BIN)/python -m pip install --quiet -e clients/python -e '.[dev]'
 	touch $(STAMP)
 
-test: $(STAMP)
+NODE_DEPS := clients/node/node_modules/.package-lock.json
+
+$(NODE_DEPS): clients/node/package-lock.json
+	cd clients/node && npm ci --no-audit --no-fund
+	touch $@
+
+test: $(STAMP) $(NODE_DEPS)
 	$(BIN)/python -m pytest -n auto
 
 lint: $(STAMP)
