@@ -43,8 +43,16 @@ class Arbiter:
         move_time_ms: int = 0,
         time_bank_ms: int = 0,
         strike_limit: int = 0,
+        idempotency_key: str = "",
     ) -> str:
-        """Validate, store and start a match; `seats` holds ("bot" | "builtin", name) pairs."""
+        """Validate, store and start a match; `seats` holds ("bot" | "builtin", name) pairs.
+
+        With an idempotency key, a repeated request returns the first request's match.
+        """
+        if idempotency_key:
+            existing = await self.store.match_by_key(idempotency_key)
+            if existing is not None:
+                return existing
         try:
             game = games.get(game_id)
         except KeyError as error:
@@ -76,7 +84,12 @@ class Arbiter:
             strike_limit=strike_limit or self.settings.strike_limit,
             seats=tuple(specs),
         )
-        await self.store.create_match(spec)
+        await self.store.create_match(spec, idempotency_key or None)
+        if idempotency_key:
+            winner = await self.store.match_by_key(idempotency_key)
+            if winner != spec.id:
+                assert winner is not None
+                return winner
         self._host(MatchHost(spec, self.store, self.router, self.hub), False)
         return spec.id
 

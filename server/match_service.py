@@ -74,6 +74,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                 control.move_time_ms,
                 control.time_bank_ms,
                 control.strike_limit,
+                request.idempotency_key,
             )
         except BadRequest as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))

@@ -184,10 +184,13 @@ class Store:
 
     # --- matches -------------------------------------------------------------------------
 
-    async def create_match(self, spec: MatchSpec) -> None:
+    async def create_match(self, spec: MatchSpec, idempotency_key: str | None = None) -> None:
+        """Insert the match; with a key already used, nothing is inserted (see `match_by_key`)."""
         await self._write(
             "INSERT INTO matches (id, game, options, players, seed, move_time_ms, time_bank_ms,"
-            " strike_limit, status) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'pending')",
+            " strike_limit, status, idempotency_key)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'pending', %s)"
+            " ON CONFLICT (idempotency_key) DO NOTHING",
             (
                 spec.id,
                 spec.game,
@@ -197,13 +200,21 @@ class Store:
                 spec.move_time_ms,
                 spec.time_bank_ms,
                 spec.strike_limit,
+                idempotency_key,
             ),
         )
         for seat, player in enumerate(spec.seats):
             await self._write(
-                "INSERT INTO match_seats (match_id, seat, bot_id, builtin) VALUES (%s, %s, %s, %s)",
-                (spec.id, seat, player.bot_id, player.builtin),
+                "INSERT INTO match_seats (match_id, seat, bot_id, builtin)"
+                " SELECT %s, %s, %s, %s WHERE EXISTS (SELECT 1 FROM matches WHERE id = %s)",
+                (spec.id, seat, player.bot_id, player.builtin, spec.id),
             )
+
+    async def match_by_key(self, idempotency_key: str) -> str | None:
+        rows = await self._read(
+            "SELECT id FROM matches WHERE idempotency_key = %s", (idempotency_key,)
+        )
+        return str(rows[0]["id"]) if rows else None
 
     async def mark_running(self, match_id: str) -> None:
         await self._write(

@@ -118,3 +118,15 @@ def test_cli_refuses_duplicate_bot_names(arbiter: Arbiter) -> None:
     arbiter.add_bot("twin")
     with pytest.raises(subprocess.CalledProcessError):
         arbiter.add_bot("twin")
+
+
+def test_create_match_with_an_idempotency_key_creates_one_match(arbiter: Arbiter) -> None:
+    stub = arbiter.matches()
+    request = match_pb2.CreateMatchRequest(game="magic-trick", seed="k", idempotency_key="once")
+    for _ in range(3):
+        request.seats.add(builtin="random")
+    first = stub.CreateMatch(request, timeout=10).match_id
+    again = stub.CreateMatch(request, timeout=10).match_id
+    assert first == again
+    assert wait_ended(stub, first).status == match_pb2.MATCH_STATUS_FINISHED
+    assert stub.CreateMatch(request, timeout=10).match_id == first

@@ -144,10 +144,15 @@ class CreateMatchRequest(_message.Message):
     SEATS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
     TIME_CONTROL_FIELD_NUMBER: _builtins.int
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game id, e.g. "magic-trick"."""
     seed: _builtins.str
     """The match seed; empty asks the arbiter for a random one."""
+    idempotency_key: _builtins.str
+    """Optional: repeating a request with the same key returns the match the first one created,
+    so a retried request never creates a second match.
+    """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Game options by name, values as strings ("true", "3", ...); unset options take defaults."""
@@ -168,10 +173,11 @@ class CreateMatchRequest(_message.Message):
         seats: _abc.Iterable[Global___SeatSpec] | None = ...,
         seed: _builtins.str = ...,
         time_control: Global___TimeControl | None = ...,
+        idempotency_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "options", b"options", "seats", b"seats", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "idempotency_key", b"idempotency_key", "options", b"options", "seats", b"seats", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
