@@ -152,6 +152,10 @@ class Bot {
         3,
       );
     }
+    if (error && error.code === grpc.status.INVALID_ARGUMENT) {
+      this.stop();
+      fail(`the arbiter at ${this.options.arbiter} refused this bot: ${error.details}`, 3);
+    }
     const why = error ? `${grpc.status[error.code] ?? error.code}: ${error.details}` : "stream closed";
     const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_INITIAL_MS * 2 ** this.attempt);
     this.attempt += 1;

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from premiere_bot.bot import Bot
-from premiere_bot.runner import AuthenticationError, run
+from premiere_bot.runner import AuthenticationError, RefusedError, run
 
 
 def load_bot(spec: str) -> Bot:
@@ -50,6 +50,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         asyncio.run(run(bot, args.arbiter, args.token, reconnect=not args.no_reconnect))
     except AuthenticationError as error:
         raise SystemExit(f"the arbiter refused the token: {error}") from None
+    except RefusedError as error:
+        raise SystemExit(f"the arbiter refused this bot: {error}") from None
     except KeyboardInterrupt:
         pass
 

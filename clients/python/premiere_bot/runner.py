@@ -25,6 +25,10 @@ class AuthenticationError(RuntimeError):
     """The arbiter refused the token; retrying will not help."""
 
 
+class RefusedError(RuntimeError):
+    """The arbiter refused the Hello (an unknown game, say); retrying will not help."""
+
+
 @dataclass
 class Backoff:
     """Exponential backoff with full jitter, reset after every successful connection."""
@@ -56,7 +60,7 @@ async def run(
     while not stop.is_set():
         try:
             await _session(bot, arbiter, token, stop, backoff)
-        except AuthenticationError:
+        except (AuthenticationError, RefusedError):
             raise
         except (grpc.aio.AioRpcError, ConnectionError, OSError) as error:
             log.warning("connection to %s lost: %s", arbiter, _describe(error))
@@ -113,6 +117,8 @@ async def _session(
         except grpc.aio.AioRpcError as error:
             if error.code() == grpc.StatusCode.UNAUTHENTICATED:
                 raise AuthenticationError(error.details()) from error
+            if error.code() == grpc.StatusCode.INVALID_ARGUMENT:
+                raise RefusedError(error.details()) from error
             if error.code() != grpc.StatusCode.CANCELLED or not stop.is_set():
                 raise
         finally:

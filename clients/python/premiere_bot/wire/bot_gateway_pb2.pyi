@@ -377,7 +377,9 @@ class AnswerRefused(_message.Message):
     request_id: _builtins.str
     """The request_id the answer quoted."""
     reason: _builtins.str
-    """Why: "stale", "unknown request", "not your seat", "illegal move", "malformed move"."""
+    """Why, starting with one of: "stale or unknown request" (not sent on this stream, or
+    already answered), "illegal:" or "malformed:" followed by the detail.
+    """
     def __init__(
         self,
         *,
