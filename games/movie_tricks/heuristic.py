@@ -46,10 +46,6 @@ from games.rng import Rng
 AVERAGE_VALUE = 5.0
 """What an unknown future tableau card is assumed to be worth, for rows not yet complete."""
 
-HOLD_COST = 0.35
-"""Points a card's value is worth per point while it stays in hand for a later round."""
-
-BOOST_COST = 2.0
 
 Columns = list[list[Card]]
 
@@ -179,6 +175,11 @@ def slot_values(gains: Sequence[float], picks: int) -> list[float]:
 class HeuristicBot:
     """Greedy on the projected score pad, with a one-round look at the draft order."""
 
+    hold_cost = 0.35
+    """What each point of a card's value is worth while it stays in hand for a later round."""
+    boost_cost = 2.0
+    """What keeping a +3 card for a later round is worth."""
+
     def __init__(self, rng: Rng) -> None:
         self.rng = rng
 
@@ -234,7 +235,7 @@ class HeuristicBot:
         ctx = context(obs)
         columns = _my_columns(obs)
         free_trump = self._trump_worth(obs, self._best_trump(obs))
-        sets_trump = not obs.plays or any(isinstance(m, DiscardBonus) for m in legal)
+        sets_trump = any(isinstance(m, DiscardBonus) for m in legal)
 
         def worth(move: Any) -> float:
             card = CARDS[move.card]
@@ -295,9 +296,9 @@ class HeuristicBot:
             lowest = places[-1] if obs.players > 2 else 1.0 - places[0]
             total += lowest * bonus
             if later:
-                total -= HOLD_COST * card.value
+                total -= self.hold_cost * card.value
                 if move.boost:
-                    total -= BOOST_COST
+                    total -= self.boost_cost
             return total
 
         return max(legal, key=lambda m: (worth(m), -m.card, not m.boost))
