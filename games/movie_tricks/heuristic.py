@@ -21,7 +21,6 @@ from games.movie_tricks.cards import (
     DATA,
     HERO,
     NOTE,
-    PLAYING,
     PLUS3,
     PROPS,
     SOUNDTRACK,
@@ -81,7 +80,7 @@ def context(obs: MovieTricksObservation) -> Context:
     )
 
 
-def _count(columns: Any, symbol: str = NOTE) -> int:
+def _count(columns: Sequence[Sequence[Card]], symbol: str = NOTE) -> int:
     return sum(card.symbols.count(symbol) for column in columns for card in column)
 
 
@@ -274,13 +273,14 @@ class HeuristicBot:
         bonus = self._bonus_prospect(obs, ctx, columns)
         unseen = self._unseen(obs)
         later = obs.round < obs.rounds
-        plays = [(p.card.suit, p.card.value + (3 if p.boosted else 0)) for p in obs.plays]
+        boost = DATA.rules.plus3_bonus
+        plays = [(p.card.suit, p.card.value + boost * p.boosted) for p in obs.plays]
         lead = plays[0][0] if plays else None
         remaining = obs.players * DATA.setup[obs.players].plays - len(plays) - 1
 
         def worth(move: PlayCard) -> float:
             card = CARDS[move.card]
-            value = card.value + (DATA.rules.plus3_bonus if move.boost else 0)
+            value = card.value + boost * move.boost
             mine = _strength(card.suit, value, obs.trump, lead or card.suit)
             ahead = sum(
                 1 for s, v in plays if _strength(s, v, obs.trump, lead or card.suit) >= mine
@@ -320,7 +320,7 @@ class HeuristicBot:
         ]
         for hand in obs.known_hands:
             pool.extend(c for c in hand if c.kind != PLUS3 and c.id not in seen)
-        return pool or [c for c in obs.hand if c.kind == PLAYING] or list(obs.hand)
+        return pool
 
 
 def _strength(suit: str | None, value: int, trump: str | None, lead: str | None) -> tuple[int, int]:
