@@ -1,0 +1,491 @@
+"""What the ladder shows: leaderboards, rating histories, recent matches and replays.
+
+Plain functions over a psycopg connection, returning frozen dataclasses that the gRPC service and
+the JSON API both render. The official standings come from ``StandingsCache``, which refits a
+game's Plackett-Luce standings from the rating history whenever the ladder has moved: new
+matches extend the compiled log and warm-start the fit from the previous strengths; a voided
+match (the ladder's ``generation`` changes) recompiles the whole log.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime
+import threading
+import time
+import uuid
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from ladder import elo
+from ladder.metrics import STANDINGS_FIT_SECONDS
+from ladder.standings import (
+    DEFAULT_PARAMS,
+    MatchLog,
+    Standings,
+    StandingsParams,
+    compile_log,
+    extend_log,
+    fit,
+)
+from ladder.store import tuples
+
+__all__ = [
+    "BadRequest",
+    "HistoryPoint",
+    "Interval",
+    "Leaderboard",
+    "LeaderboardEntry",
+    "MatchPage",
+    "MatchResult",
+    "NotFound",
+    "RatingHistory",
+    "Replay",
+    "SeatResult",
+    "StandingsCache",
+    "leaderboard",
+    "list_matches",
+    "rating_history",
+    "replay",
+]
+
+Connection = psycopg.Connection[Any]
+BUILTIN_PREFIX = "builtin:"
+
+
+class NotFound(LookupError):
+    """No such bot, match, or nothing to show yet."""
+
+
+class BadRequest(ValueError):
+    """A malformed argument (a page token, a limit)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """An official standing: the estimate and its confidence interval, on the Elo scale."""
+
+    rating: float
+    low: float
+    high: float
+    stderr: float
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    rank: int
+    player: str
+    builtin: bool
+    elo: float
+    games: int
+    provisional: bool
+    standing: Interval | None
+    last_played: datetime.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """A game's ladder, best official standing first. ``standings_matches`` is the number of
+    matches the standings were fitted on (the rated matches at the time of the fit)."""
+
+    game: str
+    rated_matches: int
+    standings_matches: int
+    entries: tuple[LeaderboardEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPoint:
+    match_id: str
+    seq: int
+    applied_at: datetime.datetime
+    seat: int
+    rank: int
+    seats: int
+    before: float
+    after: float
+    delta: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingHistory:
+    """A player's live Elo after each of its rated matches on one game, oldest first."""
+
+    game: str
+    player: str
+    builtin: bool
+    points: tuple[HistoryPoint, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat of a listed match; the rating fields are set for seats that were rated."""
+
+    seat: int
+    player: str
+    builtin: bool
+    score: int
+    rank: int
+    forfeited: bool
+    rating_before: float | None
+    rating_delta: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    match_id: str
+    game: str
+    finished_at: datetime.datetime
+    seats: tuple[SeatResult, ...]
+    outcome: Mapping[str, Any]
+    rated: bool
+    seq: int | None
+    replay_path: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPage:
+    """Finished matches, most recent first; pass ``next_page_token`` back for the next page
+    (empty when there is none)."""
+
+    matches: tuple[MatchResult, ...]
+    next_page_token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """Everything needed to re-execute an ended match: (game, options, players, seed, moves)."""
+
+    match_id: str
+    game: str
+    status: str
+    options: Mapping[str, Any]
+    players: tuple[str, ...]
+    seed: str
+    outcome: Mapping[str, Any] | None
+    moves: tuple[Mapping[str, Any], ...]
+
+
+def replay_path(match_id: str) -> str:
+    """Where the JSON API serves a match's replay; the arbiter's MatchService.GetReplay serves
+    the same record over gRPC."""
+    return f"/api/matches/{match_id}/replay"
+
+
+# --- standings ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Fitted:
+    generation: int
+    last_seq: int
+    log: MatchLog[int]
+    standings: Standings[int]
+
+
+class StandingsCache:
+    """The last official standings of each game, refitted when the ladder has moved.
+
+    Safe to share between threads: one fit per game at a time, and callers asking meanwhile
+    wait for it and share its result.
+    """
+
+    def __init__(self, params: StandingsParams = DEFAULT_PARAMS) -> None:
+        self.params = params
+        self._fits: dict[str, _Fitted] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def standings(self, conn: Connection, game: str) -> Standings[int]:
+        """The standings of ``game`` over every rated match committed so far, keyed by player
+        id; refits first if the ladder moved since the last fit."""
+        with self._guard:
+            lock = self._locks.setdefault(game, threading.Lock())
+        with lock:
+            started = time.perf_counter()
+            with conn.transaction():
+                cur = tuples(conn)
+                # One snapshot for the ladder's counters and the history rows they describe.
+                cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                row = cur.execute(
+                    "SELECT generation, last_seq FROM ladders WHERE game = %s", (game,)
+                ).fetchone()
+                generation, last_seq = row if row is not None else (0, 0)
+                cached = self._fits.get(game)
+                if cached is not None and (cached.generation, cached.last_seq) == (
+                    generation,
+                    last_seq,
+                ):
+                    return cached.standings
+                if (
+                    cached is not None
+                    and cached.generation == generation
+                    and cached.last_seq < last_seq
+                ):
+                    start = "warm"
+                    log = extend_log(cached.log, _history(conn, game, cached.last_seq, last_seq))
+                else:
+                    start = "cold"
+                    log = compile_log(_history(conn, game, 0, last_seq))
+            warm = cached.standings.log_strengths if cached is not None else None
+            standings = fit(log, self.params, warm_start=warm)
+            self._fits[game] = _Fitted(generation, last_seq, log, standings)
+            STANDINGS_FIT_SECONDS.labels(game, start).observe(time.perf_counter() - started)
+            return standings
+
+
+def _history(conn: Connection, game: str, after: int, upto: int) -> Iterator[dict[int, int]]:
+    """The rated matches with after < seq <= upto, in order, as {player id: rank}; streamed
+    with COPY so that a cold load of a long ladder does not hold every row at once."""
+    with conn.cursor().copy(
+        "COPY (SELECT seq, player_id, rank FROM rating_history"
+        " WHERE game = %s AND seq > %s AND seq <= %s ORDER BY seq) TO STDOUT",
+        (game, after, upto),
+    ) as copy:
+        copy.set_types(["int8", "int8", "int4"])
+        current = -1
+        match: dict[int, int] = {}
+        for seq, player, rank in copy.rows():
+            if seq != current:
+                if match:
+                    yield match
+                current, match = seq, {}
+            match[player] = rank
+        if match:
+            yield match
+
+
+# --- queries --------------------------------------------------------------------------------
+
+
+def leaderboard(
+    conn: Connection,
+    game: str,
+    cache: StandingsCache,
+    params: elo.EloParams = elo.DEFAULT_PARAMS,
+) -> Leaderboard:
+    """Every player with a rated match on ``game``: live Elo, official standing with its
+    interval, games played, provisional flag; best official standing first."""
+    standings = cache.standings(conn, game)
+    by_player = standings.by_bot()
+    with conn.transaction():
+        cur = tuples(conn)
+        counters = cur.execute(
+            "SELECT last_seq - voided FROM ladders WHERE game = %s", (game,)
+        ).fetchone()
+        rows = cur.execute(
+            "SELECT r.player_id, coalesce(b.name, %s || p.builtin), p.builtin IS NOT NULL,"
+            " r.rating, r.games, r.updated_at"
+            " FROM ratings r JOIN ladder_players p ON p.id = r.player_id"
+            " LEFT JOIN bots b ON b.id = p.bot_id"
+            " WHERE r.game = %s AND r.games > 0",
+            (BUILTIN_PREFIX, game),
+        ).fetchall()
+    unsorted = []
+    for player_id, name, builtin, rating, games, updated_at in rows:
+        fitted = by_player.get(player_id)
+        interval = (
+            Interval(fitted.rating, fitted.low, fitted.high, fitted.stderr)
+            if fitted is not None
+            else None
+        )
+        unsorted.append((name, builtin, rating, games, updated_at, interval))
+    unsorted.sort(
+        key=lambda row: (
+            row[5] is None,
+            -(row[5].rating if row[5] is not None else 0.0),
+            -row[2],
+            row[0],
+        )
+    )
+    entries = tuple(
+        LeaderboardEntry(
+            rank=position,
+            player=name,
+            builtin=builtin,
+            elo=rating,
+            games=games,
+            provisional=elo.is_provisional(games, params),
+            standing=interval,
+            last_played=updated_at,
+        )
+        for position, (name, builtin, rating, games, updated_at, interval) in enumerate(
+            unsorted, start=1
+        )
+    )
+    return Leaderboard(
+        game=game,
+        rated_matches=int(counters[0]) if counters is not None else 0,
+        standings_matches=standings.matches,
+        entries=entries,
+    )
+
+
+def _player_id(conn: Connection, player: str) -> tuple[int, bool]:
+    cur = tuples(conn)
+    if player.startswith(BUILTIN_PREFIX):
+        row = cur.execute(
+            "SELECT id FROM ladder_players WHERE builtin = %s",
+            (player.removeprefix(BUILTIN_PREFIX),),
+        ).fetchone()
+        builtin = True
+    else:
+        row = cur.execute(
+            "SELECT p.id FROM ladder_players p JOIN bots b ON b.id = p.bot_id WHERE b.name = %s",
+            (player,),
+        ).fetchone()
+        builtin = False
+    if row is None:
+        raise NotFound(f"no rated player {player!r}")
+    return int(row[0]), builtin
+
+
+def rating_history(conn: Connection, game: str, player: str, limit: int = 1000) -> RatingHistory:
+    """A player's last ``limit`` rated matches on ``game``, oldest first. Raises NotFound when
+    the player has never been rated on any ladder."""
+    if not 1 <= limit <= 100_000:
+        raise BadRequest("limit must be between 1 and 100000")
+    with conn.transaction():
+        cur = tuples(conn)
+        player_id, builtin = _player_id(conn, player)
+        rows = cur.execute(
+            "SELECT h.match_id, h.seq, h.applied_at, h.seat, h.rank, m.players, h.before,"
+            " h.after, h.delta, h.games FROM rating_history h JOIN matches m ON m.id = h.match_id"
+            " WHERE h.game = %s AND h.player_id = %s ORDER BY h.seq DESC LIMIT %s",
+            (game, player_id, limit),
+        ).fetchall()
+    points = tuple(HistoryPoint(str(match_id), *rest) for match_id, *rest in reversed(rows))
+    return RatingHistory(game=game, player=player, builtin=builtin, points=points)
+
+
+def _encode_token(finished_at: datetime.datetime, match_id: str) -> str:
+    raw = f"{finished_at.isoformat()}|{match_id}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode_token(token: str) -> tuple[datetime.datetime, uuid.UUID]:
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
+        stamp, _, match_id = raw.partition("|")
+        return datetime.datetime.fromisoformat(stamp), uuid.UUID(match_id)
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raise BadRequest(f"bad page token {token!r}") from None
+
+
+def list_matches(
+    conn: Connection, game: str, page_size: int = 20, page_token: str = ""
+) -> MatchPage:
+    """Finished matches of ``game``, most recent first, with their outcomes, who played, how
+    each rated seat's live Elo moved, and where to fetch the replay."""
+    if not 1 <= page_size <= 200:
+        raise BadRequest("page_size must be between 1 and 200")
+    with conn.transaction():
+        cur = tuples(conn)
+        if page_token:
+            finished_at, last_id = _decode_token(page_token)
+            matches = cur.execute(
+                "SELECT id, finished_at, outcome FROM matches"
+                " WHERE game = %s AND status = 'finished' AND (finished_at, id) < (%s, %s)"
+                " ORDER BY finished_at DESC, id DESC LIMIT %s",
+                (game, finished_at, last_id, page_size + 1),
+            ).fetchall()
+        else:
+            matches = cur.execute(
+                "SELECT id, finished_at, outcome FROM matches"
+                " WHERE game = %s AND status = 'finished'"
+                " ORDER BY finished_at DESC, id DESC LIMIT %s",
+                (game, page_size + 1),
+            ).fetchall()
+        more = len(matches) > page_size
+        matches = matches[:page_size]
+        ids = [row[0] for row in matches]
+        seats = cur.execute(
+            "SELECT s.match_id, s.seat, coalesce(b.name, %s || s.builtin), s.builtin IS NOT NULL,"
+            " h.before, h.delta, r.seq"
+            " FROM match_seats s LEFT JOIN bots b ON b.id = s.bot_id"
+            " LEFT JOIN rating_history h ON h.match_id = s.match_id AND h.seat = s.seat"
+            " LEFT JOIN rated_matches r ON r.match_id = s.match_id"
+            " WHERE s.match_id = ANY(%s) ORDER BY s.match_id, s.seat",
+            (BUILTIN_PREFIX, ids),
+        ).fetchall()
+    by_match: dict[Any, list[tuple[Any, ...]]] = {}
+    for row in seats:
+        by_match.setdefault(row[0], []).append(row)
+    results = []
+    for match_id, finished_at, outcome in matches:
+        rows = by_match.get(match_id, [])
+        forfeited = set(outcome.get("forfeited", []))
+        seq = rows[0][6] if rows else None
+        results.append(
+            MatchResult(
+                match_id=str(match_id),
+                game=game,
+                finished_at=finished_at,
+                seats=tuple(
+                    SeatResult(
+                        seat=seat,
+                        player=name,
+                        builtin=builtin,
+                        score=int(outcome["scores"][seat]),
+                        rank=int(outcome["ranks"][seat]),
+                        forfeited=seat in forfeited,
+                        rating_before=before,
+                        rating_delta=delta,
+                    )
+                    for _, seat, name, builtin, before, delta, _ in rows
+                ),
+                outcome={
+                    key: outcome.get(key, [])
+                    for key in ("scores", "ranks", "tiebreaks", "forfeited")
+                },
+                rated=seq is not None,
+                seq=seq,
+                replay_path=replay_path(str(match_id)),
+            )
+        )
+    token = _encode_token(matches[-1][1], str(matches[-1][0])) if more and matches else ""
+    return MatchPage(matches=tuple(results), next_page_token=token)
+
+
+def replay(conn: Connection, match_id: str) -> Replay:
+    """An ended (finished or void) match's seed and moves. A running match's seed stays secret:
+    it would tell its bots the cards to come. Raises NotFound otherwise."""
+    try:
+        key = uuid.UUID(match_id)
+    except ValueError:
+        raise NotFound(f"no match {match_id!r}") from None
+    with conn.transaction():
+        cur = tuples(conn)
+        row = cur.execute(
+            "SELECT game, status, options, seed, outcome FROM matches WHERE id = %s", (key,)
+        ).fetchone()
+        if row is None or row[1] not in ("finished", "void"):
+            raise NotFound(f"no ended match {match_id!r}")
+        players = cur.execute(
+            "SELECT coalesce(b.name, %s || s.builtin) FROM match_seats s"
+            " LEFT JOIN bots b ON b.id = s.bot_id WHERE s.match_id = %s ORDER BY s.seat",
+            (BUILTIN_PREFIX, key),
+        ).fetchall()
+        moves = cur.execute(
+            "SELECT ply, seat, move, defaulted FROM match_moves WHERE match_id = %s ORDER BY ply",
+            (key,),
+        ).fetchall()
+    game, status, options, seed, outcome = row
+    return Replay(
+        match_id=str(key),
+        game=game,
+        status=status,
+        options=options,
+        players=tuple(name for (name,) in players),
+        seed=seed,
+        outcome=outcome,
+        moves=tuple(
+            {"ply": ply, "seat": seat, "move": move, "defaulted": defaulted}
+            for ply, seat, move, defaulted in moves
+        ),
+    )

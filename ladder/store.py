@@ -1,0 +1,459 @@
+"""Live Elo in PostgreSQL: every finished match rated exactly once, in one transaction.
+
+The maths is ``ladder.elo.update``; this module is the thin edge that reads a match, applies the
+update and records it. The guarantees, and how they are kept:
+
+- **Once per match id.** Rating a match starts by inserting its id into ``rated_matches`` with
+  ``ON CONFLICT DO NOTHING``. A second application (a retried task, a second worker, a replayed
+  queue entry) either finds the row or waits on the first one's uncommitted insert and then
+  finds it; it changes nothing and returns False. The insert, the new ratings and the history
+  rows commit together or not at all.
+- **Concurrent applications serialise.** The ratings rows of the match's players are locked
+  with ``SELECT ... FOR UPDATE`` in player-id order, so two matches that share a player apply
+  one after the other, each reading the other's result, and two applications can never wait on
+  each other in a cycle. Matches with disjoint players apply in parallel.
+- **A recorded order that reproduces the ratings.** The match's place in the ladder (``seq``)
+  is taken from the game's ``ladders`` row as the very last step, while the players' locks are
+  held; that row lock is released at commit, so sequence numbers follow commit order, without
+  gaps. Any two matches sharing a player are numbered in the order they were applied, so
+  applying the whole log one match at a time in ``seq`` order gives the very same ratings, bit
+  for bit. The official standings read the log incrementally by ``seq`` for the same reason.
+- **Only finished matches.** Pending, running and void matches are never rated. The arbiter
+  voids only unfinished matches; an operator can void a finished one with ``void_match``, which
+  replays the game's live Elo from that match on, in recorded order, without it (nothing is
+  refunded by hand). Voids and ratings of the same game exclude each other with a transaction
+  advisory lock on the game (ratings share it, a void takes it alone).
+
+Who is rated. Every seat's player: a registered bot, or a built-in bot, which is one player per
+game whatever seat or match it plays in (docs/ratings.md says why). When one player holds
+several seats of a match, only its first seat (lowest seat number) is rated and the others are
+left out of the rating as if absent: seats are assigned before play, so this discards
+information without biasing it (under Plackett-Luce the order of any subset of a match's seats
+is itself a Plackett-Luce draw). A match with fewer than two distinct players rates nothing; it
+is recorded in ``rated_matches`` with no sequence number so it is not looked at again.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import time
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg.pq import TransactionStatus
+from psycopg.rows import tuple_row
+
+from ladder import elo
+from ladder.metrics import MATCHES_RATED, RATING_FAILURES, RATING_QUEUE, RATING_SECONDS
+
+__all__ = [
+    "PlayerKey",
+    "RatedSeat",
+    "rate_finished",
+    "rate_match",
+    "rate_queued",
+    "rated_seats",
+    "tuples",
+    "void_match",
+]
+
+log = logging.getLogger("premiere.ladder")
+
+Connection = psycopg.Connection[Any]
+PlayerKey = tuple[int | None, str | None]
+"""A seat's player as stored on the seat: (bot_id, None) or (None, builtin name)."""
+
+_RETRIES = 5
+"""Attempts at one application when PostgreSQL reports a deadlock or serialization failure.
+The lock order makes deadlocks impossible between ratings; this is a seat belt."""
+
+_LOCK_KEY = "hashtextextended('premiere.ladder:' || %s, 0)"
+
+
+def tuples(conn: Connection) -> psycopg.Cursor[tuple[Any, ...]]:
+    """A cursor returning plain tuples, whatever row factory the caller's connection has (the
+    workers use dict rows)."""
+    return conn.cursor(row_factory=tuple_row)
+
+
+@dataclass(frozen=True, slots=True)
+class RatedSeat:
+    """A seat that takes part in the rating: its number, its player's key and its final rank."""
+
+    seat: int
+    player: PlayerKey
+    rank: int
+
+
+def rated_seats(players: Sequence[PlayerKey], ranks: Sequence[int]) -> list[RatedSeat]:
+    """The seats a match rates, in seat order: each player's first seat (see module doc)."""
+    if len(players) != len(ranks):
+        raise ValueError(f"{len(players)} seats but {len(ranks)} ranks")
+    chosen: dict[PlayerKey, RatedSeat] = {}
+    for seat, (player, rank) in enumerate(zip(players, ranks, strict=True)):
+        if player not in chosen:
+            chosen[player] = RatedSeat(seat, player, int(rank))
+    return list(chosen.values())
+
+
+def rate_match(
+    conn: Connection, match_id: str | uuid.UUID, params: elo.EloParams = elo.DEFAULT_PARAMS
+) -> bool:
+    """Apply the live Elo of one finished match, exactly once.
+
+    Returns True when this call rated the match; False when it was already rated (or is being
+    rated by someone else, whose result this call waited for), is not finished, or has fewer
+    than two distinct players. Raises LookupError for an unknown match id. ``conn`` must not be
+    inside a transaction: the function commits its own (it works in autocommit mode or not).
+    """
+    if conn.info.transaction_status != TransactionStatus.IDLE:
+        raise RuntimeError("rate_match commits its own transaction; call it on an idle connection")
+    started = time.perf_counter()
+    with conn.transaction():
+        cur = tuples(conn)
+        row = cur.execute("SELECT game, status FROM matches WHERE id = %s", (match_id,)).fetchone()
+    if row is None:
+        raise LookupError(f"no match {match_id}")
+    game, status = row
+    if status != "finished":
+        with conn.transaction():
+            cur = tuples(conn)
+            cur.execute("DELETE FROM rating_queue WHERE match_id = %s", (match_id,))
+        return False
+    _with_retries(lambda: _prepare(conn, game, match_id, params))
+    applied = _with_retries(lambda: _apply(conn, game, match_id, params))
+    if applied:
+        MATCHES_RATED.labels(game).inc()
+        RATING_SECONDS.observe(time.perf_counter() - started)
+    return applied
+
+
+def rate_queued(conn: Connection, params: elo.EloParams = elo.DEFAULT_PARAMS) -> int:
+    """Rate the finished matches waiting in the queue when called, oldest finish first.
+
+    Returns how many this call rated. A match that fails to rate (a malformed outcome) is
+    logged, counted in ``premiere_ladder_rating_failures_total`` and left queued for the next
+    call; it does not hold up the others.
+    """
+    rated = 0
+    after: tuple[Any, Any] | None = None
+    while True:
+        with conn.transaction():
+            cur = tuples(conn)
+            if after is None:
+                batch = cur.execute(
+                    "SELECT finished_at, match_id FROM rating_queue"
+                    " ORDER BY finished_at, match_id LIMIT 500"
+                ).fetchall()
+            else:
+                batch = cur.execute(
+                    "SELECT finished_at, match_id FROM rating_queue"
+                    " WHERE (finished_at, match_id) > (%s, %s)"
+                    " ORDER BY finished_at, match_id LIMIT 500",
+                    after,
+                ).fetchall()
+        if not batch:
+            break
+        for _, match_id in batch:
+            try:
+                rated += rate_match(conn, match_id, params)
+            except Exception:
+                RATING_FAILURES.inc()
+                log.exception("could not rate match %s; it stays queued", match_id)
+                if conn.info.transaction_status != TransactionStatus.IDLE:
+                    conn.rollback()
+        after = (batch[-1][0], batch[-1][1])
+    with conn.transaction():
+        cur = tuples(conn)
+        waiting = cur.execute("SELECT count(*) FROM rating_queue").fetchone()
+    RATING_QUEUE.set(waiting[0] if waiting else 0)
+    return rated
+
+
+def rate_finished(database_url: str, params: elo.EloParams = elo.DEFAULT_PARAMS) -> int:
+    """Rate every finished, unrated match, in finish order; returns how many were rated.
+
+    What the ladder process runs every few seconds and what a worker may run any time: each
+    match is still rated exactly once, whoever gets there first.
+    """
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        return rate_queued(conn, params)
+
+
+def void_match(
+    conn: Connection,
+    match_id: str | uuid.UUID,
+    reason: str,
+    params: elo.EloParams = elo.DEFAULT_PARAMS,
+) -> bool:
+    """Void a finished match, rated or not, and take it out of the ladder.
+
+    If it was rated, its history rows go, and every later rated match of its game is re-rated
+    in recorded order from the ratings as they stood before it, so live Elo ends exactly where
+    it would have if the match had never been played; the game's standings are refitted on the
+    next look. Returns False when the match was already void. Unfinished matches belong to the
+    arbiter, which voids them itself: asking here raises ValueError.
+    """
+    if conn.info.transaction_status != TransactionStatus.IDLE:
+        raise RuntimeError("void_match commits its own transaction; call it on an idle connection")
+    with conn.transaction():
+        cur = tuples(conn)
+        row = cur.execute("SELECT game FROM matches WHERE id = %s", (match_id,)).fetchone()
+        if row is None:
+            raise LookupError(f"no match {match_id}")
+        game = row[0]
+        cur.execute(f"SELECT pg_advisory_xact_lock({_LOCK_KEY})", (game,))
+        status_row = cur.execute(
+            "SELECT status FROM matches WHERE id = %s FOR UPDATE", (match_id,)
+        ).fetchone()
+        assert status_row is not None
+        if status_row[0] == "void":
+            return False
+        if status_row[0] != "finished":
+            raise ValueError(f"match {match_id} is {status_row[0]}: the arbiter voids it")
+        cur.execute(
+            "UPDATE matches SET status = 'void', void_reason = %s WHERE id = %s",
+            (reason, match_id),
+        )
+        cur.execute("DELETE FROM rating_queue WHERE match_id = %s", (match_id,))
+        rated = cur.execute(
+            "UPDATE rated_matches SET voided_at = now()"
+            " WHERE match_id = %s AND seq IS NOT NULL RETURNING seq",
+            (match_id,),
+        ).fetchone()
+        if rated is not None:
+            players = [
+                player
+                for (player,) in cur.execute(
+                    "DELETE FROM rating_history WHERE match_id = %s RETURNING player_id",
+                    (match_id,),
+                )
+            ]
+            _replay_from(conn, game, rated[0], players, params)
+            cur.execute(
+                "UPDATE ladders SET voided = voided + 1, generation = generation + 1"
+                " WHERE game = %s",
+                (game,),
+            )
+    return True
+
+
+# --- inside ---------------------------------------------------------------------------------
+
+
+def _with_retries(work: Callable[[], bool]) -> bool:
+    for attempt in range(_RETRIES):
+        try:
+            return bool(work())
+        except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure):
+            if attempt == _RETRIES - 1:
+                raise
+            log.warning("rating transaction retried after a lock conflict")
+    raise AssertionError("unreachable")
+
+
+def _prepare(conn: Connection, game: str, match_id: Any, params: elo.EloParams) -> bool:
+    """Make sure the ladder, the players and their ratings rows exist, in a short transaction
+    of its own, so that the rating transaction only ever locks rows that exist (``FOR UPDATE``
+    cannot lock a row another transaction has inserted but not committed). A ratings row at
+    the start rating with no games is what a player without one has anyway."""
+    with conn.transaction():
+        cur = tuples(conn)
+        # Each insert skips rows that exist before trying: ON CONFLICT alone would wait for
+        # any transaction that is updating the existing row, i.e. for a rating in flight.
+        cur.execute(
+            "INSERT INTO ladders (game) SELECT %s::text"
+            " WHERE NOT EXISTS (SELECT 1 FROM ladders WHERE game = %s) ON CONFLICT DO NOTHING",
+            (game, game),
+        )
+        cur.execute(
+            "INSERT INTO ladder_players (bot_id)"
+            " SELECT DISTINCT s.bot_id FROM match_seats s WHERE s.match_id = %s"
+            " AND s.bot_id IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM ladder_players p WHERE p.bot_id = s.bot_id)"
+            " ORDER BY s.bot_id ON CONFLICT (bot_id) DO NOTHING",
+            (match_id,),
+        )
+        cur.execute(
+            "INSERT INTO ladder_players (builtin)"
+            " SELECT DISTINCT s.builtin FROM match_seats s WHERE s.match_id = %s"
+            " AND s.builtin IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM ladder_players p WHERE p.builtin = s.builtin)"
+            " ORDER BY s.builtin ON CONFLICT (builtin) DO NOTHING",
+            (match_id,),
+        )
+        cur.execute(
+            "INSERT INTO ratings (game, player_id, bot_id, rating)"
+            " SELECT DISTINCT %s::text, player_id, bot_id, %s::double precision FROM ("
+            f"{_SEAT_PLAYERS}) seats WHERE NOT EXISTS (SELECT 1 FROM ratings r"
+            " WHERE r.game = %s AND r.player_id = seats.player_id)"
+            " ORDER BY player_id ON CONFLICT DO NOTHING",
+            (game, params.start_rating, match_id, match_id, game),
+        )
+    return True
+
+
+_SEAT_PLAYERS = (
+    "SELECT s.seat, p.id AS player_id, s.bot_id, s.builtin FROM match_seats s"
+    " JOIN ladder_players p ON p.bot_id = s.bot_id WHERE s.match_id = %s"
+    " UNION ALL"
+    " SELECT s.seat, p.id, s.bot_id, s.builtin FROM match_seats s"
+    " JOIN ladder_players p ON p.builtin = s.builtin WHERE s.match_id = %s"
+)
+
+
+def _apply(conn: Connection, game: str, match_id: Any, params: elo.EloParams) -> bool:
+    with conn.transaction():
+        cur = tuples(conn)
+        cur.execute(f"SELECT pg_advisory_xact_lock_shared({_LOCK_KEY})", (game,))
+        match = cur.execute(
+            "SELECT status, outcome, players FROM matches WHERE id = %s", (match_id,)
+        ).fetchone()
+        assert match is not None
+        status, outcome, players = match
+        if status != "finished":
+            cur.execute("DELETE FROM rating_queue WHERE match_id = %s", (match_id,))
+            return False
+        guard = cur.execute(
+            "INSERT INTO rated_matches (match_id, game, seats) VALUES (%s, %s, 0)"
+            " ON CONFLICT (match_id) DO NOTHING RETURNING match_id",
+            (match_id, game),
+        ).fetchone()
+        if guard is None:
+            return False
+        cur.execute("DELETE FROM rating_queue WHERE match_id = %s", (match_id,))
+
+        ranks = _ranks(outcome, players, match_id)
+        seats = cur.execute(f"{_SEAT_PLAYERS} ORDER BY 1", (match_id, match_id)).fetchall()
+        if [seat for seat, *_ in seats] != list(range(players)):
+            raise ValueError(f"match {match_id}: seats {[s for s, *_ in seats]} of {players}")
+        player_ids = {(bot_id, builtin): player_id for _, player_id, bot_id, builtin in seats}
+        chosen = rated_seats([(bot_id, builtin) for _, _, bot_id, builtin in seats], ranks)
+        if len(chosen) < 2:
+            return False
+
+        ids = [player_ids[seat.player] for seat in chosen]
+        locked = {
+            player_id: (rating, games)
+            for player_id, rating, games in cur.execute(
+                "SELECT player_id, rating, games FROM ratings"
+                " WHERE game = %s AND player_id = ANY(%s) ORDER BY player_id FOR UPDATE",
+                (game, sorted(ids)),
+            )
+        }
+        before = [locked[player_id] for player_id in ids]
+        update = elo.update(
+            [rating for rating, _ in before],
+            [games for _, games in before],
+            [seat.rank for seat in chosen],
+            params,
+        )
+        seq_row = cur.execute(
+            "UPDATE ladders SET last_seq = last_seq + 1 WHERE game = %s RETURNING last_seq",
+            (game,),
+        ).fetchone()
+        assert seq_row is not None
+        seq = seq_row[0]
+        cur.execute(
+            "UPDATE rated_matches SET seq = %s, seats = %s WHERE match_id = %s",
+            (seq, len(chosen), match_id),
+        )
+        with conn.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO rating_history (match_id, seat, game, seq, player_id, rank, before,"
+                " after, delta, games) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                [
+                    (match_id, seat.seat, game, seq, player_id, seat.rank, old, new, delta, n + 1)
+                    for seat, player_id, (old, n), new, delta in zip(
+                        chosen, ids, before, update.ratings, update.deltas, strict=True
+                    )
+                ],
+            )
+            cursor.executemany(
+                "UPDATE ratings SET rating = %s, games = games + 1, updated_at = now()"
+                " WHERE game = %s AND player_id = %s",
+                [
+                    (new, game, player_id)
+                    for player_id, new in zip(ids, update.ratings, strict=True)
+                ],
+            )
+    return True
+
+
+def _ranks(outcome: Any, players: int, match_id: Any) -> list[int]:
+    ranks = outcome.get("ranks") if isinstance(outcome, dict) else None
+    if (
+        not isinstance(ranks, list)
+        or len(ranks) != players
+        or not all(isinstance(rank, int) and rank >= 1 for rank in ranks)
+    ):
+        raise ValueError(f"match {match_id}: outcome has no valid ranks: {outcome!r}")
+    return ranks
+
+
+def _replay_from(
+    conn: Connection,
+    game: str,
+    seq: int,
+    voided_players: Iterable[int],
+    params: elo.EloParams,
+) -> None:
+    """Re-rate every history row of ``game`` after ``seq`` from the ratings as they stood
+    before ``seq``, and set the ratings rows of every player concerned to their last value."""
+    cur = tuples(conn)
+    rows = cur.execute(
+        "SELECT seq, match_id, seat, player_id, rank, before, after, games FROM rating_history"
+        " WHERE game = %s AND seq > %s ORDER BY seq, seat",
+        (game, seq),
+    ).fetchall()
+    concerned = sorted({row[3] for row in rows} | set(voided_players))
+    state: dict[int, tuple[float, int]] = {
+        player_id: (params.start_rating, 0) for player_id in concerned
+    }
+    for player_id, after, games in cur.execute(
+        "SELECT DISTINCT ON (player_id) player_id, after, games FROM rating_history"
+        " WHERE game = %s AND player_id = ANY(%s) AND seq < %s ORDER BY player_id, seq DESC",
+        (game, concerned, seq),
+    ):
+        state[player_id] = (after, games)
+
+    changed = io.StringIO()
+    start = 0
+    while start < len(rows):
+        stop = start
+        while stop < len(rows) and rows[stop][0] == rows[start][0]:
+            stop += 1
+        match = rows[start:stop]
+        ids = [row[3] for row in match]
+        update = elo.update(
+            [state[player_id][0] for player_id in ids],
+            [state[player_id][1] for player_id in ids],
+            [row[4] for row in match],
+            params,
+        )
+        for row, new, delta in zip(match, update.ratings, update.deltas, strict=True):
+            old, games = state[row[3]]
+            state[row[3]] = (new, games + 1)
+            changed.write(f"{row[1]}\t{row[2]}\t{old!r}\t{new!r}\t{delta!r}\t{games + 1}\n")
+        start = stop
+
+    cur.execute(
+        "CREATE TEMPORARY TABLE replayed (match_id uuid, seat integer, before double precision,"
+        " after double precision, delta double precision, games integer) ON COMMIT DROP"
+    )
+    with conn.cursor().copy("COPY replayed FROM STDIN") as copy:
+        copy.write(changed.getvalue())
+    cur.execute(
+        "UPDATE rating_history h SET before = r.before, after = r.after, delta = r.delta,"
+        " games = r.games FROM replayed r WHERE h.match_id = r.match_id AND h.seat = r.seat"
+    )
+    with conn.cursor() as cursor:
+        cursor.executemany(
+            "UPDATE ratings SET rating = %s, games = %s, updated_at = now()"
+            " WHERE game = %s AND player_id = %s",
+            [(rating, games, game, player_id) for player_id, (rating, games) in state.items()],
+        )
