@@ -162,3 +162,41 @@ def bots_add(name: str) -> None:
             "a bot name is 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
         ) from None
     click.echo(token)
+
+
+@main.command("ladder")
+@click.option("--grpc-address", help="host:port of LadderService (PREMIERE_LADDER_GRPC_ADDRESS).")
+@click.option(
+    "--http-address", help="host:port of the JSON API and /metrics (PREMIERE_LADDER_HTTP_ADDRESS)."
+)
+@click.option(
+    "--interval",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds between rating passes (PREMIERE_LADDER_RATE_INTERVAL_S).",
+)
+@click.option("--no-migrate", is_flag=True, help="Do not apply pending migrations first.")
+def ladder_command(
+    grpc_address: str | None, http_address: str | None, interval: float | None, no_migrate: bool
+) -> None:
+    """Serve the rating ladders (gRPC, JSON over HTTP, /metrics) and rate finished matches."""
+    import asyncio
+    import logging
+
+    from ladder.app import serve
+    from ladder.config import LadderSettings
+    from premiere.config import Settings
+    from premiere.db import upgrade
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    overrides: dict[str, object] = {}
+    if grpc_address:
+        overrides["grpc_address"] = grpc_address
+    if http_address:
+        overrides["http_address"] = http_address
+    if interval is not None:
+        overrides["rate_interval_s"] = interval
+    ladder_settings = LadderSettings(**overrides)  # type: ignore[arg-type]
+    database_url = Settings().database_url
+    if not no_migrate:
+        upgrade(database_url)
+    asyncio.run(serve(database_url, ladder_settings))

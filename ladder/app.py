@@ -1,0 +1,424 @@
+"""`premiere ladder`: the gRPC LadderService, the same data as JSON over HTTP, /metrics, and a
+loop that rates finished matches, all in one asyncio loop.
+
+HTTP routes (GET, JSON):
+
+- ``/api/games``: every game with its number of rated matches.
+- ``/api/games/{game}/leaderboard``: live Elo, official standing with its 95% interval, games
+  played and the provisional flag of every rated player, best official standing first.
+- ``/api/games/{game}/matches?page_size=20&page_token=``: finished matches, most recent first,
+  with outcomes, rating changes and a replay link.
+- ``/api/bots/{player}/history?game=...&limit=1000``: a player's live Elo after each of its
+  rated matches (``player`` is a bot name or ``builtin:<name>``).
+- ``/api/matches/{id}/replay``: an ended match's seed, options, players and moves.
+- ``/metrics`` (Prometheus) and ``/healthz``.
+
+The queries are the plain synchronous functions of ``ladder.queries`` on a small connection
+pool, run in worker threads so a standings refit never stalls the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import datetime
+import logging
+import signal
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
+
+import grpc
+from aiohttp import web
+from google.protobuf.timestamp_pb2 import Timestamp
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1.health import aio as health_aio  # type: ignore[attr-defined]
+from grpc_reflection.v1alpha import reflection
+from premiere_bot.wire import ladder_pb2, ladder_pb2_grpc, outcome_pb2
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+from psycopg_pool import ConnectionPool
+
+import games
+from ladder import queries
+from ladder.config import LadderSettings
+from ladder.queries import BadRequest, NotFound, StandingsCache
+from ladder.store import rate_queued
+
+log = logging.getLogger("premiere.ladder")
+
+SERVICE = ladder_pb2.DESCRIPTOR.services_by_name["LadderService"].full_name
+
+_T = TypeVar("_T")
+
+
+class Ladder:
+    """The ladder's data for the servers: each query on a pooled connection, in a thread."""
+
+    def __init__(self, pool: ConnectionPool[Any], cache: StandingsCache) -> None:
+        self.pool = pool
+        self.cache = cache
+
+    async def _run(self, query: Callable[..., _T], *args: Any) -> _T:
+        def work() -> _T:
+            with self.pool.connection() as conn:
+                return query(conn, *args)
+
+        return await asyncio.to_thread(work)
+
+    @staticmethod
+    def _known(game: str) -> None:
+        if game not in games.ids():
+            raise NotFound(f"no game {game!r}; games: {', '.join(games.ids())}")
+
+    async def games(self) -> list[dict[str, Any]]:
+        def query(conn: Any) -> dict[str, int]:
+            rows = conn.execute("SELECT game, last_seq - voided FROM ladders").fetchall()
+            return {game: int(count) for game, count in rows}
+
+        counts = await self._run(query)
+        return [{"game": game, "rated_matches": counts.get(game, 0)} for game in games.ids()]
+
+    async def leaderboard(self, game: str) -> queries.Leaderboard:
+        self._known(game)
+        return await self._run(queries.leaderboard, game, self.cache)
+
+    async def history(self, game: str, player: str, limit: int) -> queries.RatingHistory:
+        self._known(game)
+        return await self._run(queries.rating_history, game, player, limit)
+
+    async def matches(self, game: str, page_size: int, page_token: str) -> queries.MatchPage:
+        self._known(game)
+        return await self._run(queries.list_matches, game, page_size, page_token)
+
+    async def replay(self, match_id: str) -> queries.Replay:
+        return await self._run(queries.replay, match_id)
+
+    async def rate_and_refit(self) -> int:
+        """Rate what is queued, then refit the standings of every ladder that moved (whoever
+        rated its new matches), so that requests find them current."""
+        rated = await self._run(rate_queued)
+
+        def refit(conn: Any) -> None:
+            for (game,) in conn.execute("SELECT game FROM ladders ORDER BY game").fetchall():
+                self.cache.standings(conn, game)
+
+        await self._run(refit)
+        return rated
+
+
+# --- gRPC -----------------------------------------------------------------------------------
+
+
+def _timestamp(moment: datetime.datetime) -> Timestamp:
+    stamp = Timestamp()
+    stamp.FromDatetime(moment)
+    return stamp
+
+
+def _outcome(outcome: Mapping[str, Any]) -> outcome_pb2.Outcome:
+    message = outcome_pb2.Outcome(
+        scores=[int(score) for score in outcome.get("scores", [])],
+        ranks=[int(rank) for rank in outcome.get("ranks", [])],
+        forfeited=[int(seat) for seat in outcome.get("forfeited", [])],
+    )
+    for tiebreak in outcome.get("tiebreaks", []):
+        message.tiebreaks.add(
+            name=str(tiebreak.get("name", "")),
+            values=[int(value) for value in tiebreak.get("values", [])],
+            higher_wins=bool(tiebreak.get("higher_wins", False)),
+        )
+    return message
+
+
+def leaderboard_message(board: queries.Leaderboard) -> ladder_pb2.GetLeaderboardResponse:
+    response = ladder_pb2.GetLeaderboardResponse(
+        game=board.game,
+        rated_matches=board.rated_matches,
+        standings_matches=board.standings_matches,
+    )
+    for entry in board.entries:
+        row = response.entries.add(
+            rank=entry.rank,
+            player=entry.player,
+            builtin=entry.builtin,
+            elo=entry.elo,
+            games=entry.games,
+            provisional=entry.provisional,
+            last_played=_timestamp(entry.last_played),
+        )
+        if entry.standing is not None:
+            row.standing.CopyFrom(
+                ladder_pb2.Standing(
+                    rating=entry.standing.rating,
+                    low=entry.standing.low,
+                    high=entry.standing.high,
+                    stderr=entry.standing.stderr,
+                )
+            )
+    return response
+
+
+def history_message(history: queries.RatingHistory) -> ladder_pb2.GetRatingHistoryResponse:
+    response = ladder_pb2.GetRatingHistoryResponse(
+        game=history.game, player=history.player, builtin=history.builtin
+    )
+    for point in history.points:
+        response.points.add(
+            match_id=point.match_id,
+            seq=point.seq,
+            applied_at=_timestamp(point.applied_at),
+            seat=point.seat,
+            rank=point.rank,
+            seats=point.seats,
+            before=point.before,
+            after=point.after,
+            delta=point.delta,
+            games=point.games,
+        )
+    return response
+
+
+def matches_message(page: queries.MatchPage) -> ladder_pb2.ListMatchesResponse:
+    response = ladder_pb2.ListMatchesResponse(next_page_token=page.next_page_token)
+    for match in page.matches:
+        message = response.matches.add(
+            match_id=match.match_id,
+            game=match.game,
+            finished_at=_timestamp(match.finished_at),
+            outcome=_outcome(match.outcome),
+            rated=match.rated,
+            seq=match.seq or 0,
+            replay_url=match.replay_path,
+        )
+        for seat in match.seats:
+            message.seats.add(
+                seat=seat.seat,
+                player=seat.player,
+                builtin=seat.builtin,
+                score=seat.score,
+                rank=seat.rank,
+                forfeited=seat.forfeited,
+                rated=seat.rating_delta is not None,
+                rating_before=seat.rating_before or 0.0,
+                rating_delta=seat.rating_delta or 0.0,
+            )
+    return response
+
+
+async def _answer(context: grpc.aio.ServicerContext[Any, Any], work: Awaitable[_T]) -> _T:
+    try:
+        return await work
+    except NotFound as error:
+        await context.abort(grpc.StatusCode.NOT_FOUND, str(error))
+    except BadRequest as error:
+        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+    raise AssertionError("unreachable: abort raises")
+
+
+class LadderService(ladder_pb2_grpc.LadderServiceServicer):
+    def __init__(self, ladder: Ladder) -> None:
+        self.ladder = ladder
+
+    async def GetLeaderboard(
+        self,
+        request: ladder_pb2.GetLeaderboardRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> ladder_pb2.GetLeaderboardResponse:
+        board = await _answer(context, self.ladder.leaderboard(request.game))
+        return leaderboard_message(board)
+
+    async def GetRatingHistory(
+        self,
+        request: ladder_pb2.GetRatingHistoryRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> ladder_pb2.GetRatingHistoryResponse:
+        history = await _answer(
+            context, self.ladder.history(request.game, request.player, request.limit or 1000)
+        )
+        return history_message(history)
+
+    async def ListMatches(
+        self,
+        request: ladder_pb2.ListMatchesRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> ladder_pb2.ListMatchesResponse:
+        page = await _answer(
+            context,
+            self.ladder.matches(request.game, request.page_size or 20, request.page_token),
+        )
+        return matches_message(page)
+
+
+# --- HTTP -----------------------------------------------------------------------------------
+
+
+def plain(value: Any) -> Any:
+    """A dataclass tree as JSON-ready values; times in ISO 8601."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            field.name: plain(getattr(value, field.name)) for field in dataclasses.fields(value)
+        }
+    if isinstance(value, datetime.datetime):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value
+
+
+def _integer(request: web.Request, name: str, default: int) -> int:
+    text = request.query.get(name)
+    if text is None or text == "":
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise BadRequest(f"{name} must be an integer, not {text!r}") from None
+
+
+def http_app(ladder: Ladder) -> web.Application:
+    routes = web.RouteTableDef()
+
+    @routes.get("/api/games")
+    async def list_games(request: web.Request) -> web.Response:
+        return web.json_response({"games": await ladder.games()})
+
+    @routes.get("/api/games/{game}/leaderboard")
+    async def get_leaderboard(request: web.Request) -> web.Response:
+        board = await ladder.leaderboard(request.match_info["game"])
+        return web.json_response(plain(board))
+
+    @routes.get("/api/games/{game}/matches")
+    async def get_matches(request: web.Request) -> web.Response:
+        page = await ladder.matches(
+            request.match_info["game"],
+            _integer(request, "page_size", 20),
+            request.query.get("page_token", ""),
+        )
+        body = plain(page)
+        for match in body["matches"]:
+            match["replay_url"] = match.pop("replay_path")
+        return web.json_response(body)
+
+    @routes.get("/api/bots/{player}/history")
+    async def get_history(request: web.Request) -> web.Response:
+        game = request.query.get("game")
+        if not game:
+            raise BadRequest("the game query parameter is required, e.g. ?game=movie-tricks")
+        history = await ladder.history(
+            game, request.match_info["player"], _integer(request, "limit", 1000)
+        )
+        return web.json_response(plain(history))
+
+    @routes.get("/api/matches/{match_id}/replay")
+    async def get_replay(request: web.Request) -> web.Response:
+        return web.json_response(plain(await ladder.replay(request.match_info["match_id"])))
+
+    @routes.get("/metrics")
+    async def metrics(request: web.Request) -> web.Response:
+        return web.Response(
+            body=generate_latest(REGISTRY), headers={"Content-Type": CONTENT_TYPE_LATEST}
+        )
+
+    @routes.get("/healthz")
+    async def healthz(request: web.Request) -> web.Response:
+        return web.json_response({"status": "ok"})
+
+    @web.middleware
+    async def errors(
+        request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except NotFound as error:
+            return web.json_response({"error": str(error)}, status=404)
+        except BadRequest as error:
+            return web.json_response({"error": str(error)}, status=400)
+
+    app = web.Application(middlewares=[errors])
+    app.add_routes(routes)
+    return app
+
+
+# --- the process ----------------------------------------------------------------------------
+
+
+def _split(address: str) -> tuple[str, int]:
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise SystemExit(f"not a host:port address: {address!r}")
+    return host.strip("[]"), int(port)
+
+
+async def _rate_loop(ladder: Ladder, interval: float, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        try:
+            rated = await ladder.rate_and_refit()
+            if rated:
+                log.info("rated %d match(es)", rated)
+        except Exception:
+            log.exception("rating pass failed; trying again in %.1f s", interval)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), interval)
+
+
+async def serve(
+    database_url: str, settings: LadderSettings, stop: asyncio.Event | None = None
+) -> None:
+    """Run until ``stop`` is set or SIGTERM/SIGINT arrives."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    pool: ConnectionPool[Any] = ConnectionPool(
+        database_url,
+        min_size=1,
+        max_size=4,
+        kwargs={"autocommit": True},
+        check=ConnectionPool.check_connection,
+        open=False,
+    )
+    await asyncio.to_thread(pool.open, True, 30.0)
+    ladder = Ladder(pool, StandingsCache())
+
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+    ladder_pb2_grpc.add_LadderServiceServicer_to_server(LadderService(ladder), server)
+    health = health_aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    reflection.enable_server_reflection(
+        (
+            SERVICE,
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            reflection.SERVICE_NAME,
+        ),
+        server,
+    )
+    if server.add_insecure_port(settings.grpc_address) == 0:
+        raise SystemExit(f"cannot bind {settings.grpc_address}")
+    runner = web.AppRunner(http_app(ladder), access_log=None)
+    await runner.setup()
+    host, port = _split(settings.http_address)
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    await server.start()
+    rating = asyncio.create_task(_rate_loop(ladder, settings.rate_interval_s, stop))
+    for name in ("", SERVICE):
+        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    log.info(
+        "ladder listening: gRPC on %s, HTTP on %s; rating every %.1f s",
+        settings.grpc_address,
+        settings.http_address,
+        settings.rate_interval_s,
+    )
+    try:
+        await stop.wait()
+    finally:
+        log.info("ladder stopping")
+        await health.enter_graceful_shutdown()
+        stop.set()
+        await rating
+        await server.stop(grace=1.0)
+        await runner.cleanup()
+        await asyncio.to_thread(pool.close)

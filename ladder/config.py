@@ -1,0 +1,29 @@
+"""Settings of `premiere ladder`, from the environment (PREMIERE_LADDER_*).
+
+The database URL is the shared one, ``premiere.config.Settings.database_url``
+(PREMIERE_DATABASE_URL).
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class LadderSettings(BaseSettings):
+    """Where the ladder serves, and how often it looks for finished matches to rate."""
+
+    model_config = SettingsConfigDict(env_prefix="PREMIERE_LADDER_", extra="ignore")
+
+    grpc_address: str = Field(
+        default="127.0.0.1:50061", description="host:port of the gRPC LadderService."
+    )
+    http_address: str = Field(
+        default="127.0.0.1:8080",
+        description="host:port of the JSON API and /metrics.",
+    )
+    rate_interval_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="Seconds between looks for finished, unrated matches (and standings refits).",
+    )

@@ -1,0 +1,221 @@
+"""`premiere ladder` as a real process on a scratch database: it rates finished matches on its
+own, and serves the same ladder over gRPC and as JSON over HTTP, with Prometheus metrics."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import psycopg
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from premiere_bot.wire import ladder_pb2, ladder_pb2_grpc
+
+from tests.integration.services import BIN, free_port, scratch_database
+from tests.ladder.synthetic import GAME, Synthetic, add_bots, insert_matches, random_matches
+
+NAMES = ["ada", "grace", "edsger", "barbara", "donald"]
+
+
+class Ladder:
+    def __init__(self, database_url: str, log_path: Path) -> None:
+        self.grpc_address = f"127.0.0.1:{free_port()}"
+        self.http = f"http://127.0.0.1:{free_port()}"
+        self.log_path = log_path
+        env = dict(os.environ, PREMIERE_DATABASE_URL=database_url)
+        self.process = subprocess.Popen(
+            [
+                str(BIN / "premiere"),
+                "ladder",
+                "--grpc-address",
+                self.grpc_address,
+                "--http-address",
+                self.http.removeprefix("http://"),
+                "--interval",
+                "0.2",
+            ],
+            env=env,
+            stdout=log_path.open("ab"),
+            stderr=subprocess.STDOUT,
+        )
+        self.channel = grpc.insecure_channel(self.grpc_address)
+        self.stub = ladder_pb2_grpc.LadderServiceStub(self.channel)
+
+    def log(self) -> str:
+        return self.log_path.read_text()[-4000:]
+
+    def wait_serving(self, timeout: float = 30) -> None:
+        health = health_pb2_grpc.HealthStub(self.channel)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"premiere ladder exited: {self.log()}")
+            try:
+                reply = health.Check(
+                    health_pb2.HealthCheckRequest(service="premiere.v1.LadderService"), timeout=1
+                )
+                if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                    return
+            except grpc.RpcError:
+                pass
+            time.sleep(0.1)
+        raise TimeoutError(f"premiere ladder not serving: {self.log()}")
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.http + path, timeout=10) as reply:
+            return json.loads(reply.read())
+
+    def status_of(self, path: str) -> int:
+        try:
+            with urllib.request.urlopen(self.http + path, timeout=10) as reply:
+                return int(reply.status)
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    def wait_rated(self, count: int, timeout: float = 30) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            board: dict[str, Any] = self.get(f"/api/games/{GAME}/leaderboard")
+            if board["rated_matches"] == count:
+                return board
+            time.sleep(0.1)
+        raise TimeoutError(f"{count} matches not rated: {self.log()}")
+
+    def stop(self) -> int:
+        self.channel.close()
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                return self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        return int(self.process.returncode)
+
+
+@pytest.fixture
+def database_url() -> Iterator[str]:
+    with scratch_database() as url:
+        yield url
+
+
+def test_ladder_process_rates_and_serves_grpc_and_json(database_url: str, tmp_path: Path) -> None:
+    with psycopg.connect(database_url) as conn:
+        bots = add_bots(conn, NAMES)
+        matches = random_matches(30, [*NAMES, "builtin:heuristic"], seed=4)
+        ids = insert_matches(conn, matches, bots)
+        (running,) = insert_matches(
+            conn, [Synthetic(("ada", "grace"), (1, 2), status="running")], bots
+        )
+        conn.execute(
+            "INSERT INTO match_moves (match_id, ply, seat, move) VALUES (%s, 0, 0, %s)",
+            (ids[0], '{"kind": "pass"}'),
+        )
+        conn.commit()
+
+    ladder = Ladder(database_url, tmp_path / "ladder.log")
+    try:
+        ladder.wait_serving()
+        board = ladder.wait_rated(30)
+
+        # The leaderboard, over gRPC and as JSON: the same players in the same order.
+        reply = ladder.stub.GetLeaderboard(ladder_pb2.GetLeaderboardRequest(game=GAME), timeout=10)
+        assert reply.game == GAME and reply.rated_matches == 30
+        assert reply.standings_matches == board["standings_matches"] == 30
+        assert [e.player for e in reply.entries] == [e["player"] for e in board["entries"]]
+        assert len(reply.entries) == 6
+        for entry, plain in zip(reply.entries, board["entries"], strict=True):
+            assert entry.HasField("standing") and plain["standing"] is not None
+            assert entry.standing.low < entry.standing.rating < entry.standing.high
+            assert entry.standing.rating == pytest.approx(plain["standing"]["rating"])
+            assert entry.elo == plain["elo"] and entry.games == plain["games"]
+            assert entry.provisional == plain["provisional"] == (entry.games < 20)
+        heuristic = next(e for e in reply.entries if e.player == "builtin:heuristic")
+        assert heuristic.builtin
+
+        # A bot's history: one point per rated match, ending at its live Elo.
+        ada = next(e for e in reply.entries if e.player == "ada")
+        history = ladder.stub.GetRatingHistory(
+            ladder_pb2.GetRatingHistoryRequest(game=GAME, player="ada"), timeout=10
+        )
+        assert len(history.points) == ada.games
+        assert history.points[-1].after == ada.elo
+        plain_history = ladder.get(f"/api/bots/ada/history?game={GAME}")
+        assert [p["after"] for p in plain_history["points"]] == [p.after for p in history.points]
+        assert ladder.get(f"/api/bots/builtin:heuristic/history?game={GAME}")["builtin"] is True
+
+        # Recent matches, page by page, each with a replay link that works.
+        seen = []
+        token = ""
+        while True:
+            page = ladder.stub.ListMatches(
+                ladder_pb2.ListMatchesRequest(game=GAME, page_size=8, page_token=token),
+                timeout=10,
+            )
+            seen += [m.match_id for m in page.matches]
+            token = page.next_page_token
+            if not token:
+                break
+        assert seen == list(reversed(ids))
+        first = ladder.get(f"/api/games/{GAME}/matches?page_size=30")["matches"][-1]
+        assert first["match_id"] == ids[0] and first["rated"]
+        assert [s["rank"] for s in first["seats"]] == list(matches[0].ranks)
+        assert first["outcome"]["ranks"] == list(matches[0].ranks)
+        replayed = ladder.get(first["replay_url"])
+        assert replayed["players"] == list(matches[0].seats)
+        assert replayed["moves"] == [
+            {"ply": 0, "seat": 0, "move": {"kind": "pass"}, "defaulted": False}
+        ]
+
+        games = {g["game"]: g["rated_matches"] for g in ladder.get("/api/games")["games"]}
+        assert games[GAME] == 30
+
+        # Errors: unknown game or player, bad arguments, a running match's replay.
+        with pytest.raises(grpc.RpcError) as refused:
+            ladder.stub.GetLeaderboard(ladder_pb2.GetLeaderboardRequest(game="chess"), timeout=10)
+        assert refused.value.code() == grpc.StatusCode.NOT_FOUND
+        with pytest.raises(grpc.RpcError) as refused:
+            ladder.stub.GetRatingHistory(
+                ladder_pb2.GetRatingHistoryRequest(game=GAME, player="nobody"), timeout=10
+            )
+        assert refused.value.code() == grpc.StatusCode.NOT_FOUND
+        with pytest.raises(grpc.RpcError) as refused:
+            ladder.stub.ListMatches(
+                ladder_pb2.ListMatchesRequest(game=GAME, page_token="garbage"), timeout=10
+            )
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert ladder.status_of("/api/games/chess/leaderboard") == 404
+        assert ladder.status_of("/api/bots/ada/history") == 400
+        assert ladder.status_of(f"/api/games/{GAME}/matches?page_size=zero") == 400
+        assert ladder.status_of(f"/api/matches/{running}/replay") == 404
+
+        # The running match finishes: the ladder's own loop rates it, no worker needed.
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(
+                "UPDATE matches SET status = 'finished', finished_at = now(),"
+                ' outcome = \'{"scores": [2, 1], "ranks": [1, 2]}\' WHERE id = %s',
+                (running,),
+            )
+        after = ladder.wait_rated(31)
+        assert after["standings_matches"] == 31
+
+        with urllib.request.urlopen(ladder.http + "/metrics", timeout=10) as reply_metrics:
+            metrics = reply_metrics.read().decode()
+        assert f'premiere_ladder_matches_rated_total{{game="{GAME}"}} 31.0' in metrics
+        assert "premiere_ladder_rating_seconds_count 31.0" in metrics
+        assert f'premiere_ladder_standings_fit_seconds_count{{game="{GAME}",start="warm"}}' in (
+            metrics
+        )
+        assert "premiere_ladder_rating_queue 0.0" in metrics
+    finally:
+        code = ladder.stop()
+    assert code == 0, ladder.log()
