@@ -1,0 +1,61 @@
+"""Pairing formats and tournament standings, as pure functions.
+
+No I/O, no clock, no global randomness: every input is a plain value, every bit of chance comes
+from the seed passed in (through `games.rng`), and the same inputs always give the same tables.
+The Celery tasks read the league's state, call one of these, and store what it returns.
+
+- `round_robin`: everyone equally often, in every seat equally often (`cycle_length`).
+- `swiss_round`: like scores together, no avoidable rematch, fair byes.
+- `gauntlet`: one challenger against the field, balanced opponents and seats.
+- `matchmake`: continuous ladder batches, fewest games first, close ratings, a pending cap.
+- `duplicate_tables` / `score_duplicate`: one deal, seats rotated, scored as a whole.
+- `standings`: points from ranks, then tie-breaks.
+
+docs/leagues.md states each format's guarantees; tests/workers/test_pairing.py checks them.
+"""
+
+from workers.formats._common import BotId, Round, Table
+from workers.formats.duplicate import (
+    DuplicateScore,
+    duplicate_tables,
+    score_duplicate,
+    seat_square,
+)
+from workers.formats.gauntlet import gauntlet, gauntlet_length
+from workers.formats.matchmaking import LadderBatch, LadderEntry, matchmake, pass_over_bound
+from workers.formats.round_robin import cycle_length, round_robin
+from workers.formats.standings import (
+    DEFAULT_TIEBREAKS,
+    MatchResult,
+    Standing,
+    Tiebreak,
+    match_points,
+    standings,
+)
+from workers.formats.swiss import repeated_pairs, swiss_round
+
+__all__ = [
+    "DEFAULT_TIEBREAKS",
+    "BotId",
+    "DuplicateScore",
+    "LadderBatch",
+    "LadderEntry",
+    "MatchResult",
+    "Round",
+    "Standing",
+    "Table",
+    "Tiebreak",
+    "cycle_length",
+    "duplicate_tables",
+    "gauntlet",
+    "gauntlet_length",
+    "match_points",
+    "matchmake",
+    "pass_over_bound",
+    "repeated_pairs",
+    "round_robin",
+    "score_duplicate",
+    "seat_square",
+    "standings",
+    "swiss_round",
+]
