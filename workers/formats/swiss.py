@@ -12,9 +12,11 @@ The rule, in order of precedence:
    2 (a depth-first search in rank order, so score groups stay together and a clash is
    resolved as low in the standings as possible).
 
-The search is exact up to ``budget`` search steps (the default settles any field below a few
-dozen bots at once); past it the round is built greedily with the fewest repeats each table
-allows, which can then repeat a pairing that a cleverer search would have avoided.
+The search (depth-first, with a lower bound on the repeats still to come and a memo of dead
+ends) is exact up to ``budget`` steps. Past that the round is built greedily and improved by
+swaps, which can repeat a pairing an exhaustive search would have avoided. Two-seat fields
+have not been seen to need the fallback; tables of 3 or 4 do once most of the field has met
+(docs/leagues.md gives the measurements).
 
 Seats follow the history too: each table's seating is the assignment that puts every bot in
 the seats it has used least (a minimum-cost assignment over the table's seats).
