@@ -39,7 +39,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from psycopg_pool import ConnectionPool
 
 import games
-from ladder import queries
+from ladder import elo, queries
 from ladder.config import LadderSettings
 from ladder.queries import BadRequest, NotFound, StandingsCache
 from ladder.store import rate_queued
@@ -80,7 +80,7 @@ class Ladder:
 
     async def leaderboard(self, game: str) -> queries.Leaderboard:
         self._known(game)
-        return await self._run(queries.leaderboard, game, self.cache)
+        return await self._run(queries.leaderboard, game, self.cache, elo.DEFAULT_PARAMS, False)
 
     async def history(self, game: str, player: str, limit: int) -> queries.RatingHistory:
         self._known(game)
@@ -95,12 +95,13 @@ class Ladder:
 
     async def rate_and_refit(self) -> int:
         """Rate what is queued, then refit the standings of every ladder that moved (whoever
-        rated its new matches), so that requests find them current."""
+        rated its new matches), paced by ``StandingsCache.refresh``; requests are answered
+        from the latest fit and never wait for one, except a game's very first."""
         rated = await self._run(rate_queued)
 
         def refit(conn: Any) -> None:
             for (game,) in conn.execute("SELECT game FROM ladders ORDER BY game").fetchall():
-                self.cache.standings(conn, game)
+                self.cache.refresh(conn, game)
 
         await self._run(refit)
         return rated

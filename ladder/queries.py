@@ -47,6 +47,7 @@ __all__ = [
     "Replay",
     "SeatResult",
     "StandingsCache",
+    "history_matches",
     "leaderboard",
     "list_matches",
     "rating_history",
@@ -186,13 +187,17 @@ class _Fitted:
     last_seq: int
     log: MatchLog[int]
     standings: Standings[int]
+    seconds: float
+    finished: float
 
 
 class StandingsCache:
     """The last official standings of each game, refitted when the ladder has moved.
 
     Safe to share between threads: one fit per game at a time, and callers asking meanwhile
-    wait for it and share its result.
+    wait for it and share its result. ``standings`` is always current; a server answers
+    requests with ``latest`` (never waits for a refit once a game has been fitted) and keeps
+    the fits current with ``refresh`` from a background loop.
     """
 
     def __init__(self, params: StandingsParams = DEFAULT_PARAMS) -> None:
@@ -228,18 +233,40 @@ class StandingsCache:
                     and cached.last_seq < last_seq
                 ):
                     start = "warm"
-                    log = extend_log(cached.log, _history(conn, game, cached.last_seq, last_seq))
+                    log = extend_log(
+                        cached.log, history_matches(conn, game, cached.last_seq, last_seq)
+                    )
                 else:
                     start = "cold"
-                    log = compile_log(_history(conn, game, 0, last_seq))
+                    log = compile_log(history_matches(conn, game, 0, last_seq))
             warm = cached.standings.log_strengths if cached is not None else None
             standings = fit(log, self.params, warm_start=warm)
-            self._fits[game] = _Fitted(generation, last_seq, log, standings)
-            STANDINGS_FIT_SECONDS.labels(game, start).observe(time.perf_counter() - started)
+            seconds = time.perf_counter() - started
+            self._fits[game] = _Fitted(
+                generation, last_seq, log, standings, seconds, time.monotonic()
+            )
+            STANDINGS_FIT_SECONDS.labels(game, start).observe(seconds)
             return standings
 
+    def latest(self, conn: Connection, game: str) -> Standings[int]:
+        """The last fit of ``game``, however old; fits first only if there is none yet."""
+        cached = self._fits.get(game)
+        return cached.standings if cached is not None else self.standings(conn, game)
 
-def _history(conn: Connection, game: str, after: int, upto: int) -> Iterator[dict[int, int]]:
+    def refresh(self, conn: Connection, game: str, busy_share: float = 0.2) -> None:
+        """Refit ``game`` if it moved, but leave at least (1/busy_share - 1) times the last
+        refit's duration between refits: a 10 ms refit runs on every call, while a 1M-match
+        ladder whose refit takes seconds is refitted less often, so that refits never take
+        more than ``busy_share`` of a core."""
+        cached = self._fits.get(game)
+        if cached is not None:
+            pause = cached.seconds * (1.0 / busy_share - 1.0)
+            if time.monotonic() - cached.finished < pause:
+                return
+        self.standings(conn, game)
+
+
+def history_matches(conn: Connection, game: str, after: int, upto: int) -> Iterator[dict[int, int]]:
     """The rated matches with after < seq <= upto, in order, as {player id: rank}; streamed
     with COPY so that a cold load of a long ladder does not hold every row at once."""
     with conn.cursor().copy(
@@ -268,10 +295,13 @@ def leaderboard(
     game: str,
     cache: StandingsCache,
     params: elo.EloParams = elo.DEFAULT_PARAMS,
+    current: bool = True,
 ) -> Leaderboard:
     """Every player with a rated match on ``game``: live Elo, official standing with its
-    interval, games played, provisional flag; best official standing first."""
-    standings = cache.standings(conn, game)
+    interval, games played, provisional flag; best official standing first. With ``current``
+    false the standings are the cache's latest fit, which may trail the live ratings by the
+    matches rated since (``standings_matches`` says how many it covers)."""
+    standings = cache.standings(conn, game) if current else cache.latest(conn, game)
     by_player = standings.by_bot()
     with conn.transaction():
         cur = tuples(conn)
@@ -419,7 +449,11 @@ def list_matches(
     results = []
     for match_id, finished_at, outcome in matches:
         rows = by_match.get(match_id, [])
-        forfeited = set(outcome.get("forfeited", []))
+        forfeited = set(outcome.get("forfeited") or [])
+        # A finished match always has one score and rank per seat; a hand-edited one that
+        # lacks them is listed with zeros rather than failing the whole page.
+        scores = outcome.get("scores") or []
+        ranks = outcome.get("ranks") or []
         seq = rows[0][6] if rows else None
         results.append(
             MatchResult(
@@ -431,8 +465,8 @@ def list_matches(
                         seat=seat,
                         player=name,
                         builtin=builtin,
-                        score=int(outcome["scores"][seat]),
-                        rank=int(outcome["ranks"][seat]),
+                        score=int(scores[seat]) if seat < len(scores) else 0,
+                        rank=int(ranks[seat]) if seat < len(ranks) else 0,
                         forfeited=seat in forfeited,
                         rating_before=before,
                         rating_delta=delta,

@@ -229,6 +229,10 @@ def test_a_malformed_outcome_stays_queued_without_blocking_the_rest(
     assert rate_finished(database_url) == 1
     assert [str(m) for (m,) in conn.execute("SELECT match_id FROM rating_queue")] == [bad]
     assert recorded_order(conn) == [good]
+    # Listing still works: the broken match shows what it has, and is not rated.
+    listed = {m.match_id: m for m in list_matches(conn, GAME).matches}
+    assert [(s.rank, s.score) for s in listed[bad].seats] == [(1, 0), (0, 0)]
+    assert not listed[bad].rated and listed[good].rated
 
 
 def test_voiding_a_rated_match_replays_the_ladder_without_it(database_url: str, conn: Conn) -> None:
@@ -289,7 +293,11 @@ def test_standings_warm_refit_agrees_with_a_cold_fit(database_url: str, conn: Co
     assert cache.standings(conn, GAME) is before, "an unchanged ladder is not refitted"
     insert_matches(conn, random_matches(40, POOL, seed=2), bots)
     assert rate_finished(database_url) == 40
-    warm = cache.standings(conn, GAME)
+    assert cache.latest(conn, GAME) is before, "latest answers from the last fit"
+    cache.refresh(conn, GAME, busy_share=1e-9)
+    assert cache.latest(conn, GAME) is before, "refresh waits long after a fit when told to"
+    cache.refresh(conn, GAME, busy_share=1.0)
+    warm = cache.latest(conn, GAME)
     cold = StandingsCache().standings(conn, GAME)
     assert warm.matches == cold.matches == 190
     assert warm.iterations <= cold.iterations
