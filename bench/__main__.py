@@ -9,7 +9,7 @@ import platform
 import sys
 from pathlib import Path
 
-MODULES = ("bench.playouts", "bench.ratings", "bench.arbiter")
+MODULES = ("bench.playouts", "bench.ratings", "bench.ladder", "bench.arbiter")
 OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 
 

@@ -1,0 +1,312 @@
+"""Ladder benchmarks on real PostgreSQL: the leaderboard and friends over 1M stored matches.
+
+A scratch database gets one game's ladder of 1,000,000 rated four-player matches among 1,000
+bots: the matches, their 4M seats, the rated_matches record and 4M rating-history rows, as the
+ladder stores them. Finishing orders are drawn from a Plackett-Luce model (as in
+bench/ratings.py) and loaded with COPY into a staging table that SQL then spreads over the real
+tables; the live Elo numbers in the history are synthetic (they do not change any query's work).
+Each figure stands next to a reference measured in the same run on the same database.
+
+``PREMIERE_BENCH_LADDER_MATCHES`` shrinks the ladder for a quick look; the default is 1M.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import statistics
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import numpy as np
+import psycopg
+
+from ladder.queries import (
+    StandingsCache,
+    history_matches,
+    leaderboard,
+    list_matches,
+    rating_history,
+)
+from ladder.store import rate_finished
+from premiere.db import create_database, drop_database, upgrade
+
+MATCHES = int(os.environ.get("PREMIERE_BENCH_LADDER_MATCHES", "1000000"))
+BOTS = 1000
+SEATS = 4
+NEW_MATCHES = 1000
+GAME = "movie-tricks"
+SEED = 20240602
+
+_T = TypeVar("_T")
+
+
+def _admin_url() -> str:
+    url = os.environ.get("PREMIERE_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    return url.rpartition("/")[0] + "/postgres"
+
+
+@contextmanager
+def _scratch() -> Iterator[str]:
+    name = f"premiere_bench_{uuid.uuid4().hex[:12]}"
+    admin = _admin_url()
+    create_database(admin, name)
+    url = admin.rpartition("/")[0] + f"/{name}"
+    try:
+        upgrade(url)
+        yield url
+    finally:
+        drop_database(admin, name)
+
+
+def _log(message: str) -> None:
+    print(f"  bench.ladder: {message}", file=sys.stderr, flush=True)
+
+
+def _tables(rng: np.random.Generator, matches: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rounds in which every bot sits once at a random table; ranks from Plackett-Luce."""
+    theta = rng.normal(0.0, 300 * np.log(10) / 400, size=BOTS)
+    rounds = -(-matches * SEATS // BOTS)
+    seating = np.concatenate([rng.permutation(BOTS) for _ in range(rounds)])
+    tables = seating[: matches * SEATS].reshape(matches, SEATS) + 1  # bot ids start at 1
+    noisy = theta[tables - 1] + rng.gumbel(size=tables.shape)
+    ranks = np.argsort(np.argsort(-noisy, axis=1), axis=1) + 1
+    return tables, ranks
+
+
+def _copy_staging(conn: psycopg.Connection[Any], tables: np.ndarray, ranks: np.ndarray) -> None:
+    conn.execute(
+        "CREATE UNLOGGED TABLE bench_log (seq bigint PRIMARY KEY, p0 bigint, p1 bigint,"
+        " p2 bigint, p3 bigint, r0 int, r1 int, r2 int, r3 int)"
+    )
+    seqs = np.arange(1, len(tables) + 1)
+    block = np.column_stack([seqs, tables, ranks])
+    with conn.cursor().copy("COPY bench_log FROM STDIN") as copy:
+        for start in range(0, len(block), 100_000):
+            text = io.StringIO()
+            np.savetxt(text, block[start : start + 100_000], fmt="%d", delimiter="\t")
+            copy.write(text.getvalue())
+
+
+_SPREAD = [
+    "INSERT INTO bots (id, name, token_hash) SELECT g, 'bench-' || g, md5('bench' || g)"
+    " FROM generate_series(1, %(bots)s) g",
+    "SELECT setval('bots_id_seq', %(bots)s)",
+    "INSERT INTO ladder_players (id, bot_id) SELECT id, id FROM bots",
+    "SELECT setval('ladder_players_id_seq', %(bots)s)",
+    "INSERT INTO matches (id, game, options, players, seed, move_time_ms, time_bank_ms,"
+    " strike_limit, status, outcome, created_at, started_at, finished_at)"
+    " SELECT md5(seq::text)::uuid, %(game)s, '{}', 4, 'bench-' || seq, 1000, 10000, 3,"
+    " 'finished', jsonb_build_object('scores', jsonb_build_array(40 - 10 * r0, 40 - 10 * r1,"
+    " 40 - 10 * r2, 40 - 10 * r3), 'ranks', jsonb_build_array(r0, r1, r2, r3),"
+    " 'tiebreaks', '[]'::jsonb, 'forfeited', '[]'::jsonb),"
+    " t, t, t FROM (SELECT *, timestamptz '2024-01-01' + seq * interval '1 second' AS t"
+    " FROM bench_log) l",
+    "INSERT INTO match_seats (match_id, seat, bot_id)"
+    " SELECT md5(seq::text)::uuid, s.seat, s.bot FROM bench_log"
+    " CROSS JOIN LATERAL (VALUES (0, p0), (1, p1), (2, p2), (3, p3)) s (seat, bot)",
+    "INSERT INTO rated_matches (match_id, game, seq, seats, rated_at)"
+    " SELECT md5(seq::text)::uuid, %(game)s, seq, 4,"
+    " timestamptz '2024-01-01' + seq * interval '1 second' FROM bench_log",
+    "INSERT INTO rating_history (match_id, seat, game, seq, player_id, rank, before, after,"
+    " delta, games, applied_at)"
+    " SELECT md5(seq::text)::uuid, s.seat, %(game)s, seq, s.bot, s.rank, 1500, 1500 + d, d,"
+    " row_number() OVER (PARTITION BY s.bot ORDER BY seq),"
+    " timestamptz '2024-01-01' + seq * interval '1 second'"
+    " FROM bench_log CROSS JOIN LATERAL (VALUES (0, p0, r0, 15.0 - 10 * r0),"
+    " (1, p1, r1, 15.0 - 10 * r1), (2, p2, r2, 15.0 - 10 * r2), (3, p3, r3, 15.0 - 10 * r3))"
+    " s (seat, bot, rank, d)",
+    "INSERT INTO ratings (game, player_id, bot_id, rating, games, updated_at)"
+    " SELECT %(game)s, player_id, player_id, 1500 + sum(delta) / 100, count(*),"
+    " max(applied_at) FROM rating_history GROUP BY player_id",
+    "INSERT INTO ladders (game, last_seq) VALUES (%(game)s, %(matches)s)",
+    "DROP TABLE bench_log",
+]
+
+
+def _populate(url: str, matches: int) -> None:
+    rng = np.random.default_rng(SEED)
+    tables, ranks = _tables(rng, matches)
+    with psycopg.connect(url) as conn:
+        # Triggers off while loading (the queue trigger and the foreign-key checks): the rows
+        # are consistent by construction. Superuser only, as a scratch database allows.
+        conn.execute("SET session_replication_role = replica")
+        _copy_staging(conn, tables, ranks)
+        params = {"bots": BOTS, "game": GAME, "matches": matches}
+        for statement in _SPREAD:
+            conn.execute(statement, params)
+        conn.commit()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
+
+
+def _add_new_matches(url: str, count: int, first_seq: int) -> None:
+    rng = np.random.default_rng(SEED + 1)
+    tables, ranks = _tables(rng, count)
+    with psycopg.connect(url) as conn, conn.cursor() as cursor:
+        rows = []
+        seat_rows = []
+        for offset, (table, places) in enumerate(zip(tables.tolist(), ranks.tolist(), strict=True)):
+            match_id = str(uuid.uuid4())
+            outcome = (
+                f'{{"scores": {[40 - 10 * r for r in places]}, "ranks": {places},'
+                ' "tiebreaks": [], "forfeited": []}'
+            )
+            rows.append((match_id, f"bench-new-{first_seq + offset}", outcome))
+            seat_rows += [(match_id, seat, bot) for seat, bot in enumerate(table)]
+        cursor.executemany(
+            "INSERT INTO matches (id, game, options, players, seed, move_time_ms, time_bank_ms,"
+            " strike_limit, status) VALUES (%s, %s, '{}', 4, %s, 1000, 10000, 3, 'running')",
+            [(match_id, GAME, seed) for match_id, seed, _ in rows],
+        )
+        cursor.executemany(
+            "INSERT INTO match_seats (match_id, seat, bot_id) VALUES (%s, %s, %s)", seat_rows
+        )
+        # Finish them as the arbiter does, so the queue trigger sees them.
+        cursor.executemany(
+            "UPDATE matches SET status = 'finished', outcome = %s, finished_at = now()"
+            " WHERE id = %s",
+            [(outcome, match_id) for match_id, _, outcome in rows],
+        )
+        conn.commit()
+
+
+def _median_of(repeats: int, work: Callable[[], _T]) -> tuple[float, _T]:
+    timings = []
+    result: _T | None = None
+    for _ in range(repeats):
+        started = time.perf_counter()
+        result = work()
+        timings.append(time.perf_counter() - started)
+    assert result is not None
+    return statistics.median(timings), result
+
+
+def _row(
+    name: str, value: float, unit: str, reference: str, reference_value: float
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "value": round(value, 3),
+        "unit": unit,
+        "reference": reference,
+        "reference_value": round(reference_value, 3),
+    }
+
+
+def run() -> list[dict[str, Any]]:
+    """Measure, and return one row per figure."""
+    rows = []
+    size = f"{MATCHES:,} stored matches"
+    with _scratch() as url:
+        started = time.perf_counter()
+        _populate(url, MATCHES)
+        _log(f"loaded {size} in {time.perf_counter() - started:.0f} s")
+        with psycopg.connect(url, autocommit=True) as conn:
+            count_s, _ = _median_of(
+                5, lambda: conn.execute("SELECT count(*) FROM matches").fetchone()
+            )
+            read_s, read = _median_of(
+                1, lambda: sum(1 for _ in history_matches(conn, GAME, 0, MATCHES))
+            )
+            assert read == MATCHES
+            cache = StandingsCache()
+            cold_s, standings = _median_of(1, lambda: cache.standings(conn, GAME))
+            assert standings.matches == MATCHES and len(standings.entries) == BOTS
+            board_s, board = _median_of(30, lambda: leaderboard(conn, GAME, cache))
+            assert len(board.entries) == BOTS and board.rated_matches == MATCHES
+            page_s, page = _median_of(30, lambda: list_matches(conn, GAME, page_size=20))
+            assert len(page.matches) == 20
+            deep_s, _ = _median_of(
+                30, lambda: list_matches(conn, GAME, page_size=20, page_token=page.next_page_token)
+            )
+            history_s, history = _median_of(
+                30, lambda: rating_history(conn, GAME, "bench-1", limit=1000)
+            )
+            assert len(history.points) == min(1000, MATCHES * SEATS // BOTS)
+
+            conn.execute("CREATE TABLE bench_commit (x integer)")
+            insert_s, _ = _median_of(
+                1,
+                lambda: [
+                    conn.execute("INSERT INTO bench_commit VALUES (%s)", (i,))
+                    for i in range(NEW_MATCHES)
+                ],
+            )
+            _add_new_matches(url, NEW_MATCHES, MATCHES + 1)
+            rate_s, rated = _median_of(1, lambda: rate_finished(url))
+            assert rated == NEW_MATCHES
+            warm_s, warm = _median_of(1, lambda: cache.standings(conn, GAME))
+            assert warm.matches == MATCHES + NEW_MATCHES
+
+        rows += [
+            _row(
+                f"ladder: leaderboard query ({BOTS:,} bots, live Elo + current standings), {size}",
+                board_s * 1000,
+                "ms",
+                f"SELECT count(*) FROM matches ({size})",
+                count_s * 1000,
+            ),
+            _row(
+                f"ladder: recent matches, first page of 20, {size}",
+                page_s * 1000,
+                "ms",
+                f"SELECT count(*) FROM matches ({size})",
+                count_s * 1000,
+            ),
+            _row(
+                f"ladder: recent matches, second page (page token), {size}",
+                deep_s * 1000,
+                "ms",
+                f"SELECT count(*) FROM matches ({size})",
+                count_s * 1000,
+            ),
+            _row(
+                f"ladder: one bot's rating history, last 1,000 points, {size}",
+                history_s * 1000,
+                "ms",
+                f"SELECT count(*) FROM matches ({size})",
+                count_s * 1000,
+            ),
+            _row(
+                f"ladder: standings cold start (load {MATCHES * SEATS:,} history rows + compile"
+                f" + fit), {BOTS:,} bots",
+                cold_s,
+                "s",
+                "reading the same history rows alone (COPY, grouped into matches)",
+                read_s,
+            ),
+            _row(
+                f"ladder: standings warm refit after {NEW_MATCHES:,} new matches on the"
+                f" {MATCHES:,}-match ladder",
+                warm_s,
+                "s",
+                "standings cold start on the same ladder",
+                cold_s,
+            ),
+            _row(
+                f"ladder: rate_match, one transaction per match, mean of {NEW_MATCHES:,}"
+                f" on the {MATCHES:,}-match ladder",
+                rate_s / NEW_MATCHES * 1000,
+                "ms",
+                "one INSERT and its commit (autocommit), mean of 1,000",
+                insert_s / NEW_MATCHES * 1000,
+            ),
+        ]
+    return rows
+
+
+def main() -> None:
+    for row in run():
+        print(
+            f"{row['name']}: {row['value']} {row['unit']}"
+            f"  (reference: {row['reference']}: {row['reference_value']} {row['unit']})"
+        )
+
+
+if __name__ == "__main__":
+    main()
