@@ -22,18 +22,24 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-import numpy as np
-import psycopg
+_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+_NUMPY_PRELOADED = "numpy" in sys.modules
+for _variable in _THREAD_VARIABLES:
+    # As `premiere ladder` runs the fit (and bench/ratings.py measures it): one BLAS thread.
+    os.environ.setdefault(_variable, "1")
 
-from ladder.queries import (
+import numpy as np  # noqa: E402
+import psycopg  # noqa: E402
+
+from ladder.queries import (  # noqa: E402
     StandingsCache,
     history_matches,
     leaderboard,
     list_matches,
     rating_history,
 )
-from ladder.store import rate_finished
-from premiere.db import create_database, drop_database, upgrade
+from ladder.store import rate_finished  # noqa: E402
+from premiere.db import create_database, drop_database, upgrade  # noqa: E402
 
 MATCHES = int(os.environ.get("PREMIERE_BENCH_LADDER_MATCHES", "1000000"))
 BOTS = 1000
@@ -61,6 +67,12 @@ def _scratch() -> Iterator[str]:
         yield url
     finally:
         drop_database(admin, name)
+
+
+def _blas_threads() -> str:
+    if _NUMPY_PRELOADED:
+        return "BLAS threads as numpy was loaded"
+    return f"{os.environ['OPENBLAS_NUM_THREADS']} BLAS thread(s)"
 
 
 def _log(message: str) -> None:
@@ -274,7 +286,7 @@ def run() -> list[dict[str, Any]]:
             ),
             _row(
                 f"ladder: standings cold start (load {MATCHES * SEATS:,} history rows + compile"
-                f" + fit), {BOTS:,} bots",
+                f" + fit), {BOTS:,} bots, {_blas_threads()}",
                 cold_s,
                 "s",
                 "reading the same history rows alone (COPY, grouped into matches)",

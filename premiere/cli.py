@@ -181,6 +181,12 @@ def ladder_command(
     """Serve the rating ladders (gRPC, JSON over HTTP, /metrics) and rate finished matches."""
     import asyncio
     import logging
+    import os
+
+    # The standings fit is dense linear algebra on a shared machine: one BLAS thread is several
+    # times faster than two competing ones (docs/ratings.md). Set before numpy loads.
+    for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(variable, "1")
 
     from ladder.app import serve
     from ladder.config import LadderSettings
