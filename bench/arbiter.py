@@ -110,10 +110,9 @@ def measure_arbiter(concurrency: tuple[int, ...]) -> dict[int, dict[str, float]]
 
 def request_size() -> int:
     """Serialized size of a mid-match Magic Trick decision request, as the arbiter builds it."""
-    from premiere_bot.wire import bot_gateway_pb2
-
     import games
     from games.rng import Rng
+    from premiere_bot.wire import bot_gateway_pb2
     from server.codec import encode_move, encode_observation
 
     game = games.get("magic-trick")

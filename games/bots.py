@@ -28,13 +28,41 @@ class RandomBot:
         return self.rng.choice(legal_moves)
 
 
+class FirstMoveBot:
+    """Always the first legal move: the arbiter's default move, as a baseline opponent."""
+
+    def __init__(self, rng: Rng) -> None:
+        self.rng = rng
+
+    def choose(self, observation: Any, legal_moves: Sequence[Any]) -> Any:
+        return legal_moves[0]
+
+
+class LastMoveBot:
+    """Always the last legal move: a second deterministic baseline."""
+
+    def __init__(self, rng: Rng) -> None:
+        self.rng = rng
+
+    def choose(self, observation: Any, legal_moves: Sequence[Any]) -> Any:
+        return legal_moves[-1]
+
+
+GENERIC_BOTS: dict[str, BotFactory] = {
+    "random": RandomBot,
+    "first": FirstMoveBot,
+    "last": LastMoveBot,
+}
+
+
 def bot_names(game: Game) -> tuple[str, ...]:
-    return ("random", *sorted(game.heuristic_bots()))
+    """Generic bots first, then the game's own, which come last."""
+    return (*GENERIC_BOTS, *sorted(game.heuristic_bots()))
 
 
 def make_bot(game: Game, name: str, rng: Rng) -> Bot:
     """A built-in bot by name; raises KeyError naming the bots this game has."""
-    factories: dict[str, BotFactory] = {"random": RandomBot, **game.heuristic_bots()}
+    factories: dict[str, BotFactory] = {**GENERIC_BOTS, **game.heuristic_bots()}
     try:
         factory = factories[name]
     except KeyError:

@@ -34,7 +34,6 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio  # type: ignore[attr-defined]
 from grpc_reflection.v1alpha import reflection
-from premiere_bot.wire import ladder_pb2, ladder_pb2_grpc, outcome_pb2
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from psycopg_pool import ConnectionPool
 
@@ -43,6 +42,7 @@ from ladder import elo, queries
 from ladder.config import LadderSettings
 from ladder.queries import BadRequest, NotFound, StandingsCache
 from ladder.store import rate_queued
+from premiere_bot.wire import ladder_pb2, ladder_pb2_grpc, outcome_pb2
 
 log = logging.getLogger("premiere.ladder")
 

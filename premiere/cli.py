@@ -164,6 +164,158 @@ def bots_add(name: str) -> None:
     click.echo(token)
 
 
+@main.group()
+def league() -> None:
+    """Leagues and tournaments run by the workers."""
+
+
+@league.command("create")
+@click.option("--name", help="A unique name (default: GAME-FORMAT-N).")
+@click.option("--game", "game_id", required=True, type=click.Choice(ids()))
+@click.option(
+    "--format", "fmt", required=True, help="round-robin, swiss, gauntlet, ladder, duplicate."
+)
+@click.option(
+    "--bots", required=True, help="Comma-separated bot names; builtin:NAME for built-ins."
+)
+@click.option("--players", type=int, help="Seats per match (default: the game's smallest).")
+@click.option("--every", help="Open a round every 30s, 10m, 2h, 1d ...")
+@click.option("--cron", help="Open a round on a cron schedule (UTC), e.g. '0 * * * *'.")
+@click.option("--rounds", type=click.IntRange(min=1), help="Stop after this many rounds.")
+@click.option("--seed", help="League seed (default: random).")
+@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE")
+@click.option("--move-time-ms", type=int, default=0, help="Per-move limit (0: arbiter default).")
+def league_create(
+    name: str | None,
+    game_id: str,
+    fmt: str,
+    bots: str,
+    players: int | None,
+    every: str | None,
+    cron: str | None,
+    rounds: int | None,
+    seed: str | None,
+    option_pairs: tuple[str, ...],
+    move_time_ms: int,
+) -> None:
+    """Define a league; the workers run it from now on."""
+    from premiere.config import Settings
+    from premiere.db import upgrade
+    from workers import leagues
+    from workers.schedule import check_cron, parse_every
+
+    game = get(game_id)
+    seats = players or min(game.player_counts)
+    try:
+        every_seconds = parse_every(every) if every else None
+        cron_expression = check_cron(cron) if cron else None
+        options = parse_options(game, option_pairs)
+    except (ValueError, GameError) as error:
+        raise click.BadParameter(str(error)) from None
+    if every_seconds and cron_expression:
+        raise click.BadParameter("give --every or --cron, not both")
+    settings = Settings()
+    upgrade(settings.database_url)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    with leagues.connect(settings.database_url) as conn:
+        count = len(leagues.list_leagues(conn)) + 1
+        try:
+            created = leagues.create_league(
+                conn,
+                name=name or f"{game_id}-{fmt}-{count}",
+                game=game_id,
+                format=fmt,
+                players=seats,
+                bots=names,
+                options=options,
+                every_seconds=every_seconds,
+                cron=cron_expression,
+                rounds=rounds,
+                seed=seed,
+                move_time_ms=move_time_ms,
+            )
+        except (ValueError, KeyError) as error:
+            raise click.ClickException(str(error)) from None
+    click.echo(f"league {created.id} ({created.name}) created")
+
+
+@league.command("list")
+def league_list() -> None:
+    """Every league with its progress."""
+    from premiere.config import Settings
+    from workers import leagues
+
+    with leagues.connect(Settings().database_url) as conn:
+        for item in leagues.list_leagues(conn):
+            done = leagues.progress(conn, item.id)
+            total = item.rounds if item.rounds is not None else "-"
+            click.echo(
+                f"{item.id:>4}  {item.name:<28} {item.game:<16} {item.format:<12} {item.status:<9}"
+                f" rounds {done['rounds_closed']}/{total}"
+                f"  matches {done['tables_done']}/{done['tables']}"
+            )
+
+
+@league.command("show")
+@click.argument("key")
+def league_show(key: str) -> None:
+    """Standings and progress of one league (by id or name)."""
+    from premiere.config import Settings
+    from workers import leagues
+
+    with leagues.connect(Settings().database_url) as conn:
+        item = leagues.get_league(conn, key)
+        if item is None:
+            raise click.ClickException(f"no league {key!r}")
+        done = leagues.progress(conn, item.id)
+        table = leagues.current_standings(conn, item)
+    click.echo(f"{item.name}: {item.game}, {item.format}, {item.players} seats, {item.status}")
+    click.echo(
+        f"rounds closed {done['rounds_closed']}/{item.rounds or '-'},"
+        f" matches {done['tables_done']}/{done['tables']}"
+    )
+    click.echo("rank  bot                      points  games")
+    for row in table:
+        click.echo(f"{row['rank']:>4}  {row['bot']:<24} {row['points']:>6}  {row['games']:>5}")
+
+
+@league.command("run-now")
+@click.argument("key")
+def league_run_now(key: str) -> None:
+    """Open the league's next round now, without waiting for its schedule."""
+    from datetime import UTC, datetime
+
+    from premiere.config import Settings
+    from workers import leagues
+
+    with leagues.connect(Settings().database_url) as conn:
+        item = leagues.get_league(conn, key)
+        if item is None:
+            raise click.ClickException(f"no league {key!r}")
+        number = leagues.open_round(conn, item.id, datetime.now(UTC), manual=True)
+    if number is None:
+        raise click.ClickException("a round is still open, or the league has finished")
+    click.echo(f"round {number} opened; the workers will plan and play it")
+
+
+@main.command()
+@click.option("--concurrency", type=int, default=2, show_default=True)
+@click.option("--metrics-port", type=int, help="Port of /metrics (PREMIERE_WORKER_METRICS_PORT).")
+def worker(concurrency: int, metrics_port: int | None) -> None:
+    """Run a Celery worker for leagues, match dispatch and ratings."""
+    from workers.run import run_worker
+
+    run_worker(concurrency, metrics_port)
+
+
+@main.command()
+def beat() -> None:
+    """Run Celery beat: it ticks, and each tick decides which rounds are due."""
+    from workers.run import run_beat
+
+    run_beat()
+
+
 @main.command("ladder")
 @click.option("--grpc-address", help="host:port of LadderService (PREMIERE_LADDER_GRPC_ADDRESS).")
 @click.option(

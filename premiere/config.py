@@ -25,6 +25,18 @@ class Settings(BaseSettings):
     start_grace_s: float = Field(
         default=600.0, description="How long a new match waits for its bots before it is voided."
     )
+    redis_url: str = Field(
+        default="redis://127.0.0.1:6379/0", description="Redis URL of the Celery broker."
+    )
+    queue: str = Field(default="premiere", description="Celery queue the workers consume.")
+    visibility_timeout_s: int = Field(
+        default=60,
+        description="Seconds before a task taken by a worker that vanished is delivered again.",
+    )
+    arbiter_target: str = Field(
+        default="127.0.0.1:50051", description="Where workers reach the arbiter's gRPC API."
+    )
+    worker_metrics_port: int = Field(default=9102, description="Port of the workers' /metrics.")
     resume_grace_s: float = Field(
         default=120.0,
         description="After a restart, how long a match waits for its bots to return.",

@@ -11,10 +11,10 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio  # type: ignore[attr-defined]
 from grpc_reflection.v1alpha import reflection
-from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2, match_pb2_grpc
 from prometheus_client import start_http_server
 
 from premiere.config import Settings
+from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter
 from server.events import EventHub
 from server.gateway import BotGateway

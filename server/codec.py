@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from premiere_bot.convert import ConversionError, build, fill
-from premiere_bot.wire import game_pb2, outcome_pb2
-
 from games.errors import MalformedMove
 from games.interface import Game, Outcome
+from premiere_bot.convert import ConversionError, build, fill
+from premiere_bot.wire import game_pb2, outcome_pb2
 
 
 def wire_field(game_id: str) -> str:

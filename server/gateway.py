@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
-from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc
 
 import games
+from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc
 from server.router import Connection, Router
 from server.store import Store
 

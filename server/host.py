@@ -8,13 +8,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from premiere_bot.wire import bot_gateway_pb2
-
 import games
 from games.bots import builtin_choice
 from games.errors import MalformedMove
 from games.interface import Outcome
 from games.values import to_plain
+from premiere_bot.wire import bot_gateway_pb2
 from server import metrics
 from server.codec import decode_move, encode_move, encode_observation, encode_outcome
 from server.events import EndEvent, EventHub, FaultEvent, MoveEvent

@@ -6,10 +6,10 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import grpc
-from premiere_bot.wire import match_pb2, match_pb2_grpc
 
 import games
 from games.interface import Game, Outcome, State, TieBreak
+from premiere_bot.wire import match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter, BadRequest
 from server.codec import encode_move, encode_observation, encode_outcome
 from server.events import EndEvent, Event, EventHub, FaultEvent, MoveEvent

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from premiere_bot.wire import bot_gateway_pb2
-
 from server.metrics import CONNECTED_BOTS, STALE_ANSWERS
 
 

@@ -36,7 +36,9 @@ def hash_token(token: str) -> str:
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(32)
+    """A 256-bit random token with a fixed prefix, so it never starts with "-" (which command
+    lines would read as an option) and is easy to spot in a leaked log."""
+    return "pmb_" + secrets.token_urlsafe(32)
 
 
 @dataclass(frozen=True)

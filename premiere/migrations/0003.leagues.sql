@@ -30,6 +30,7 @@ CREATE TABLE league_rounds (
     status      text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed')),
     opened_at   timestamptz NOT NULL DEFAULT now(),
     closed_at   timestamptz,
+    standings   jsonb,
     PRIMARY KEY (league_id, number),
     UNIQUE (league_id, slot)
 );

@@ -10,6 +10,7 @@ import queue
 import sys
 
 import grpc
+
 from premiere_bot.wire import bot_gateway_pb2
 
 METHOD = "/premiere.v1.BotGatewayService/Connect"

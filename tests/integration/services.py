@@ -15,9 +15,9 @@ from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from premiere_bot.wire import match_pb2, match_pb2_grpc
 
 from premiere.db import create_database, drop_database, upgrade
+from premiere_bot.wire import match_pb2, match_pb2_grpc
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -146,8 +146,16 @@ def start_bot(
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
     return subprocess.Popen(
-        [str(BIN / "premiere-bot"), "run", spec, "--arbiter", arbiter.address, "--token", token,
-         *extra],
+        [
+            str(BIN / "premiere-bot"),
+            "run",
+            spec,
+            "--arbiter",
+            arbiter.address,
+            "--token",
+            token,
+            *extra,
+        ],
         env=env,
         cwd=ROOT,
         stdout=log_path.open("ab"),
@@ -187,3 +195,75 @@ def wait_ended(
             return match
         time.sleep(0.2)
     raise TimeoutError(f"match {match_id} did not end")
+
+
+@dataclass
+class Workers:
+    """A Celery worker and beat run as `premiere worker` and `premiere beat` processes."""
+
+    arbiter: Arbiter
+    folder: Path
+    queue: str = field(default_factory=lambda: f"premiere-test-{uuid.uuid4().hex[:8]}")
+    metrics_port: int = field(default_factory=free_port)
+    worker: subprocess.Popen[bytes] | None = None
+    beat: subprocess.Popen[bytes] | None = None
+    restarts: int = 0
+
+    def env(self) -> dict[str, str]:
+        return self.arbiter.env(
+            PREMIERE_REDIS_URL=os.environ.get("PREMIERE_REDIS_URL", "redis://127.0.0.1:6379/0"),
+            PREMIERE_QUEUE=self.queue,
+            PREMIERE_TICK_SECONDS="1",
+            PREMIERE_VISIBILITY_TIMEOUT_S="8",
+            PREMIERE_ARBITER_TARGET=self.arbiter.address,
+            PREMIERE_WORKER_METRICS_PORT=str(self.metrics_port),
+        )
+
+    def _spawn(self, *args: str, log: str) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            [str(BIN / "premiere"), *args],
+            env=self.env(),
+            cwd=self.folder,
+            stdout=(self.folder / log).open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def start_worker(self) -> None:
+        self.worker = self._spawn("worker", "--concurrency", "2", log=f"worker-{self.restarts}.log")
+
+    def start_beat(self, log: str = "beat.log") -> subprocess.Popen[bytes]:
+        self.beat = self._spawn("beat", log=log)
+        return self.beat
+
+    def kill_worker(self) -> None:
+        """kill -9 the worker's whole process group: the main process and its children."""
+        import signal
+
+        if self.worker is not None and self.worker.poll() is None:
+            os.killpg(self.worker.pid, signal.SIGKILL)
+            self.worker.wait(10)
+        self.restarts += 1
+
+    def stop(self) -> None:
+        import signal
+
+        for process in (self.worker, self.beat):
+            if process is not None and process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+                try:
+                    process.wait(15)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+
+    def cli(self, *args: str) -> str:
+        result = subprocess.run(
+            [str(BIN / "premiere"), *args],
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if result.returncode != 0:
+            raise RuntimeError(f"premiere {' '.join(args)} failed: {result.stderr}")
+        return result.stdout

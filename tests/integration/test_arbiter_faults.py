@@ -11,8 +11,8 @@ from pathlib import Path
 
 import grpc
 import pytest
-from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2
 
+from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2
 from tests.integration.services import ROOT, Arbiter, create_match, start_bot, wait_ended
 
 FAST = {"move_time_ms": 150, "time_bank_ms": 150, "strike_limit": 3}
@@ -94,17 +94,18 @@ def test_garbage_bytes(arbiter: Arbiter, tmp_path: Path) -> None:
     assert_forfeited_last(match)
 
 
-def test_answers_for_requests_it_was_not_sent_are_refused(
-    arbiter: Arbiter, tmp_path: Path
-) -> None:
+def test_answers_for_requests_it_was_not_sent_are_refused(arbiter: Arbiter, tmp_path: Path) -> None:
     match = play_against(arbiter, raw_bot(arbiter, tmp_path, "thief"))
     assert list(match.faults) == []
     assert not match.seats[0].forfeited
-    metrics = urllib.request.urlopen(
-        f"http://127.0.0.1:{arbiter.metrics_port}/metrics", timeout=5
-    ).read().decode()
+    metrics = (
+        urllib.request.urlopen(f"http://127.0.0.1:{arbiter.metrics_port}/metrics", timeout=5)
+        .read()
+        .decode()
+    )
     refused = next(
-        line for line in metrics.splitlines()
+        line
+        for line in metrics.splitlines()
         if line.startswith('premiere_arbiter_refused_answers_total{reason="stale"}')
     )
     assert float(refused.split()[-1]) >= 4 * match.decisions // 3 / 2

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import grpc
 import pytest
-from premiere_bot.wire import match_pb2
 
 import games
 from games.play import replay
+from premiere_bot.wire import match_pb2
 from server.codec import decode_move
 from tests.integration.services import Arbiter, create_match, start_bot, wait_ended
 

@@ -1,0 +1,381 @@
+"""Leagues in PostgreSQL: creating them, opening rounds, planning and tracking their tables.
+
+Every function re-reads what it needs and writes idempotently (unique keys, ON CONFLICT, row
+locks), so a task delivered twice, or two beats ticking at once, changes nothing the second
+time.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+
+import games
+from games.bots import bot_names
+from games.rng import derive_seed
+from workers.planning import History, Table, check, default_rounds, plan, standings
+from workers.schedule import due_slot
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class League:
+    id: int
+    name: str
+    game: str
+    format: str
+    players: int
+    options: dict[str, Any]
+    bots: tuple[str, ...]
+    every_seconds: int | None
+    cron: str | None
+    rounds: int | None
+    seed: str
+    move_time_ms: int
+    time_bank_ms: int
+    status: str
+
+    @classmethod
+    def from_row(cls, row: Row) -> League:
+        return cls(
+            id=row["id"],
+            name=row["name"],
+            game=row["game"],
+            format=row["format"],
+            players=row["players"],
+            options=row["options"],
+            bots=tuple(row["bots"]),
+            every_seconds=row["every_seconds"],
+            cron=row["cron"],
+            rounds=row["rounds"],
+            seed=row["seed"],
+            move_time_ms=row["move_time_ms"],
+            time_bank_ms=row["time_bank_ms"],
+            status=row["status"],
+        )
+
+
+def connect(database_url: str) -> psycopg.Connection[Row]:
+    return psycopg.connect(database_url, row_factory=dict_row, autocommit=True)
+
+
+def create_league(
+    conn: psycopg.Connection[Row],
+    *,
+    name: str,
+    game: str,
+    format: str,
+    players: int,
+    bots: Sequence[str],
+    options: dict[str, Any] | None = None,
+    every_seconds: int | None = None,
+    cron: str | None = None,
+    rounds: int | None = None,
+    seed: str | None = None,
+    move_time_ms: int = 0,
+    time_bank_ms: int = 0,
+) -> League:
+    """Validate against the game and the format, then store the league."""
+    engine = games.get(game)
+    if players not in engine.player_counts:
+        raise ValueError(f"{game} is played by {engine.player_counts} players, not {players}")
+    resolved = engine.resolve_options(options)
+    check(format, bots, players)
+    for bot in bots:
+        if bot.startswith("builtin:") and bot.removeprefix("builtin:") not in bot_names(engine):
+            raise ValueError(f"{game} has no built-in bot {bot!r}; it has {bot_names(engine)}")
+    if rounds is None:
+        rounds = default_rounds(format, len(bots), players)
+    row = conn.execute(
+        "INSERT INTO leagues (name, game, format, players, options, bots, every_seconds, cron,"
+        " rounds, seed, move_time_ms, time_bank_ms)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING *",
+        (
+            name,
+            game,
+            format,
+            players,
+            json.dumps(resolved),
+            list(bots),
+            every_seconds,
+            cron,
+            rounds,
+            seed or uuid.uuid4().hex[:16],
+            move_time_ms,
+            time_bank_ms,
+        ),
+    ).fetchone()
+    assert row is not None
+    return League.from_row(row)
+
+
+def get_league(conn: psycopg.Connection[Row], key: str | int) -> League | None:
+    if isinstance(key, int) or str(key).isdigit():
+        row = conn.execute("SELECT * FROM leagues WHERE id = %s", (int(key),)).fetchone()
+    else:
+        row = conn.execute("SELECT * FROM leagues WHERE name = %s", (key,)).fetchone()
+    return League.from_row(row) if row else None
+
+
+def list_leagues(conn: psycopg.Connection[Row], active_only: bool = False) -> list[League]:
+    where = "WHERE status = 'active'" if active_only else ""
+    rows = conn.execute(f"SELECT * FROM leagues {where} ORDER BY id").fetchall()
+    return [League.from_row(row) for row in rows]
+
+
+# --- rounds --------------------------------------------------------------------------------
+
+
+def open_round(
+    conn: psycopg.Connection[Row], league_id: int, now: datetime, manual: bool = False
+) -> int | None:
+    """Open the league's next round if one is due (or asked for); returns its number.
+
+    Under the league's row lock: nothing opens while a round is still open, after the last
+    round, or twice for the same schedule slot. A league without a schedule chains its rounds:
+    the next opens as soon as the previous closes.
+    """
+    with conn.transaction():
+        row = conn.execute(
+            "SELECT * FROM leagues WHERE id = %s FOR UPDATE", (league_id,)
+        ).fetchone()
+        if row is None or row["status"] != "active":
+            return None
+        league = League.from_row(row)
+        state = conn.execute(
+            "SELECT count(*) AS rounds, count(*) FILTER (WHERE status = 'open') AS open,"
+            " coalesce(max(number), 0) AS last FROM league_rounds WHERE league_id = %s",
+            (league_id,),
+        ).fetchone()
+        assert state is not None
+        if state["open"]:
+            return None
+        if league.rounds is not None and state["rounds"] >= league.rounds:
+            _finish(conn, league_id)
+            return None
+        if manual:
+            slot = f"now:{uuid.uuid4().hex}"
+        else:
+            slot = due_slot(league.every_seconds, league.cron, now) or f"after:{state['last']}"
+        opened = conn.execute(
+            "INSERT INTO league_rounds (league_id, number, slot) VALUES (%s, %s, %s)"
+            " ON CONFLICT (league_id, slot) DO NOTHING RETURNING number",
+            (league_id, state["last"] + 1, slot),
+        ).fetchone()
+        return int(opened["number"]) if opened else None
+
+
+def _finish(conn: psycopg.Connection[Row], league_id: int) -> None:
+    conn.execute(
+        "UPDATE leagues SET status = 'finished', finished_at = now()"
+        " WHERE id = %s AND status = 'active'",
+        (league_id,),
+    )
+
+
+def history(conn: psycopg.Connection[Row], league_id: int) -> History:
+    """Every finished table of the league: round, seats and the ranks they got, in order."""
+    rows = conn.execute(
+        "SELECT t.round, t.seats, m.outcome FROM league_tables t"
+        " JOIN matches m ON m.id = t.match_id"
+        " WHERE t.league_id = %s AND t.status = 'finished'"
+        " ORDER BY t.round, t.table_no",
+        (league_id,),
+    ).fetchall()
+    return [(row["round"], tuple(row["seats"]), tuple(row["outcome"]["ranks"])) for row in rows]
+
+
+def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> list[Table]:
+    """The round's tables: planned once by the league's format, then read back."""
+    league = get_league(conn, league_id)
+    assert league is not None
+    existing = _tables(conn, league_id, number)
+    if existing:
+        return existing
+    ratings = _ratings(conn, league)
+    tables = plan(
+        league.format,
+        league.bots,
+        league.players,
+        number,
+        league.seed,
+        history(conn, league_id),
+        ratings,
+    )
+    with conn.transaction():
+        for table_no, table in enumerate(tables):
+            seed = table.seed or derive_seed(league.seed, number, table_no).hex()[:16]
+            conn.execute(
+                "INSERT INTO league_tables (league_id, round, table_no, seats, seed, grp)"
+                " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (league_id, number, table_no, list(table.seats), seed, table.group),
+            )
+    return _tables(conn, league_id, number)
+
+
+def _tables(conn: psycopg.Connection[Row], league_id: int, number: int) -> list[Table]:
+    rows = conn.execute(
+        "SELECT seats, seed, grp FROM league_tables WHERE league_id = %s AND round = %s"
+        " ORDER BY table_no",
+        (league_id, number),
+    ).fetchall()
+    return [Table(tuple(r["seats"]), r["seed"], r["grp"]) for r in rows]
+
+
+def _ratings(conn: psycopg.Connection[Row], league: League) -> dict[str, float]:
+    """Live Elo of the league's registered bots on its game's ladder, when rated already."""
+    try:
+        rows = conn.execute(
+            "SELECT coalesce(b.name, 'builtin:' || p.builtin) AS name, r.rating"
+            " FROM ratings r JOIN ladder_players p ON p.id = r.player_id"
+            " LEFT JOIN bots b ON b.id = p.bot_id WHERE r.game = %s",
+            (league.game,),
+        ).fetchall()
+    except psycopg.errors.UndefinedTable:
+        return {}
+    return {row["name"]: float(row["rating"]) for row in rows if row["name"] in league.bots}
+
+
+# --- tables and matches ------------------------------------------------------------------
+
+
+def idempotency_key(league_id: int, number: int, table_no: int) -> str:
+    return f"league:{league_id}:round:{number}:table:{table_no}"
+
+
+def tables_to_dispatch(conn: psycopg.Connection[Row]) -> list[tuple[int, int, int]]:
+    rows = conn.execute(
+        "SELECT t.league_id, t.round, t.table_no FROM league_tables t"
+        " JOIN leagues l ON l.id = t.league_id"
+        " WHERE t.status = 'planned' AND l.status = 'active'"
+        " ORDER BY t.league_id, t.round, t.table_no"
+    ).fetchall()
+    return [(r["league_id"], r["round"], r["table_no"]) for r in rows]
+
+
+def table_request(
+    conn: psycopg.Connection[Row], league_id: int, number: int, table_no: int
+) -> tuple[League, Row] | None:
+    """The league and the table, if the table still waits for its match."""
+    league = get_league(conn, league_id)
+    row = conn.execute(
+        "SELECT * FROM league_tables WHERE league_id = %s AND round = %s AND table_no = %s",
+        (league_id, number, table_no),
+    ).fetchone()
+    if league is None or row is None or row["status"] != "planned":
+        return None
+    return league, row
+
+
+def record_dispatch(
+    conn: psycopg.Connection[Row], league_id: int, number: int, table_no: int, match_id: str
+) -> bool:
+    updated = conn.execute(
+        "UPDATE league_tables SET match_id = %s, status = 'dispatched'"
+        " WHERE league_id = %s AND round = %s AND table_no = %s AND status = 'planned'",
+        (match_id, league_id, number, table_no),
+    )
+    return updated.rowcount == 1
+
+
+def collect(conn: psycopg.Connection[Row]) -> list[tuple[int, int, str, str]]:
+    """Mark tables whose match ended; returns (league, round, match id, status) for each."""
+    rows = conn.execute(
+        "UPDATE league_tables t SET status = m.status FROM matches m"
+        " WHERE t.match_id = m.id AND t.status = 'dispatched'"
+        " AND m.status IN ('finished', 'void')"
+        " RETURNING t.league_id, t.round, t.match_id, m.status"
+    ).fetchall()
+    return [(r["league_id"], r["round"], str(r["match_id"]), r["status"]) for r in rows]
+
+
+def rounds_to_close(conn: psycopg.Connection[Row]) -> list[tuple[int, int]]:
+    rows = conn.execute(
+        "SELECT r.league_id, r.number FROM league_rounds r WHERE r.status = 'open'"
+        " AND EXISTS (SELECT 1 FROM league_tables t"
+        "             WHERE t.league_id = r.league_id AND t.round = r.number)"
+        " AND NOT EXISTS (SELECT 1 FROM league_tables t WHERE t.league_id = r.league_id"
+        "                 AND t.round = r.number AND t.status IN ('planned', 'dispatched'))"
+    ).fetchall()
+    return [(r["league_id"], r["number"]) for r in rows]
+
+
+def rounds_to_plan(conn: psycopg.Connection[Row]) -> list[tuple[int, int]]:
+    rows = conn.execute(
+        "SELECT r.league_id, r.number FROM league_rounds r WHERE r.status = 'open'"
+        " AND NOT EXISTS (SELECT 1 FROM league_tables t"
+        "                 WHERE t.league_id = r.league_id AND t.round = r.number)"
+    ).fetchall()
+    return [(r["league_id"], r["number"]) for r in rows]
+
+
+def close_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> float | None:
+    """Close a round whose tables all ended, storing the standings so far.
+
+    Returns the round's duration in seconds, or None if it was not closable (already closed,
+    or a table still running).
+    """
+    with conn.transaction():
+        row = conn.execute(
+            "SELECT * FROM league_rounds WHERE league_id = %s AND number = %s FOR UPDATE",
+            (league_id, number),
+        ).fetchone()
+        pending = conn.execute(
+            "SELECT count(*) AS n FROM league_tables WHERE league_id = %s AND round = %s"
+            " AND status IN ('planned', 'dispatched')",
+            (league_id, number),
+        ).fetchone()
+        if row is None or row["status"] != "open" or pending is None or pending["n"]:
+            return None
+        league = get_league(conn, league_id)
+        assert league is not None
+        table = standings(league.format, league.bots, history(conn, league_id))
+        closed = conn.execute(
+            "UPDATE league_rounds SET status = 'closed', closed_at = now(), standings = %s"
+            " WHERE league_id = %s AND number = %s RETURNING closed_at - opened_at AS took",
+            (json.dumps(table), league_id, number),
+        ).fetchone()
+        if league.rounds is not None and number >= league.rounds:
+            _finish(conn, league_id)
+    assert closed is not None
+    return float(closed["took"].total_seconds())
+
+
+def progress(conn: psycopg.Connection[Row], league_id: int) -> Row:
+    """Rounds and tables by state, for `premiere league show` and the demo."""
+    row = conn.execute(
+        "SELECT"
+        " (SELECT count(*) FROM league_rounds WHERE league_id = %(id)s AND status = 'closed')"
+        "   AS rounds_closed,"
+        " (SELECT count(*) FROM league_rounds WHERE league_id = %(id)s) AS rounds_opened,"
+        " (SELECT count(*) FROM league_tables WHERE league_id = %(id)s) AS tables,"
+        " (SELECT count(*) FROM league_tables WHERE league_id = %(id)s"
+        "   AND status IN ('finished', 'void')) AS tables_done",
+        {"id": league_id},
+    ).fetchone()
+    assert row is not None
+    return row
+
+
+def current_standings(conn: psycopg.Connection[Row], league: League) -> list[dict[str, Any]]:
+    return standings(league.format, league.bots, history(conn, league.id))
+
+
+def unrated_matches(conn: psycopg.Connection[Row]) -> list[str]:
+    """League matches that finished but are not on the ladder yet (a lost rating task)."""
+    try:
+        rows = conn.execute(
+            "SELECT t.match_id FROM league_tables t WHERE t.status = 'finished'"
+            " AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = t.match_id)"
+        ).fetchall()
+    except psycopg.errors.UndefinedTable:
+        return []
+    return [str(row["match_id"]) for row in rows]

@@ -1,0 +1,152 @@
+"""Celery tasks. Each takes ids, re-reads state, and is safe to run twice or concurrently.
+
+`tick` (from beat) is the reconciler: it opens due rounds and enqueues whatever step is
+missing, so a task lost with a killed worker is simply done again a tick later.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+import grpc
+from celery import signals
+
+from premiere.config import Settings
+from premiere_bot.wire import match_pb2
+from workers import leagues
+from workers.app import TICK_SECONDS, app
+from workers.client import matches
+from workers.metrics import DISPATCHED, RATED, ROUND_SECONDS, TASKS
+
+log = logging.getLogger("premiere.workers")
+
+RETRY = {
+    "autoretry_for": (Exception,),
+    "retry_backoff": 1,
+    "retry_backoff_max": 30,
+    "retry_jitter": True,
+    "max_retries": 20,
+}
+
+
+def _settings() -> Settings:
+    return Settings()
+
+
+@app.task(name="workers.tasks.tick", expires=max(TICK_SECONDS * 2, 5), **RETRY)
+def tick() -> None:
+    settings = _settings()
+    now = datetime.now(UTC)
+    with leagues.connect(settings.database_url) as conn:
+        for league in leagues.list_leagues(conn, active_only=True):
+            number = leagues.open_round(conn, league.id, now)
+            if number is not None:
+                log.info("league %s: round %d opened", league.name, number)
+        for league_id, number in leagues.rounds_to_plan(conn):
+            open_round.delay(league_id, number)
+        for league_id, number, table_no in leagues.tables_to_dispatch(conn):
+            dispatch_table.delay(league_id, number, table_no)
+        for match_id in leagues.unrated_matches(conn):
+            rate_match.delay(match_id)
+        collect.delay()
+
+
+@app.task(name="workers.tasks.open_round", **RETRY)
+def open_round(league_id: int, number: int) -> None:
+    """Plan the round's tables (once) and dispatch each."""
+    with leagues.connect(_settings().database_url) as conn:
+        tables = leagues.plan_round(conn, league_id, number)
+    for table_no in range(len(tables)):
+        dispatch_table.delay(league_id, number, table_no)
+
+
+@app.task(name="workers.tasks.dispatch_table", **RETRY)
+def dispatch_table(league_id: int, number: int, table_no: int) -> None:
+    """Create the table's match on the arbiter; the idempotency key makes a retry harmless."""
+    settings = _settings()
+    with leagues.connect(settings.database_url) as conn:
+        found = leagues.table_request(conn, league_id, number, table_no)
+        if found is None:
+            return
+        league, table = found
+        request = match_pb2.CreateMatchRequest(
+            game=league.game,
+            options={
+                k: str(v).lower() if isinstance(v, bool) else str(v)
+                for k, v in league.options.items()
+            },
+            seed=table["seed"],
+            idempotency_key=leagues.idempotency_key(league_id, number, table_no),
+        )
+        for seat in table["seats"]:
+            if seat.startswith("builtin:"):
+                request.seats.add(builtin=seat.removeprefix("builtin:"))
+            else:
+                request.seats.add(bot=seat)
+        request.time_control.move_time_ms = league.move_time_ms
+        request.time_control.time_bank_ms = league.time_bank_ms
+        try:
+            reply = matches(settings).CreateMatch(request, timeout=30)
+        except grpc.RpcError as error:
+            if error.code() == grpc.StatusCode.INVALID_ARGUMENT:
+                log.error(
+                    "league %s round %d table %d refused: %s",
+                    league.name,
+                    number,
+                    table_no,
+                    error.details(),
+                )
+                return
+            raise
+        if leagues.record_dispatch(conn, league_id, number, table_no, reply.match_id):
+            DISPATCHED.inc()
+
+
+@app.task(name="workers.tasks.collect", expires=max(TICK_SECONDS * 2, 5), **RETRY)
+def collect() -> None:
+    """Notice ended matches (nothing waits on a running match), rate them, close rounds."""
+    with leagues.connect(_settings().database_url) as conn:
+        for _league_id, _number, match_id, status in leagues.collect(conn):
+            if status == "finished":
+                rate_match.delay(match_id)
+        for league_id, number in leagues.rounds_to_close(conn):
+            close_round.delay(league_id, number)
+
+
+@app.task(name="workers.tasks.rate_match", **RETRY)
+def rate_match(match_id: str) -> None:
+    """Rate one finished match on its game's ladder; the ladder applies a match once only."""
+    from ladder.store import rate_match as apply_rating
+
+    with leagues.connect(_settings().database_url) as conn:
+        if apply_rating(conn, match_id):
+            RATED.inc()
+
+
+@app.task(name="workers.tasks.close_round", **RETRY)
+def close_round(league_id: int, number: int) -> None:
+    settings = _settings()
+    with leagues.connect(settings.database_url) as conn:
+        took = leagues.close_round(conn, league_id, number)
+        if took is None:
+            return
+        ROUND_SECONDS.observe(took)
+        league = leagues.get_league(conn, league_id)
+        if league is not None and league.status == "active":
+            next_number = leagues.open_round(conn, league_id, datetime.now(UTC))
+            if next_number is not None:
+                open_round.delay(league_id, next_number)
+
+
+@signals.task_postrun.connect
+def _count_task(task: Any = None, state: str | None = None, **_: Any) -> None:
+    if task is not None:
+        TASKS.labels(task.name.rsplit(".", 1)[-1], state or "UNKNOWN").inc()
+
+
+@signals.task_retry.connect
+def _count_retry(sender: Any = None, **_: Any) -> None:
+    if sender is not None:
+        TASKS.labels(sender.name.rsplit(".", 1)[-1], "RETRY").inc()
