@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test lint format bench golden proto clean
+.PHONY: demo up test test-integration lint format bench golden proto clean
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,8 +18,17 @@ $(NODE_DEPS): clients/node/package-lock.json
 	cd clients/node && npm ci --no-audit --no-fund
 	touch $@
 
+# Everything on one machine: private PostgreSQL and Redis unless PREMIERE_* name others.
+demo: $(STAMP)
+	$(BIN)/premiere up
+
 test: $(STAMP) $(NODE_DEPS)
 	$(BIN)/python -m pytest -n auto
+
+# The tests that need PostgreSQL, Redis and running processes (CI runs them twice: with the
+# machine's services and with none configured).
+test-integration: $(STAMP) $(NODE_DEPS)
+	$(BIN)/python -m pytest -n auto tests/integration tests/ladder
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -40,4 +49,4 @@ golden: $(STAMP)
 	$(BIN)/python -m tests.golden.regenerate
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis .state

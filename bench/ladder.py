@@ -18,8 +18,7 @@ import statistics
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 _THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
@@ -39,7 +38,7 @@ from ladder.queries import (  # noqa: E402
     rating_history,
 )
 from ladder.store import rate_finished  # noqa: E402
-from premiere.db import create_database, drop_database, upgrade  # noqa: E402
+from tests.integration.services import scratch_database  # noqa: E402
 
 MATCHES = int(os.environ.get("PREMIERE_BENCH_LADDER_MATCHES", "1000000"))
 BOTS = 1000
@@ -49,24 +48,6 @@ GAME = "movie-tricks"
 SEED = 20240602
 
 _T = TypeVar("_T")
-
-
-def _admin_url() -> str:
-    url = os.environ.get("PREMIERE_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    return url.rpartition("/")[0] + "/postgres"
-
-
-@contextmanager
-def _scratch() -> Iterator[str]:
-    name = f"premiere_bench_{uuid.uuid4().hex[:12]}"
-    admin = _admin_url()
-    create_database(admin, name)
-    url = admin.rpartition("/")[0] + f"/{name}"
-    try:
-        upgrade(url)
-        yield url
-    finally:
-        drop_database(admin, name)
 
 
 def _blas_threads() -> str:
@@ -214,7 +195,7 @@ def run() -> list[dict[str, Any]]:
     """Measure, and return one row per figure."""
     rows = []
     size = f"{MATCHES:,} stored matches"
-    with _scratch() as url:
+    with scratch_database() as url:
         started = time.perf_counter()
         _populate(url, MATCHES)
         _log(f"loaded {size} in {time.perf_counter() - started:.0f} s")

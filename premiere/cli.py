@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 import click
 
@@ -358,3 +359,42 @@ def ladder_command(
     if not no_migrate:
         upgrade(database_url)
     asyncio.run(serve(database_url, ladder_settings))
+
+
+@main.command()
+@click.option(
+    "--demo/--no-demo",
+    default=True,
+    show_default=True,
+    help="Create a demo league over every game and run the example bot.",
+)
+def up(demo: bool) -> None:
+    """Start the whole stack locally (private PostgreSQL/Redis unless PREMIERE_* name them)."""
+    from premiere.stack import Stack, ladder_http, state_dir, write_description
+    from premiere.watch import watch
+
+    stack = Stack(state_dir())
+    try:
+        click.echo("starting PostgreSQL and Redis (private unless configured) ...")
+        stack.start_services()
+        click.echo("starting the arbiter, the ladder, a worker and beat ...")
+        stack.start_processes()
+        described = write_description(stack)
+        click.echo(f"arbiter (bots connect here): {stack.settings.arbiter_address}")
+        click.echo(f"ladder API and dashboard data: http://{ladder_http()}/api/games")
+        click.echo(f"logs and {described.name}: {stack.folder}")
+        if not demo:
+            click.echo("running; Ctrl-C stops everything")
+            while True:
+                stack.check_alive()
+                time.sleep(1)
+        stack.start_example_bot()
+        names = stack.create_demo_leagues()
+        write_description(stack)
+        click.echo(f"demo leagues: {', '.join(names)}; Ctrl-C stops everything")
+        api = f"http://{ladder_http()}/api"
+        watch(stack.env["PREMIERE_DATABASE_URL"], names, api, stack.check_alive)
+    except KeyboardInterrupt:
+        click.echo("stopping ...")
+    finally:
+        stack.stop()

@@ -2,32 +2,69 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from premiere.db import create_database, drop_database, upgrade
+from premiere.services import PrivatePostgres, PrivateRedis
 from premiere_bot.wire import match_pb2, match_pb2_grpc
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
 
+_private: dict[str, Any] = {}
+
+
+def _private_folder() -> Path:
+    """Under /tmp and world-traversable: the private servers may run as an unprivileged user."""
+    folder = Path(tempfile.mkdtemp(prefix="premiere-test-services-"))
+    folder.chmod(0o755)
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 def admin_url() -> str:
-    """The server to make scratch databases on: PREMIERE_DATABASE_URL's, or the local one."""
-    url = os.environ.get("PREMIERE_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    """Where scratch databases are made: PREMIERE_DATABASE_URL's server when it is set, else a
+    private PostgreSQL started for this test process (and gone with it)."""
+    url = os.environ.get("PREMIERE_DATABASE_URL")
+    if url is None:
+        if "postgres" not in _private:
+            server = PrivatePostgres(_private_folder() / "pg")
+            server.start()
+            atexit.register(server.stop)
+            _private["postgres"] = server
+        url = _private["postgres"].admin_url
     base, _, _ = url.rpartition("/")
     return f"{base}/postgres"
+
+
+def redis_url() -> str:
+    """PREMIERE_REDIS_URL when set, else a private Redis for this test process."""
+    url = os.environ.get("PREMIERE_REDIS_URL")
+    if url is None:
+        if "redis" not in _private:
+            server = PrivateRedis(_private_folder() / "redis")
+            server.start()
+            atexit.register(server.stop)
+            _private["redis"] = server
+        url = _private["redis"].url
+    return url
 
 
 @contextmanager
@@ -211,7 +248,7 @@ class Workers:
 
     def env(self) -> dict[str, str]:
         return self.arbiter.env(
-            PREMIERE_REDIS_URL=os.environ.get("PREMIERE_REDIS_URL", "redis://127.0.0.1:6379/0"),
+            PREMIERE_REDIS_URL=redis_url(),
             PREMIERE_QUEUE=self.queue,
             PREMIERE_TICK_SECONDS="1",
             PREMIERE_VISIBILITY_TIMEOUT_S="8",

@@ -1,0 +1,190 @@
+"""`premiere up`: the whole local stack as child processes, plus a demo league per game.
+
+Services named by PREMIERE_DATABASE_URL / PREMIERE_REDIS_URL are used as they are; whichever
+is not named is started privately (premiere.services). Every process started here is our
+child with a parent-death signal, so none outlives `premiere up`, even after a SIGKILL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+import games
+from premiere.children import spawn, stop
+from premiere.config import Settings
+from premiere.db import create_database, upgrade
+from premiere.services import PrivatePostgres, PrivateRedis
+
+DEMO_BOTS = ("builtin:random", "builtin:heuristic", "builtin:first")
+EXAMPLE_BOT = "demo-example"
+EXAMPLE_CLASS = "premiere_bot.examples.random_bot:RandomBot"
+
+
+def state_dir() -> Path:
+    return Path(os.environ.get("PREMIERE_STATE_DIR", ".state")).resolve()
+
+
+@dataclass
+class Stack:
+    """The stack's configuration is this process's environment, which its children inherit."""
+
+    folder: Path
+    private: list[PrivatePostgres | PrivateRedis] = field(default_factory=list)
+    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+
+    @property
+    def env(self) -> os._Environ[str]:
+        return os.environ
+
+    @property
+    def settings(self) -> Settings:
+        return Settings()
+
+    def start_services(self) -> None:
+        """Use the configured PostgreSQL and Redis, or start private ones."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.folder.chmod(0o755)
+        if "PREMIERE_DATABASE_URL" not in self.env:
+            postgres = PrivatePostgres(self.folder / "postgres")
+            postgres.start()
+            self.private.append(postgres)
+            create_database(postgres.admin_url, "premiere")
+            self.env["PREMIERE_DATABASE_URL"] = postgres.url("premiere")
+        if "PREMIERE_REDIS_URL" not in self.env:
+            cache = PrivateRedis(self.folder / "redis")
+            cache.start()
+            self.private.append(cache)
+            self.env["PREMIERE_REDIS_URL"] = cache.url
+        upgrade(self.env["PREMIERE_DATABASE_URL"])
+
+    def start_processes(self) -> None:
+        logs = self.folder / "logs"
+        logs.mkdir(exist_ok=True)
+        premiere = str(Path(sys.executable).parent / "premiere")
+        self.env.setdefault("PREMIERE_ARBITER_TARGET", self.settings.arbiter_address)
+        for name, args in (
+            ("arbiter", ["arbiter", "--no-migrate"]),
+            ("ladder", ["ladder"]),
+            ("worker", ["worker"]),
+            ("beat", ["beat"]),
+        ):
+            log = (logs / f"{name}.log").open("ab")
+            self.processes[name] = spawn([premiere, *args], env=self.env, log=log, cwd=self.folder)
+        self._wait_for_arbiter()
+
+    def _wait_for_arbiter(self, timeout: float = 60) -> None:
+        import grpc
+        from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+        deadline = time.monotonic() + timeout
+        with grpc.insecure_channel(self.settings.arbiter_address) as channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            while time.monotonic() < deadline:
+                self.check_alive()
+                try:
+                    stub.Check(health_pb2.HealthCheckRequest(), timeout=1)
+                    return
+                except grpc.RpcError:
+                    time.sleep(0.2)
+        raise TimeoutError("the arbiter did not become healthy; see .state/logs/arbiter.log")
+
+    def check_alive(self) -> None:
+        for name, process in self.processes.items():
+            if process.poll() is not None:
+                raise RuntimeError(
+                    f"{name} exited with {process.returncode}; see {self.folder}/logs/{name}.log"
+                )
+
+    def start_example_bot(self) -> None:
+        """Register the SDK example bot once (its token stays in the state folder), run it."""
+        from server.store import add_bot
+
+        token_file = self.folder / f"{EXAMPLE_BOT}.token"
+        url = self.env["PREMIERE_DATABASE_URL"]
+        if not token_file.exists():
+            with psycopg.connect(url) as conn:
+                conn.execute(
+                    "DELETE FROM bots WHERE name = %s AND NOT EXISTS"
+                    " (SELECT 1 FROM match_seats s WHERE s.bot_id = bots.id)",
+                    (EXAMPLE_BOT,),
+                )
+            token_file.write_text(add_bot(url, EXAMPLE_BOT))
+            token_file.chmod(0o600)
+        bot = str(Path(sys.executable).parent / "premiere-bot")
+        log = (self.folder / "logs" / "example-bot.log").open("ab")
+        self.processes["example-bot"] = spawn(
+            [
+                bot,
+                "run",
+                EXAMPLE_CLASS,
+                "--arbiter",
+                self.settings.arbiter_address,
+                "--token",
+                token_file.read_text().strip(),
+            ],
+            env=self.env,
+            log=log,
+            cwd=self.folder,
+        )
+
+    def create_demo_leagues(self) -> list[str]:
+        """A round robin per game: three built-in bots and the example bot over gRPC."""
+        from workers import leagues
+
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        names = []
+        with leagues.connect(self.env["PREMIERE_DATABASE_URL"]) as conn:
+            for game in games.all_games():
+                name = f"demo-{game.id}-{stamp}"
+                leagues.create_league(
+                    conn,
+                    name=name,
+                    game=game.id,
+                    format="round-robin",
+                    players=min(game.player_counts),
+                    bots=[*DEMO_BOTS, EXAMPLE_BOT],
+                    seed=secrets.token_hex(4),
+                )
+                names.append(name)
+        return names
+
+    def describe(self) -> dict[str, Any]:
+        settings = self.settings
+        return {
+            "database_url": self.env["PREMIERE_DATABASE_URL"],
+            "redis_url": self.env["PREMIERE_REDIS_URL"],
+            "arbiter": settings.arbiter_address,
+            "ladder_api": f"http://{ladder_http()}/api/games",
+            "pids": {name: p.pid for name, p in self.processes.items()}
+            | {type(s).__name__: s.process.pid for s in self.private if s.process},
+        }
+
+    def stop(self) -> None:
+        for name in ("beat", "worker", "example-bot", "ladder", "arbiter"):
+            if name in self.processes:
+                stop(self.processes[name])
+        for service in reversed(self.private):
+            service.stop()
+
+
+def ladder_http() -> str:
+    from ladder.config import LadderSettings
+
+    return LadderSettings().http_address
+
+
+def write_description(stack: Stack) -> Path:
+    path = stack.folder / "stack.json"
+    path.write_text(json.dumps(stack.describe(), indent=2))
+    return path
