@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 
@@ -16,8 +17,28 @@ from premiere.selfplay import SelfplayReport, run_selfplay
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Premiere: tournaments and rating ladders for card-game bots."""
+    if ctx.invoked_subcommand != "up":
+        _join_local_stack()
+
+
+def _join_local_stack() -> None:
+    """Point at the stack `premiere up` is running here, unless PREMIERE_* say otherwise."""
+    from premiere.stack import state_dir
+
+    described = state_dir() / "stack.json"
+    if not described.exists():
+        return
+    try:
+        stack = json.loads(described.read_text())
+        os.kill(int(stack["launcher"]), 0)
+    except (ValueError, KeyError, ProcessLookupError, PermissionError):
+        return
+    os.environ.setdefault("PREMIERE_DATABASE_URL", stack["database_url"])
+    os.environ.setdefault("PREMIERE_REDIS_URL", stack["redis_url"])
+    os.environ.setdefault("PREMIERE_ARBITER_TARGET", stack["arbiter"])
 
 
 @main.command()

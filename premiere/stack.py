@@ -162,6 +162,7 @@ class Stack:
     def describe(self) -> dict[str, Any]:
         settings = self.settings
         return {
+            "launcher": os.getpid(),
             "database_url": self.env["PREMIERE_DATABASE_URL"],
             "redis_url": self.env["PREMIERE_REDIS_URL"],
             "arbiter": settings.arbiter_address,
@@ -176,6 +177,7 @@ class Stack:
                 stop(self.processes[name])
         for service in reversed(self.private):
             service.stop()
+        (self.folder / "stack.json").unlink(missing_ok=True)
 
 
 def ladder_http() -> str:
