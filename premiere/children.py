@@ -66,11 +66,13 @@ def spawn(
     )
 
 
-def stop(process: subprocess.Popen[bytes], grace: float = 10.0) -> None:
-    """SIGTERM, then SIGKILL after `grace` seconds."""
+def stop(
+    process: subprocess.Popen[bytes], grace: float = 10.0, signum: int = signal.SIGTERM
+) -> None:
+    """`signum` (SIGTERM), then SIGKILL after `grace` seconds."""
     if process.poll() is not None:
         return
-    process.terminate()
+    process.send_signal(signum)
     try:
         process.wait(grace)
     except subprocess.TimeoutExpired:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -138,8 +139,9 @@ class PrivatePostgres:
         _wait(ready, "private PostgreSQL", self.process, log_path)
 
     def stop(self) -> None:
+        """Fast shutdown (SIGINT): sessions are cut rather than waited for."""
         if self.process is not None:
-            stop(self.process)
+            stop(self.process, signum=signal.SIGINT)
 
 
 @dataclass

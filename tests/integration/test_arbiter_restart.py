@@ -64,3 +64,49 @@ def test_match_whose_bots_never_come_is_voided(database_url: str, tmp_path: Path
         assert not match.HasField("outcome")
     finally:
         impatient.stop()
+
+
+def test_database_restart_mid_match_loses_nothing(tmp_path: Path) -> None:
+    """PostgreSQL goes down and comes back mid-match: the arbiter's writes wait and retry, and
+    the match ends exactly as an uninterrupted one."""
+    import tempfile
+
+    from premiere.db import create_database, upgrade
+    from premiere.services import PrivatePostgres
+    from tests.integration.services import free_port
+
+    folder = Path(tempfile.mkdtemp(prefix="premiere-pg-restart-"))
+    folder.chmod(0o755)
+    postgres = PrivatePostgres(folder / "pg")
+    postgres.start()
+    create_database(postgres.admin_url, "premiere")
+    url = postgres.url("premiere")
+    upgrade(url)
+    arbiter = Arbiter(url, free_port(), free_port())
+    arbiter.start(tmp_path / "arbiter.log")
+    tokens = {name: arbiter.add_bot(name) for name in ("alpha", "beta")}
+    bots = [start_bot(arbiter, STEADY, tokens[n], tmp_path / f"{n}.log") for n in tokens]
+    try:
+        reference = wait_ended(arbiter.matches(), create_match(arbiter.matches(), SEATS, "db"))
+        match_id = create_match(arbiter.matches(), SEATS, "db")
+        deadline = time.monotonic() + 60
+        while decisions(arbiter, match_id) < 30:
+            assert time.monotonic() < deadline, arbiter.log()
+            time.sleep(0.05)
+        postgres.stop()
+        time.sleep(3)
+        postgres.start()
+        resumed = wait_ended(arbiter.matches(), match_id)
+        assert resumed.status == match_pb2.MATCH_STATUS_FINISHED, arbiter.log()
+        assert list(resumed.outcome.scores) == list(reference.outcome.scores)
+        assert list(resumed.outcome.ranks) == list(reference.outcome.ranks)
+        assert resumed.decisions == reference.decisions
+        assert list(resumed.faults) == []
+        assert arbiter.healthy()
+        assert "retrying" in arbiter.log()
+    finally:
+        for bot in bots:
+            bot.terminate()
+            bot.wait(10)
+        arbiter.stop()
+        postgres.stop()
