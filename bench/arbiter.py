@@ -15,6 +15,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from bench.rows import print_rows
+
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = "premiere_bot.examples.random_bot:RandomBot"
 LOGS = Path("/tmp/premiere-bench")
@@ -194,5 +196,4 @@ def run() -> list[dict[str, object]]:
 
 
 if __name__ == "__main__":
-    for row in run():
-        print(row)
+    print_rows(run())

@@ -30,6 +30,7 @@ for _variable in _THREAD_VARIABLES:
 import numpy as np  # noqa: E402
 import psycopg  # noqa: E402
 
+from bench.rows import print_rows, row  # noqa: E402
 from ladder.queries import (  # noqa: E402
     StandingsCache,
     history_matches,
@@ -179,18 +180,6 @@ def _median_of(repeats: int, work: Callable[[], _T]) -> tuple[float, _T]:
     return statistics.median(timings), result
 
 
-def _row(
-    name: str, value: float, unit: str, reference: str, reference_value: float
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "value": round(value, 3),
-        "unit": unit,
-        "reference": reference,
-        "reference_value": round(reference_value, 3),
-    }
-
-
 def run() -> list[dict[str, Any]]:
     """Measure, and return one row per figure."""
     rows = []
@@ -237,35 +226,35 @@ def run() -> list[dict[str, Any]]:
             assert warm.matches == MATCHES + NEW_MATCHES
 
         rows += [
-            _row(
+            row(
                 f"ladder: leaderboard query ({BOTS:,} bots, live Elo + current standings), {size}",
                 board_s * 1000,
                 "ms",
                 f"SELECT count(*) FROM matches ({size})",
                 count_s * 1000,
             ),
-            _row(
+            row(
                 f"ladder: recent matches, first page of 20, {size}",
                 page_s * 1000,
                 "ms",
                 f"SELECT count(*) FROM matches ({size})",
                 count_s * 1000,
             ),
-            _row(
+            row(
                 f"ladder: recent matches, second page (page token), {size}",
                 deep_s * 1000,
                 "ms",
                 f"SELECT count(*) FROM matches ({size})",
                 count_s * 1000,
             ),
-            _row(
+            row(
                 f"ladder: one bot's rating history, last 1,000 points, {size}",
                 history_s * 1000,
                 "ms",
                 f"SELECT count(*) FROM matches ({size})",
                 count_s * 1000,
             ),
-            _row(
+            row(
                 f"ladder: standings cold start (load {MATCHES * SEATS:,} history rows + compile"
                 f" + fit), {BOTS:,} bots, {_blas_threads()}",
                 cold_s,
@@ -273,7 +262,7 @@ def run() -> list[dict[str, Any]]:
                 "reading the same history rows alone (COPY, grouped into matches)",
                 read_s,
             ),
-            _row(
+            row(
                 f"ladder: standings warm refit after {NEW_MATCHES:,} new matches on the"
                 f" {MATCHES:,}-match ladder",
                 warm_s,
@@ -281,7 +270,7 @@ def run() -> list[dict[str, Any]]:
                 "standings cold start on the same ladder",
                 cold_s,
             ),
-            _row(
+            row(
                 f"ladder: rate_match, one transaction per match, mean of {NEW_MATCHES:,}"
                 f" on the {MATCHES:,}-match ladder",
                 rate_s / NEW_MATCHES * 1000,
@@ -294,11 +283,7 @@ def run() -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    for row in run():
-        print(
-            f"{row['name']}: {row['value']} {row['unit']}"
-            f"  (reference: {row['reference']}: {row['reference_value']} {row['unit']})"
-        )
+    print_rows(run())
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import time
 
+from bench.rows import print_rows
 from games import all_games
 from games.rng import Rng, derive_seed
 
@@ -65,5 +66,4 @@ def run() -> list[dict[str, object]]:
 
 
 if __name__ == "__main__":
-    for row in run():
-        print(row)
+    print_rows(run())

@@ -23,6 +23,7 @@ for _variable in _THREAD_VARIABLES:
 
 import numpy as np  # noqa: E402
 
+from bench.rows import print_rows, row  # noqa: E402
 from ladder import elo  # noqa: E402
 from ladder.standings import MatchLog, Standings, compile_log, extend_log, fit  # noqa: E402
 
@@ -94,18 +95,6 @@ def _warm_fit(
     return fit(extend_log(log, new), warm_start=previous)
 
 
-def _row(
-    name: str, value: float, unit: str, reference: str, reference_value: float
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "value": round(value, 3),
-        "unit": unit,
-        "reference": reference,
-        "reference_value": round(reference_value, 3),
-    }
-
-
 def run() -> list[dict[str, Any]]:
     """Measure, and return one row per figure."""
     rows = []
@@ -120,7 +109,7 @@ def run() -> list[dict[str, Any]]:
         )
         full_seconds, full = _best_of(REPEATS, partial(_cold_fit, log))
         rows += [
-            _row(
+            row(
                 f"standings: compile + cold fit, {MATCHES:,} {SEATS}-player matches, "
                 f"{bots} bots, {threads}",
                 cold_seconds,
@@ -128,7 +117,7 @@ def run() -> list[dict[str, Any]]:
                 "live Elo, the same matches one by one (pure Python)",
                 elo_seconds,
             ),
-            _row(
+            row(
                 f"standings: warm refit after {NEW_MATCHES:,} new matches "
                 f"(extend log + fit from previous strengths), {bots} bots",
                 warm_seconds,
@@ -136,7 +125,7 @@ def run() -> list[dict[str, Any]]:
                 f"cold fit of the same {MATCHES + NEW_MATCHES:,} matches",
                 full_seconds,
             ),
-            _row(
+            row(
                 f"standings: Newton steps, warm refit, {bots} bots",
                 after.iterations,
                 "steps",
@@ -148,11 +137,7 @@ def run() -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    for row in run():
-        print(
-            f"{row['name']}: {row['value']} {row['unit']}"
-            f"  (reference: {row['reference']}: {row['reference_value']} {row['unit']})"
-        )
+    print_rows(run())
 
 
 if __name__ == "__main__":
