@@ -217,11 +217,8 @@ class MatchHost:
         return Decision(legal[0], elapsed_ms, defaulted=True, fault=fault, result=kind)
 
     def _refuse(self, bot_id: int, request_id: str, reason: str) -> None:
-        from premiere_bot.wire.bot_gateway_pb2 import AnswerRefused, ConnectResponse
-
-        self.router.broadcast(
-            bot_id, ConnectResponse(refused=AnswerRefused(request_id=request_id, reason=reason))
-        )
+        refused = bot_gateway_pb2.AnswerRefused(request_id=request_id, reason=reason)
+        self.router.broadcast(bot_id, bot_gateway_pb2.ConnectResponse(refused=refused))
 
     async def _record_fault(self, fault: FaultRecord) -> None:
         await self.store.append_fault(self.spec.id, fault)
