@@ -1,0 +1,187 @@
+"""The environment-variable tables of docs/operations.md, generated from the code.
+
+The rows come from ``premiere.config.Settings`` and ``ladder.config.LadderSettings`` (name,
+default, description) and from every ``os.environ`` read of a ``PREMIERE_*`` name in the
+deployed packages; only the "read by" column and the meaning of the direct reads are written
+here. tests/deploy/test_manifests.py checks that the document carries exactly these tables and
+that each "read by" claim matches the code. After changing a setting, paste the output of
+
+    .venv/bin/python -m tests.deploy.envtable
+
+into docs/operations.md.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic_settings import BaseSettings
+
+from ladder.config import LadderSettings
+from premiere.config import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Where each process's code lives (a file, a folder, or FILE::FUNCTION for one command of the
+# CLI): a "read by" claim must be visible there.
+PROCESS_SOURCES: dict[str, tuple[str, ...]] = {
+    "arbiter": ("premiere/cli.py::arbiter", "server"),
+    "worker": ("workers",),
+    "beat": ("workers/app.py", "workers/run.py"),
+    "ladder": ("premiere/cli.py::ladder_command", "ladder"),
+    "db upgrade": ("premiere/cli.py::db_upgrade",),
+    "up": ("premiere/stack.py",),
+    "premiere-bot run": ("clients/python/premiere_bot/cli.py",),
+}
+
+# Which processes read each setting.
+READERS: dict[str, tuple[str, ...]] = {
+    "PREMIERE_DATABASE_URL": ("arbiter", "worker", "ladder", "db upgrade"),
+    "PREMIERE_ARBITER_ADDRESS": ("arbiter",),
+    "PREMIERE_ARBITER_METRICS_PORT": ("arbiter",),
+    "PREMIERE_MOVE_TIME_MS": ("arbiter",),
+    "PREMIERE_TIME_BANK_MS": ("arbiter",),
+    "PREMIERE_STRIKE_LIMIT": ("arbiter",),
+    "PREMIERE_START_GRACE_S": ("arbiter",),
+    "PREMIERE_REDIS_URL": ("worker", "beat"),
+    "PREMIERE_QUEUE": ("worker", "beat"),
+    "PREMIERE_VISIBILITY_TIMEOUT_S": ("worker", "beat"),
+    "PREMIERE_ARBITER_TARGET": ("worker",),
+    "PREMIERE_WORKER_METRICS_PORT": ("worker",),
+    "PREMIERE_RESUME_GRACE_S": ("arbiter",),
+    "PREMIERE_LADDER_GRPC_ADDRESS": ("ladder",),
+    "PREMIERE_LADDER_HTTP_ADDRESS": ("ladder",),
+    "PREMIERE_LADDER_RATE_INTERVAL_S": ("ladder",),
+    "PREMIERE_TICK_SECONDS": ("beat", "worker"),
+    "PREMIERE_STATE_DIR": ("up",),
+    "PREMIERE_ARBITER": ("premiere-bot run",),
+    "PREMIERE_BOT_TOKEN": ("premiere-bot run",),
+}
+
+# Variables read straight from os.environ (not settings fields): what they mean.
+DIRECT_MEANINGS: dict[str, str] = {
+    "PREMIERE_TICK_SECONDS": "Seconds between beat's ticks (each tick decides what is due).",
+    "PREMIERE_STATE_DIR": "Folder of the local stack's private PostgreSQL and Redis and its logs"
+    " (`premiere up`, `make demo`; relative to the working directory).",
+    "PREMIERE_ARBITER": "host:port of the arbiter the bot dials (its `--arbiter` default).",
+    "PREMIERE_BOT_TOKEN": "The bot's token from `premiere bots add` (its `--token` default).",
+}
+
+# The deployed code: every Premiere process, and the bot SDK's runner.
+SCANNED = ("games", "premiere", "server", "ladder", "workers", "clients/python/premiere_bot")
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    default: str
+    readers: tuple[str, ...]
+    meaning: str
+    field: str | None  # the settings field, None for a direct os.environ read
+
+
+def settings_rows(model: type[BaseSettings]) -> list[Row]:
+    prefix = str(model.model_config.get("env_prefix", ""))
+    rows = []
+    for field, info in model.model_fields.items():
+        name = f"{prefix}{field}".upper()
+        rows.append(
+            Row(name, str(info.default), READERS.get(name, ()), info.description or "", field)
+        )
+    return rows
+
+
+def _python_files(relative: str) -> list[Path]:
+    path = ROOT / relative
+    files = [path] if path.is_file() else sorted(path.rglob("*.py"))
+    return [file for file in files if "wire" not in file.parts]
+
+
+def source_texts(process: str) -> list[str]:
+    """The code of ``process``, per PROCESS_SOURCES."""
+    texts = []
+    for source in PROCESS_SOURCES[process]:
+        path, _, function = source.partition("::")
+        for file in _python_files(path):
+            text = file.read_text()
+            if not function:
+                texts.append(text)
+                continue
+            found = [
+                ast.get_source_segment(text, node)
+                for node in ast.walk(ast.parse(text))
+                if isinstance(node, ast.FunctionDef) and node.name == function
+            ]
+            assert len(found) == 1 and found[0], f"no function {function} in {path}"
+            texts.append(found[0])
+    return texts
+
+
+def direct_reads() -> dict[str, str | None]:
+    """Every PREMIERE_* name read with os.environ.get / os.getenv / os.environ[...] in the
+    deployed code, with its default (None when it has none)."""
+    found: dict[str, str | None] = {}
+    for folder in SCANNED:
+        for file in _python_files(folder):
+            for node in ast.walk(ast.parse(file.read_text(), str(file))):
+                name: str | None = None
+                default: str | None = None
+                if isinstance(node, ast.Call) and node.args:
+                    func = ast.unparse(node.func)
+                    if func in ("os.environ.get", "os.getenv", "environ.get", "getenv"):
+                        first = node.args[0]
+                        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                            name = first.value
+                        if len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
+                            default = str(node.args[1].value)
+                elif isinstance(node, ast.Subscript) and ast.unparse(node.value) == "os.environ":
+                    key = node.slice
+                    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                        name = key.value
+                if name is not None and name.startswith("PREMIERE_"):
+                    found[name] = default
+    return found
+
+
+def direct_rows() -> list[Row]:
+    fields = {row.name for row in settings_rows(Settings) + settings_rows(LadderSettings)}
+    return [
+        Row(
+            name,
+            "(none)" if default is None else default,
+            READERS.get(name, ()),
+            DIRECT_MEANINGS.get(name, ""),
+            None,
+        )
+        for name, default in sorted(direct_reads().items())
+        if name not in fields
+    ]
+
+
+def _table(rows: list[Row]) -> str:
+    lines = ["| Variable | Default | Read by | Meaning |", "| --- | --- | --- | --- |"]
+    for row in rows:
+        readers = ", ".join(f"`{reader}`" for reader in row.readers)
+        lines.append(f"| `{row.name}` | `{row.default}` | {readers} | {row.meaning} |")
+    return "\n".join(lines)
+
+
+def server_rows() -> list[Row]:
+    """Settings of the Premiere processes, then direct reads by them."""
+    direct = [row for row in direct_rows() if "premiere-bot run" not in row.readers]
+    return settings_rows(Settings) + settings_rows(LadderSettings) + direct
+
+
+def bot_rows() -> list[Row]:
+    return [row for row in direct_rows() if "premiere-bot run" in row.readers]
+
+
+def render() -> str:
+    """The two tables, as they appear in docs/operations.md."""
+    return f"{_table(server_rows())}\n\nFor bots (the Python SDK's runner):\n\n{_table(bot_rows())}"
+
+
+if __name__ == "__main__":
+    print(render())
