@@ -12,6 +12,7 @@ HTTP routes (GET, JSON):
   rated matches (``player`` is a bot name or ``builtin:<name>``).
 - ``/api/matches/{id}/replay``: an ended match's seed, options, players and moves.
 - ``/metrics`` (Prometheus) and ``/healthz``.
+- ``/`` and ``/static/...``: the dashboard web page (``ladder.dashboard``).
 
 The queries are the plain synchronous functions of ``ladder.queries`` on a small connection
 pool, run in worker threads so a standings refit never stalls the loop.
@@ -38,7 +39,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from psycopg_pool import ConnectionPool
 
 import games
-from ladder import elo, queries
+from ladder import dashboard, elo, queries
 from ladder.config import LadderSettings
 from ladder.queries import BadRequest, NotFound, StandingsCache
 from ladder.store import rate_queued
@@ -339,6 +340,7 @@ def http_app(ladder: Ladder) -> web.Application:
 
     app = web.Application(middlewares=[errors])
     app.add_routes(routes)
+    dashboard.add_routes(app)
     return app
 
 
