@@ -32,13 +32,14 @@ PROCESS_SOURCES: dict[str, tuple[str, ...]] = {
     "beat": ("workers/app.py", "workers/run.py"),
     "ladder": ("premiere/cli.py::ladder_command", "ladder"),
     "db upgrade": ("premiere/cli.py::db_upgrade",),
+    "bots/league": ("premiere/cli.py::bots_add", "premiere/cli.py::league_create"),
     "up": ("premiere/stack.py",),
     "premiere-bot run": ("clients/python/premiere_bot/cli.py",),
 }
 
 # Which processes read each setting.
 READERS: dict[str, tuple[str, ...]] = {
-    "PREMIERE_DATABASE_URL": ("arbiter", "worker", "ladder", "db upgrade"),
+    "PREMIERE_DATABASE_URL": ("arbiter", "worker", "ladder", "db upgrade", "bots/league"),
     "PREMIERE_ARBITER_ADDRESS": ("arbiter",),
     "PREMIERE_ARBITER_METRICS_PORT": ("arbiter",),
     "PREMIERE_MOVE_TIME_MS": ("arbiter",),

@@ -454,6 +454,32 @@ def test_prometheus_scrapes_every_metrics_port() -> None:
     assert "./prometheus/prometheus.yml:/etc/prometheus/prometheus.yml:ro" in volumes
 
 
+def test_promtool_accepts_the_config_and_the_dashboard_queries(tmp_path: Path) -> None:
+    """With Prometheus's own checker when it is installed (.ci/run installs Debian's
+    prometheus): the scrape config, and every dashboard expression as a recording rule."""
+    promtool = shutil.which("promtool")
+    if promtool is None:
+        pytest.skip("no promtool here; the scrape config is checked above without it")
+    config = subprocess.run(
+        [promtool, "check", "config", str(DEPLOY / "prometheus" / "prometheus.yml")],
+        capture_output=True,
+        text=True,
+    )
+    assert config.returncode == 0, config.stdout + config.stderr
+    rules = [
+        {"record": f"premiere:dashboard:panel_{panel['id']}_{target['refId']}", "expr": expr}
+        for panel, target in dashboard_targets()
+        if (expr := target.get("expr"))
+    ]
+    assert rules
+    path = tmp_path / "dashboard-rules.yml"
+    path.write_text(yaml.safe_dump({"groups": [{"name": "dashboard", "rules": rules}]}))
+    checked = subprocess.run(
+        [promtool, "check", "rules", str(path)], capture_output=True, text=True
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
 def declared_metrics() -> dict[str, tuple[str, frozenset[str]]]:
     """name -> (type, label names) of every metric the metrics modules declare."""
     found = {}
