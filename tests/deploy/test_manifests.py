@@ -411,21 +411,6 @@ def test_compose_scales_workers_only() -> None:
     assert len(compose_by_process("arbiter")) == 1
 
 
-def test_docker_compose_config_when_available() -> None:
-    docker = shutil.which("docker")
-    if (
-        docker is None
-        or subprocess.run([docker, "compose", "version"], capture_output=True).returncode
-    ):
-        pytest.skip("no `docker compose` here; the compose file is checked above without it")
-    result = subprocess.run(
-        [docker, "compose", "-f", str(DEPLOY / "compose.yaml"), "config", "--quiet"],
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0, result.stderr
-
-
 # --- Prometheus and Grafana -----------------------------------------------------------------
 
 
