@@ -14,6 +14,7 @@ from games.play import replay
 from premiere_bot.wire import match_pb2
 from server.codec import decode_move
 from tests.integration.services import Arbiter, create_match, start_bot, wait_ended
+from tests.integration.test_node_bot import node_bot
 
 RANDOM = "premiere_bot.examples.random_bot:RandomBot"
 HEURISTIC = "premiere_bot.examples.magic_trick:MagicTrickBot"
@@ -32,37 +33,41 @@ def replayed_outcome(stub: object, match_id: str) -> tuple[list[int], list[int]]
 def test_remote_bots_play_to_completion_and_replays_reproduce(
     arbiter: Arbiter, tmp_path: Path
 ) -> None:
-    tokens = {name: arbiter.add_bot(name) for name in ("alpha", "beta", "gamma")}
+    """Three Python bot processes and the Node bot, each over its own stream."""
+    tokens = {name: arbiter.add_bot(name) for name in ("alpha", "beta", "gamma", "node")}
     bots = [
         start_bot(arbiter, RANDOM, tokens["alpha"], tmp_path / "alpha.log"),
         start_bot(arbiter, HEURISTIC, tokens["beta"], tmp_path / "beta.log"),
         start_bot(arbiter, RANDOM, tokens["gamma"], tmp_path / "gamma.log"),
     ]
     try:
-        stub = arbiter.matches()
-        seatings = [
-            ["alpha", "beta", "gamma"],
-            ["gamma", "alpha", "beta"],
-            ["alpha", "beta", "gamma", "builtin:heuristic"],
-            ["beta", "builtin:random", "alpha", "gamma", "builtin:random"],
-        ]
-        ids = [create_match(stub, seats, f"seed-{i}") for i, seats in enumerate(seatings)]
-        for match_id, seats in zip(ids, seatings, strict=True):
-            match = wait_ended(stub, match_id)
-            assert match.status == match_pb2.MATCH_STATUS_FINISHED, arbiter.log()
-            assert list(match.faults) == []
-            assert [s.player for s in match.seats] == seats
-            scores, ranks = replayed_outcome(stub, match_id)
-            assert list(match.outcome.scores) == scores
-            assert list(match.outcome.ranks) == ranks
-        metrics = (
-            urllib.request.urlopen(f"http://127.0.0.1:{arbiter.metrics_port}/metrics", timeout=5)
-            .read()
-            .decode()
-        )
+        with node_bot(arbiter, tokens["node"], tmp_path / "node.log"):
+            stub = arbiter.matches()
+            seatings = [
+                ["alpha", "beta", "gamma"],
+                ["gamma", "node", "alpha", "beta"],
+                ["alpha", "beta", "gamma", "node", "builtin:heuristic"],
+                ["node", "builtin:random", "alpha", "gamma", "builtin:random"],
+            ]
+            ids = [create_match(stub, seats, f"seed-{i}") for i, seats in enumerate(seatings)]
+            for match_id, seats in zip(ids, seatings, strict=True):
+                match = wait_ended(stub, match_id)
+                assert match.status == match_pb2.MATCH_STATUS_FINISHED, arbiter.log()
+                assert list(match.faults) == []
+                assert [s.player for s in match.seats] == seats
+                scores, ranks = replayed_outcome(stub, match_id)
+                assert list(match.outcome.scores) == scores
+                assert list(match.outcome.ranks) == ranks
+            metrics = (
+                urllib.request.urlopen(
+                    f"http://127.0.0.1:{arbiter.metrics_port}/metrics", timeout=5
+                )
+                .read()
+                .decode()
+            )
         assert 'premiere_arbiter_decisions_total{game="magic-trick",result="ok"}' in metrics
         assert "premiere_arbiter_decision_seconds_bucket" in metrics
-        assert "premiere_arbiter_connected_bots 3.0" in metrics
+        assert "premiere_arbiter_connected_bots 4.0" in metrics
     finally:
         for bot in bots:
             bot.terminate()
