@@ -31,7 +31,7 @@ def main() -> None:
         for row in rows:
             lines.append(
                 f"| {row['name']} | {row['value']} {row['unit']} | {row['reference']} "
-                f"| {row['reference_value']} |"
+                f"| {row['reference_value']} {row['unit']} |"
             )
         sections.append("\n".join(lines))
         print("\n".join(lines))
