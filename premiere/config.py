@@ -37,6 +37,11 @@ class Settings(BaseSettings):
         default="127.0.0.1:50051", description="Where workers reach the arbiter's gRPC API."
     )
     worker_metrics_port: int = Field(default=9102, description="Port of the workers' /metrics.")
+    operator_token: str | None = Field(
+        default=None,
+        description="When set, MatchService.CreateMatch needs 'authorization: Bearer <it>'"
+        " (the workers send it); unset, anyone who reaches the arbiter may create matches.",
+    )
     resume_grace_s: float = Field(
         default=120.0,
         description="After a restart, how long a match waits for its bots to return.",

@@ -44,7 +44,8 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     arbiter = Arbiter(store, router, hub, settings)
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
     bot_gateway_pb2_grpc.add_BotGatewayServiceServicer_to_server(BotGateway(store, router), server)
-    match_pb2_grpc.add_MatchServiceServicer_to_server(MatchService(arbiter, store, hub), server)
+    matches = MatchService(arbiter, store, hub, settings.operator_token)
+    match_pb2_grpc.add_MatchServiceServicer_to_server(matches, server)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     reflection.enable_server_reflection(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
@@ -50,14 +51,24 @@ def _fault_message(fault: FaultRecord) -> match_pb2.Fault:
 
 
 class MatchService(match_pb2_grpc.MatchServiceServicer):
-    def __init__(self, arbiter: Arbiter, store: Store, hub: EventHub) -> None:
+    def __init__(
+        self, arbiter: Arbiter, store: Store, hub: EventHub, operator_token: str | None = None
+    ) -> None:
         self.arbiter = arbiter
         self.store = store
         self.hub = hub
+        self.operator_token = operator_token
 
     async def CreateMatch(
         self, request: match_pb2.CreateMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> match_pb2.CreateMatchResponse:
+        if self.operator_token is not None:
+            given = bearer_token(context) or ""
+            if not hmac.compare_digest(given.encode(), self.operator_token.encode()):
+                await context.abort(
+                    grpc.StatusCode.UNAUTHENTICATED,
+                    "creating matches needs 'authorization: Bearer <PREMIERE_OPERATOR_TOKEN>'",
+                )
         seats = []
         for seat in request.seats:
             kind = seat.WhichOneof("player")

@@ -88,7 +88,12 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
         request.time_control.move_time_ms = league.move_time_ms
         request.time_control.time_bank_ms = league.time_bank_ms
         try:
-            reply = matches(settings).CreateMatch(request, timeout=30)
+            credentials = (
+                (("authorization", f"Bearer {settings.operator_token}"),)
+                if settings.operator_token
+                else ()
+            )
+            reply = matches(settings).CreateMatch(request, timeout=30, metadata=credentials)
         except grpc.RpcError as error:
             if error.code() == grpc.StatusCode.INVALID_ARGUMENT:
                 log.error(

@@ -50,6 +50,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_QUEUE": ("worker", "beat"),
     "PREMIERE_VISIBILITY_TIMEOUT_S": ("worker", "beat"),
     "PREMIERE_ARBITER_TARGET": ("worker",),
+    "PREMIERE_OPERATOR_TOKEN": ("arbiter", "worker"),
     "PREMIERE_WORKER_METRICS_PORT": ("worker",),
     "PREMIERE_RESUME_GRACE_S": ("arbiter",),
     "PREMIERE_LADDER_GRPC_ADDRESS": ("ladder",),

@@ -10,7 +10,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from premiere.config import Settings
-from tests.integration.services import Arbiter, Workers, start_bot
+from tests.integration.services import Arbiter, Workers, free_port, start_bot
 
 RANDOM = "premiere_bot.examples.random_bot:RandomBot"
 BUILTINS = "builtin:random,builtin:heuristic,builtin:first,builtin:last"
@@ -171,8 +171,14 @@ def test_killed_workers_lose_and_duplicate_nothing(arbiter: Arbiter, tmp_path: P
 
 
 def test_double_ticks_and_duplicate_deliveries_make_one_round(
-    arbiter: Arbiter, tmp_path: Path
+    database_url: str, tmp_path: Path
 ) -> None:
+    """Also run against an arbiter that only creates matches for the operator's token: the
+    workers pass PREMIERE_OPERATOR_TOKEN on."""
+    arbiter = Arbiter(
+        database_url, free_port(), free_port(), settings={"PREMIERE_OPERATOR_TOKEN": "op"}
+    )
+    arbiter.start(tmp_path / "arbiter.log")
     workers = Workers(arbiter, tmp_path)
     workers.start_worker()
     workers.start_beat("beat-1.log")
@@ -228,3 +234,4 @@ def test_double_ticks_and_duplicate_deliveries_make_one_round(
     finally:
         second_beat.terminate()
         workers.stop()
+        arbiter.stop()
