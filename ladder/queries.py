@@ -310,7 +310,11 @@ def leaderboard(
         ).fetchone()
         rows = cur.execute(
             "SELECT r.player_id, coalesce(b.name, %s || p.builtin), p.builtin IS NOT NULL,"
-            " r.rating, r.games, r.updated_at"
+            " r.rating, r.games,"
+            " coalesce((SELECT m.finished_at FROM rating_history h"
+            "           JOIN matches m ON m.id = h.match_id"
+            "           WHERE h.game = r.game AND h.player_id = r.player_id"
+            "           ORDER BY h.seq DESC LIMIT 1), r.updated_at)"
             " FROM ratings r JOIN ladder_players p ON p.id = r.player_id"
             " LEFT JOIN bots b ON b.id = p.bot_id"
             " WHERE r.game = %s AND r.games > 0",

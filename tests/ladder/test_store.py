@@ -342,6 +342,15 @@ def test_leaderboard_history_matches_and_replay(database_url: str, conn: Conn) -
     assert {e.player: (e.elo, e.games) for e in board.entries} == {
         name: (ratings[name], games[name]) for name in ratings
     }
+    last_finished = {
+        row[0]: row[1]
+        for row in conn.execute(
+            "SELECT coalesce(b.name, 'builtin:' || s.builtin), max(m.finished_at)"
+            " FROM match_seats s JOIN matches m ON m.id = s.match_id"
+            " LEFT JOIN bots b ON b.id = s.bot_id GROUP BY 1"
+        ).fetchall()
+    }
+    assert {e.player: e.last_played for e in board.entries} == last_finished
 
     history = rating_history(conn, GAME, "bot00")
     assert len(history.points) == 60
