@@ -417,5 +417,7 @@ def up(demo: bool) -> None:
         watch(stack.env["PREMIERE_DATABASE_URL"], names, api, stack.check_alive)
     except KeyboardInterrupt:
         click.echo("stopping ...")
+    except (RuntimeError, TimeoutError) as error:
+        raise click.ClickException(str(error)) from None
     finally:
         stack.stop()

@@ -42,6 +42,7 @@ class Stack:
     folder: Path
     private: list[PrivatePostgres | PrivateRedis] = field(default_factory=list)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    example_bot: str = EXAMPLE_BOT
 
     @property
     def env(self) -> os._Environ[str]:
@@ -107,20 +108,23 @@ class Stack:
                 )
 
     def start_example_bot(self) -> None:
-        """Register the SDK example bot once (its token stays in the state folder), run it."""
+        """Register the SDK example bot once (name and token stay in the state folder), run it."""
         from server.store import add_bot
 
-        token_file = self.folder / f"{EXAMPLE_BOT}.token"
-        url = self.env["PREMIERE_DATABASE_URL"]
-        if not token_file.exists():
+        saved = self.folder / "example-bot.json"
+        if saved.exists():
+            known = json.loads(saved.read_text())
+            self.example_bot, token = known["name"], known["token"]
+        else:
+            url = self.env["PREMIERE_DATABASE_URL"]
             with psycopg.connect(url) as conn:
-                conn.execute(
-                    "DELETE FROM bots WHERE name = %s AND NOT EXISTS"
-                    " (SELECT 1 FROM match_seats s WHERE s.bot_id = bots.id)",
-                    (EXAMPLE_BOT,),
-                )
-            token_file.write_text(add_bot(url, EXAMPLE_BOT))
-            token_file.chmod(0o600)
+                taken = conn.execute(
+                    "SELECT 1 FROM bots WHERE name = %s", (EXAMPLE_BOT,)
+                ).fetchone()
+            self.example_bot = EXAMPLE_BOT if not taken else f"{EXAMPLE_BOT}-{secrets.token_hex(3)}"
+            token = add_bot(url, self.example_bot)
+            saved.write_text(json.dumps({"name": self.example_bot, "token": token}))
+            saved.chmod(0o600)
         bot = str(Path(sys.executable).parent / "premiere-bot")
         log = (self.folder / "logs" / "example-bot.log").open("ab")
         self.processes["example-bot"] = spawn(
@@ -131,7 +135,7 @@ class Stack:
                 "--arbiter",
                 self.settings.arbiter_address,
                 "--token",
-                token_file.read_text().strip(),
+                token,
             ],
             env=self.env,
             log=log,
@@ -153,7 +157,7 @@ class Stack:
                     game=game.id,
                     format="round-robin",
                     players=min(game.player_counts),
-                    bots=[*DEMO_BOTS, EXAMPLE_BOT],
+                    bots=[*DEMO_BOTS, self.example_bot],
                     seed=secrets.token_hex(4),
                 )
                 names.append(name)
