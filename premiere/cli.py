@@ -402,7 +402,7 @@ def up(demo: bool) -> None:
         stack.start_processes()
         described = write_description(stack)
         click.echo(f"arbiter (bots connect here): {stack.settings.arbiter_address}")
-        click.echo(f"ladder API and dashboard data: http://{ladder_http()}/api/games")
+        click.echo(f"dashboard: http://{ladder_http()}/  (JSON API under /api/games)")
         click.echo(f"logs and {described.name}: {stack.folder}")
         if not demo:
             click.echo("running; Ctrl-C stops everything")
