@@ -16,7 +16,34 @@ from games.interface import parse_options
 from premiere.selfplay import SelfplayReport, run_selfplay
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """Turns an unreachable database into one clear line instead of a traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        import psycopg
+
+        try:
+            return super().invoke(ctx)
+        except psycopg.OperationalError as error:
+            from premiere.config import Settings
+
+            reason = str(error).strip().splitlines()[0]
+            raise click.ClickException(
+                f"cannot use the database {_redacted(Settings().database_url)}: {reason}\n"
+                "Set PREMIERE_DATABASE_URL, or start the local stack with `premiere up`."
+            ) from None
+
+
+def _redacted(url: str) -> str:
+    head, at, tail = url.rpartition("@")
+    if not at or ":" not in head.split("//", 1)[-1]:
+        return url
+    scheme, _, credentials = head.partition("//")
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}//{user}:***@{tail}"
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """Premiere: tournaments and rating ladders for card-game bots."""
