@@ -235,3 +235,58 @@ def test_double_ticks_and_duplicate_deliveries_make_one_round(
         second_beat.terminate()
         workers.stop()
         arbiter.stop()
+
+
+def test_run_now_opens_the_next_round_without_waiting(arbiter: Arbiter, tmp_path: Path) -> None:
+    workers = Workers(arbiter, tmp_path)
+    workers.start_worker()
+    workers.start_beat()
+    try:
+        workers.cli(
+            "league",
+            "create",
+            "--name",
+            "daily",
+            "--game",
+            "movie-tricks",
+            "--format",
+            "round-robin",
+            "--bots",
+            BUILTINS,
+            "--players",
+            "2",
+            "--every",
+            "1d",
+        )
+
+        def closed() -> int:
+            return int(
+                query(
+                    arbiter,
+                    "SELECT count(*) AS n FROM league_rounds r JOIN leagues l"
+                    " ON l.id = r.league_id WHERE l.name = 'daily' AND r.status = 'closed'",
+                )[0]["n"]
+            )
+
+        deadline = time.monotonic() + 90
+        while closed() < 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+        assert "round 2 opened" in workers.cli("league", "run-now", "daily")
+        while closed() < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+        slots = [
+            row["slot"]
+            for row in query(
+                arbiter,
+                "SELECT slot FROM league_rounds r JOIN leagues l ON l.id = r.league_id"
+                " WHERE l.name = 'daily' ORDER BY number",
+            )
+        ]
+        assert slots[0].startswith("every:") and slots[1].startswith("now:")
+        assert len(slots) == 2
+        listed = workers.cli("league", "list")
+        assert "daily" in listed and "rounds 2/" in listed
+    finally:
+        workers.stop()
