@@ -448,3 +448,27 @@ def up(demo: bool) -> None:
         raise click.ClickException(str(error)) from None
     finally:
         stack.stop()
+
+
+@main.group()
+def matches() -> None:
+    """Finished matches."""
+
+
+@matches.command("void")
+@click.argument("match_id")
+@click.option("--reason", required=True, help="Why, for the record (shown with the match).")
+def matches_void(match_id: str, reason: str) -> None:
+    """Void a finished match: it leaves the ladder (later ratings are replayed without it) and
+    the league standings. Unfinished matches are the arbiter's to void."""
+    import psycopg
+
+    from ladder.store import void_match
+    from premiere.config import Settings
+
+    with psycopg.connect(Settings().database_url, autocommit=True) as conn:
+        try:
+            changed = void_match(conn, match_id, reason)
+        except (LookupError, ValueError) as error:
+            raise click.ClickException(str(error)) from None
+    click.echo(f"match {match_id} voided" if changed else f"match {match_id} was already void")

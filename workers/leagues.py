@@ -186,7 +186,7 @@ def history(conn: psycopg.Connection[Row], league_id: int) -> History:
     rows = conn.execute(
         "SELECT t.round, t.seats, m.outcome FROM league_tables t"
         " JOIN matches m ON m.id = t.match_id"
-        " WHERE t.league_id = %s AND t.status = 'finished'"
+        " WHERE t.league_id = %s AND t.status = 'finished' AND m.status = 'finished'"
         " ORDER BY t.round, t.table_no",
         (league_id,),
     ).fetchall()
