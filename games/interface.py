@@ -232,6 +232,11 @@ def parse_option_value(spec: OptionSpec, text: str) -> OptionValue:
     return text
 
 
+def options_as_text(options: Mapping[str, OptionValue]) -> dict[str, str]:
+    """The inverse of `parse_option_value`, for the wire: True -> "true", 3 -> "3"."""
+    return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()}
+
+
 def parse_options(game: Game, pairs: Sequence[str]) -> dict[str, OptionValue]:
     """Parse ``name=value`` strings against a game's options, then validate them."""
     specs = {spec.name: spec for spec in game.options}

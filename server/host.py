@@ -11,7 +11,7 @@ from typing import Any
 import games
 from games.bots import builtin_choice
 from games.errors import MalformedMove
-from games.interface import Outcome
+from games.interface import Outcome, options_as_text
 from games.values import to_plain
 from premiere_bot.wire import bot_gateway_pb2
 from server import metrics
@@ -243,10 +243,7 @@ class MatchHost:
                         game=self.game.id,
                         seat=seat,
                         players=self.spec.players,
-                        options={
-                            k: str(v).lower() if isinstance(v, bool) else str(v)
-                            for k, v in self.spec.options.items()
-                        },
+                        options=options_as_text(self.spec.options),
                         seat_names=names,
                         resumed=resumed,
                     )
@@ -268,34 +265,24 @@ class MatchHost:
             [c.forfeited for c in self.clocks],
         )
         metrics.MATCHES_FINISHED.labels(self.game.id, "finished").inc()
-        encoded = encode_outcome(outcome)
-        for seat, player in enumerate(self.spec.seats):
-            if player.bot_id is not None:
-                self.router.broadcast(
-                    player.bot_id,
-                    bot_gateway_pb2.ConnectResponse(
-                        match_ended=bot_gateway_pb2.MatchEnded(
-                            match_id=self.spec.id, seat=seat, outcome=encoded
-                        )
-                    ),
-                )
+        self._announce_end(outcome=encode_outcome(outcome))
         await self._close_events("finished")
 
     async def _void(self, reason: str) -> None:
         log.warning("voiding match %s: %s", self.spec.id, reason)
         await self.store.void(self.spec.id, reason)
         metrics.MATCHES_FINISHED.labels(self.game.id, "void").inc()
+        self._announce_end(void_reason=reason)
+        await self._close_events("void")
+
+    def _announce_end(self, **result: Any) -> None:
+        """MatchEnded to every remote seat: with `outcome`, or with a `void_reason`."""
         for seat, player in enumerate(self.spec.seats):
             if player.bot_id is not None:
+                ended = bot_gateway_pb2.MatchEnded(match_id=self.spec.id, seat=seat, **result)
                 self.router.broadcast(
-                    player.bot_id,
-                    bot_gateway_pb2.ConnectResponse(
-                        match_ended=bot_gateway_pb2.MatchEnded(
-                            match_id=self.spec.id, seat=seat, void_reason=reason
-                        )
-                    ),
+                    player.bot_id, bot_gateway_pb2.ConnectResponse(match_ended=ended)
                 )
-        await self._close_events("void")
 
     async def _close_events(self, status: str) -> None:
         await self.hub.publish(self.spec.id, EndEvent(status))

@@ -9,7 +9,7 @@ from typing import Any
 import grpc
 
 import games
-from games.interface import Game, Outcome, State, TieBreak
+from games.interface import Game, Outcome, State, TieBreak, options_as_text
 from premiere_bot.wire import match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter, BadRequest
 from server.codec import encode_move, encode_observation, encode_outcome
@@ -34,10 +34,6 @@ def outcome_from_plain(data: Mapping[str, Any]) -> Outcome:
         ),
         forfeited=tuple(data.get("forfeited", ())),
     )
-
-
-def _options_as_text(options: Mapping[str, Any]) -> dict[str, str]:
-    return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()}
 
 
 def _fault_message(fault: FaultRecord) -> match_pb2.Fault:
@@ -112,7 +108,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         record = match_pb2.Match(
             match_id=match_id,
             game=row["game"],
-            options=_options_as_text(row["options"]),
+            options=options_as_text(row["options"]),
             status=STATUS[row["status"]],
             decisions=len(moves),
             void_reason=row["void_reason"] or "",
@@ -210,7 +206,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         ended = row["status"] in ("finished", "void")
         moves = await self.store.moves(request.match_id)
         reply = match_pb2.GetReplayResponse(
-            game=row["game"], options=_options_as_text(row["options"]), players=row["players"]
+            game=row["game"], options=options_as_text(row["options"]), players=row["players"]
         )
         if row["outcome"] is not None:
             reply.outcome.CopyFrom(encode_outcome(outcome_from_plain(row["outcome"])))

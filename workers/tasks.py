@@ -13,6 +13,7 @@ from typing import Any
 import grpc
 from celery import signals
 
+from games.interface import options_as_text
 from premiere.config import Settings
 from premiere_bot.wire import match_pb2
 from workers import leagues
@@ -73,10 +74,7 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
         league, table = found
         request = match_pb2.CreateMatchRequest(
             game=league.game,
-            options={
-                k: str(v).lower() if isinstance(v, bool) else str(v)
-                for k, v in league.options.items()
-            },
+            options=options_as_text(league.options),
             seed=table["seed"],
             idempotency_key=leagues.idempotency_key(league_id, number, table_no),
         )
