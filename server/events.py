@@ -42,7 +42,6 @@ Event = MoveEvent | FaultEvent | EndEvent
 class EventHub:
     def __init__(self) -> None:
         self._events: dict[str, list[Event]] = {}
-        self._closed: set[str] = set()
         self._changed = asyncio.Condition()
 
     def is_live(self, match_id: str) -> bool:
@@ -50,7 +49,6 @@ class EventHub:
 
     def open(self, match_id: str) -> None:
         self._events.setdefault(match_id, [])
-        self._closed.discard(match_id)
 
     async def publish(self, match_id: str, event: Event) -> None:
         self._events.setdefault(match_id, []).append(event)
@@ -58,11 +56,10 @@ class EventHub:
             self._changed.notify_all()
 
     async def close(self, match_id: str) -> None:
-        """No more events; the history is dropped once current watchers have read it."""
-        self._closed.add(match_id)
+        """No more events; current watchers still read what they hold, then stop."""
+        self._events.pop(match_id, None)
         async with self._changed:
             self._changed.notify_all()
-        self._events.pop(match_id, None)
 
     async def follow(self, match_id: str) -> AsyncIterator[Event]:
         events = self._events.get(match_id, [])
@@ -71,12 +68,10 @@ class EventHub:
             while sent < len(events):
                 yield events[sent]
                 sent += 1
-            if match_id in self._closed or match_id not in self._events:
+            if match_id not in self._events:
                 return
             async with self._changed:
                 await self._changed.wait_for(self._waiter(match_id, events, sent))
 
     def _waiter(self, match_id: str, events: list[Event], sent: int) -> Callable[[], bool]:
-        return lambda: (
-            len(events) > sent or match_id in self._closed or match_id not in self._events
-        )
+        return lambda: len(events) > sent or match_id not in self._events
