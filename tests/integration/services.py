@@ -11,7 +11,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,32 +39,30 @@ def _private_folder() -> Path:
     return folder
 
 
+def _private_server(kind: str, make: Callable[[Path], PrivatePostgres | PrivateRedis]) -> Any:
+    """One private server of a kind per test process, started on first use."""
+    if kind not in _private:
+        server = make(_private_folder() / kind)
+        server.start()
+        atexit.register(server.stop)
+        _private[kind] = server
+    return _private[kind]
+
+
 def admin_url() -> str:
     """Where scratch databases are made: PREMIERE_DATABASE_URL's server when it is set, else a
     private PostgreSQL started for this test process (and gone with it)."""
-    url = os.environ.get("PREMIERE_DATABASE_URL")
-    if url is None:
-        if "postgres" not in _private:
-            server = PrivatePostgres(_private_folder() / "pg")
-            server.start()
-            atexit.register(server.stop)
-            _private["postgres"] = server
-        url = _private["postgres"].admin_url
+    url = (
+        os.environ.get("PREMIERE_DATABASE_URL")
+        or _private_server("postgres", PrivatePostgres).admin_url
+    )
     base, _, _ = url.rpartition("/")
     return f"{base}/postgres"
 
 
 def redis_url() -> str:
     """PREMIERE_REDIS_URL when set, else a private Redis for this test process."""
-    url = os.environ.get("PREMIERE_REDIS_URL")
-    if url is None:
-        if "redis" not in _private:
-            server = PrivateRedis(_private_folder() / "redis")
-            server.start()
-            atexit.register(server.stop)
-            _private["redis"] = server
-        url = _private["redis"].url
-    return url
+    return os.environ.get("PREMIERE_REDIS_URL") or str(_private_server("redis", PrivateRedis).url)
 
 
 @contextmanager
