@@ -1,33 +1,44 @@
-# The verbs people type. `make test` works on a fresh clone: it builds .venv first.
+# The verbs people type. `make demo` and `make test` work on a fresh clone: they build .venv
+# first, and `make test` installs the system tools its tests need (scripts/prerequisites.sh).
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+INSTALL_LOG := $(VENV)/install.log
 
-.PHONY: demo up test test-integration lint format bench golden proto clean
+.PHONY: demo up test test-integration prerequisites lint format bench golden proto clean
 
+# Quiet unless it fails: the installers' output goes to $(INSTALL_LOG), shown on failure.
 $(STAMP): pyproject.toml clients/python/pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e clients/python -e '.[dev]'
-	touch $(STAMP)
+	@echo "installing Premiere into $(VENV) (about a minute the first time) ..."
+	@$(PYTHON) -m venv $(VENV)
+	@{ $(BIN)/python -m pip install --upgrade pip \
+	   && $(BIN)/python -m pip install -e clients/python -e '.[dev]'; } >$(INSTALL_LOG) 2>&1 \
+	  || { cat $(INSTALL_LOG); echo "install failed; the log is $(INSTALL_LOG)"; exit 1; }
+	@touch $(STAMP)
 
 NODE_DEPS := clients/node/node_modules/.package-lock.json
 
-$(NODE_DEPS): clients/node/package-lock.json
-	cd clients/node && npm ci --no-audit --no-fund
-	touch $@
+$(NODE_DEPS): clients/node/package-lock.json | prerequisites
+	@cd clients/node && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+
+# Node.js, Chromium and Prometheus: installed with apt-get when root (or password-less sudo),
+# otherwise named, with what to do.
+prerequisites:
+	@scripts/prerequisites.sh
 
 # Everything on one machine: private PostgreSQL and Redis unless PREMIERE_* name others.
 demo: $(STAMP)
 	$(BIN)/premiere up
 
-test: $(STAMP) $(NODE_DEPS)
-	$(BIN)/python -m pytest -n auto
+# Every test, then the integration tests again with the other kind of PostgreSQL and Redis
+# (configured or private; scripts/test.sh says which). CI runs exactly this (.ci/run).
+test: prerequisites $(STAMP) $(NODE_DEPS)
+	@scripts/test.sh
 
-# The tests that need PostgreSQL, Redis and running processes (CI runs them twice: with the
-# machine's services and with none configured).
-test-integration: $(STAMP) $(NODE_DEPS)
+# The tests that need PostgreSQL, Redis and running processes, once.
+test-integration: prerequisites $(STAMP) $(NODE_DEPS)
 	$(BIN)/python -m pytest -n auto tests/integration tests/ladder
 
 lint: $(STAMP)

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# What `make test` needs from the system besides Python: Node.js with npm (the Node bot's test),
+# Chromium (the dashboard test) and Prometheus with promtool (the scrape and config tests).
+# Missing ones are installed with apt-get when we are root, or may sudo without a password;
+# otherwise this names what to install and fails, before any test runs.
+set -euo pipefail
+
+missing=()
+command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
+[ -x "${PREMIERE_CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
+command -v prometheus >/dev/null && command -v promtool >/dev/null || missing+=(prometheus)
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+    as_root=()
+elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    as_root=(sudo -n)
+else
+    as_root=(none)
+fi
+
+if [ "${as_root[0]:-}" = none ] || ! command -v apt-get >/dev/null; then
+    echo "make test needs: ${missing[*]} (Debian/Ubuntu package names)." >&2
+    echo "Install them with your package manager, e.g. 'sudo apt-get install ${missing[*]}'," >&2
+    echo "or point PREMIERE_CHROMIUM at a Chromium binary; then run make test again." >&2
+    exit 1
+fi
+
+echo "installing ${missing[*]} with apt-get (once) ..."
+log=$(mktemp)
+export DEBIAN_FRONTEND=noninteractive
+if ! { "${as_root[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq \
+       && "${as_root[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}"; } >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "apt-get could not install ${missing[*]}; install them by hand and rerun make test." >&2
+    exit 1
+fi
+rm -f "$log"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# `make test`: every test once, then the tests that use PostgreSQL and Redis a second time with
+# the other kind of servers, so both kinds are covered wherever it runs:
+#
+# - PREMIERE_DATABASE_URL set: every test with those servers, then the integration tests with
+#   private servers started from the wheels (what a bare machine gets);
+# - not set: every test with private servers; then, in CI (CI=true) when a PostgreSQL trusting
+#   user postgres and a Redis answer on 127.0.0.1, the integration tests once more with them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=.venv/bin/python
+integration=(tests/integration tests/ladder)
+machine_db=postgresql://postgres@127.0.0.1:5432/postgres
+machine_redis=redis://127.0.0.1:6379/0
+answers='import sys, psycopg, redis
+psycopg.connect(sys.argv[1], connect_timeout=2).close()
+redis.Redis.from_url(sys.argv[2], socket_connect_timeout=2).ping()'
+
+"$python" -m pytest -n auto "$@"
+
+if [ -n "${PREMIERE_DATABASE_URL:-}" ]; then
+    echo "again with private PostgreSQL and Redis: ${integration[*]}"
+    env -u PREMIERE_DATABASE_URL -u PREMIERE_REDIS_URL "$python" -m pytest -n auto "${integration[@]}"
+elif [ -n "${CI:-}" ] && "$python" -c "$answers" "$machine_db" "$machine_redis" 2>/dev/null; then
+    echo "again with the machine's PostgreSQL and Redis: ${integration[*]}"
+    PREMIERE_DATABASE_URL=$machine_db PREMIERE_REDIS_URL=$machine_redis \
+        "$python" -m pytest -n auto "${integration[@]}"
+fi
