@@ -1,5 +1,5 @@
 """`premiere ladder`: the gRPC LadderService, the same data as JSON over HTTP, /metrics, and a
-loop that rates finished matches, all in one asyncio loop.
+loop that rates finished matches (the only place any match is rated), all in one asyncio loop.
 
 HTTP routes (GET, JSON):
 
@@ -55,9 +55,12 @@ _T = TypeVar("_T")
 class Ladder:
     """The ladder's data for the servers: each query on a pooled connection, in a thread."""
 
-    def __init__(self, pool: ConnectionPool[Any], cache: StandingsCache) -> None:
+    def __init__(
+        self, pool: ConnectionPool[Any], cache: StandingsCache, settle_s: float = 0.0
+    ) -> None:
         self.pool = pool
         self.cache = cache
+        self.settle_s = settle_s
 
     async def _run(self, query: Callable[..., _T], *args: Any) -> _T:
         def work() -> _T:
@@ -98,7 +101,7 @@ class Ladder:
         """Rate what is queued, then refit the standings of every ladder that moved (whoever
         rated its new matches), paced by ``StandingsCache.refresh``; requests are answered
         from the latest fit and never wait for one, except a game's very first."""
-        rated = await self._run(rate_queued)
+        rated = await self._run(rate_queued, elo.DEFAULT_PARAMS, self.settle_s)
 
         def refit(conn: Any) -> None:
             for (game,) in conn.execute("SELECT game FROM ladders ORDER BY game").fetchall():
@@ -384,7 +387,7 @@ async def serve(
         open=False,
     )
     await asyncio.to_thread(pool.open, True, 30.0)
-    ladder = Ladder(pool, StandingsCache())
+    ladder = Ladder(pool, StandingsCache(), settings.rate_settle_s)
 
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
     ladder_pb2_grpc.add_LadderServiceServicer_to_server(LadderService(ladder), server)

@@ -27,3 +27,9 @@ class LadderSettings(BaseSettings):
         gt=0,
         description="Seconds between looks for finished, unrated matches (and standings refits).",
     )
+    rate_settle_s: float = Field(
+        default=1.0,
+        ge=0,
+        description="A finished match is rated once it has been finished this long, so that"
+        " matches committed a moment apart are still rated in the order they finished.",
+    )

@@ -72,6 +72,8 @@ _RETRIES = 5
 The lock order makes deadlocks impossible between ratings; this is a seat belt."""
 
 _LOCK_KEY = "hashtextextended('premiere.ladder:' || %s, 0)"
+_PASS_KEY = "hashtextextended('premiere.ladder.rating-pass', 0)"
+"""Held (session level) by the one rating pass running at a time, whichever process runs it."""
 
 
 def tuples(conn: Connection) -> psycopg.Cursor[tuple[Any, ...]]:
@@ -132,13 +134,34 @@ def rate_match(
     return applied
 
 
-def rate_queued(conn: Connection, params: elo.EloParams = elo.DEFAULT_PARAMS) -> int:
+def rate_queued(
+    conn: Connection, params: elo.EloParams = elo.DEFAULT_PARAMS, settle_s: float = 0.0
+) -> int:
     """Rate the finished matches waiting in the queue when called, oldest finish first.
+
+    This is the only path to a rating in the running system (the ladder process calls it every
+    few seconds; nothing else rates), so matches are applied in finish order. One pass runs at
+    a time across every ladder process: a call that finds another pass running returns 0. Only
+    matches that finished at least ``settle_s`` seconds ago are taken: a match whose commit
+    lagged its finish time by less than that still takes its place in finish order.
 
     Returns how many this call rated. A match that fails to rate (a malformed outcome) is
     logged, counted in ``premiere_ladder_rating_failures_total`` and left queued for the next
     call; it does not hold up the others.
     """
+    with conn.transaction():
+        cur = tuples(conn)
+        took = cur.execute(f"SELECT pg_try_advisory_lock({_PASS_KEY})").fetchone()
+    if not (took and took[0]):
+        return 0  # another ladder process is rating; one at a time keeps finish order
+    try:
+        return _rate_queued(conn, params, settle_s)
+    finally:
+        with conn.transaction():
+            tuples(conn).execute(f"SELECT pg_advisory_unlock({_PASS_KEY})")
+
+
+def _rate_queued(conn: Connection, params: elo.EloParams, settle_s: float) -> int:
     rated = 0
     after: tuple[Any, Any] | None = None
     while True:
@@ -147,14 +170,17 @@ def rate_queued(conn: Connection, params: elo.EloParams = elo.DEFAULT_PARAMS) ->
             if after is None:
                 batch = cur.execute(
                     "SELECT finished_at, match_id FROM rating_queue"
-                    " ORDER BY finished_at, match_id LIMIT 500"
+                    " WHERE finished_at <= now() - make_interval(secs => %s)"
+                    " ORDER BY finished_at, match_id LIMIT 500",
+                    (settle_s,),
                 ).fetchall()
             else:
                 batch = cur.execute(
                     "SELECT finished_at, match_id FROM rating_queue"
                     " WHERE (finished_at, match_id) > (%s, %s)"
+                    " AND finished_at <= now() - make_interval(secs => %s)"
                     " ORDER BY finished_at, match_id LIMIT 500",
-                    after,
+                    (*after, settle_s),
                 ).fetchall()
         if not batch:
             break
@@ -177,8 +203,8 @@ def rate_queued(conn: Connection, params: elo.EloParams = elo.DEFAULT_PARAMS) ->
 def rate_finished(database_url: str, params: elo.EloParams = elo.DEFAULT_PARAMS) -> int:
     """Rate every finished, unrated match, in finish order; returns how many were rated.
 
-    What the ladder process runs every few seconds and what a worker may run any time: each
-    match is still rated exactly once, whoever gets there first.
+    ``rate_queued`` on a connection of its own, without the settling delay: for tests, benchmarks
+    and tools that want every queued match rated now.
     """
     with psycopg.connect(database_url, autocommit=True) as conn:
         return rate_queued(conn, params)

@@ -12,7 +12,6 @@ from prometheus_client.registry import Collector
 
 TASKS = Counter("premiere_worker_tasks_total", "Tasks by name and final state.", ["task", "state"])
 DISPATCHED = Counter("premiere_worker_matches_dispatched_total", "League matches created.")
-RATED = Counter("premiere_worker_matches_rated_total", "Matches rated by workers.")
 ROUND_SECONDS = Histogram(
     "premiere_worker_round_seconds",
     "Time from a round's opening to its closing.",

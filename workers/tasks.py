@@ -1,7 +1,8 @@
 """Celery tasks. Each takes ids, re-reads state, and is safe to run twice or concurrently.
 
 `tick` (from beat) is the reconciler: it opens due rounds and enqueues whatever step is
-missing, so a task lost with a killed worker is simply done again a tick later.
+missing, so a task lost with a killed worker is simply done again a tick later. The workers never
+rate a match: the ladder rates every finished match from its own queue, in finish order.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from premiere_bot.wire import match_pb2
 from workers import leagues
 from workers.app import TICK_SECONDS, app
 from workers.client import matches
-from workers.metrics import DISPATCHED, RATED, ROUND_SECONDS, TASKS
+from workers.metrics import DISPATCHED, ROUND_SECONDS, TASKS
 
 log = logging.getLogger("premiere.workers")
 
@@ -49,8 +50,6 @@ def tick() -> None:
             open_round.delay(league_id, number)
         for league_id, number, table_no in leagues.tables_to_dispatch(conn):
             dispatch_table.delay(league_id, number, table_no)
-        for match_id in leagues.unrated_matches(conn):
-            rate_match.delay(match_id)
         collect.delay()
 
 
@@ -101,6 +100,7 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
                     table_no,
                     error.details(),
                 )
+                leagues.record_refusal(conn, league_id, number, table_no)
                 return
             raise
         if leagues.record_dispatch(conn, league_id, number, table_no, reply.match_id):
@@ -109,23 +109,11 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
 
 @app.task(name="workers.tasks.collect", expires=max(TICK_SECONDS * 2, 5), **RETRY)
 def collect() -> None:
-    """Notice ended matches (nothing waits on a running match), rate them, close rounds."""
+    """Notice ended matches (nothing waits on a running match) and close finished rounds."""
     with leagues.connect(_settings().database_url) as conn:
-        for _league_id, _number, match_id, status in leagues.collect(conn):
-            if status == "finished":
-                rate_match.delay(match_id)
+        leagues.collect(conn)
         for league_id, number in leagues.rounds_to_close(conn):
             close_round.delay(league_id, number)
-
-
-@app.task(name="workers.tasks.rate_match", **RETRY)
-def rate_match(match_id: str) -> None:
-    """Rate one finished match on its game's ladder; the ladder applies a match once only."""
-    from ladder.store import rate_match as apply_rating
-
-    with leagues.connect(_settings().database_url) as conn:
-        if apply_rating(conn, match_id):
-            RATED.inc()
 
 
 @app.task(name="workers.tasks.close_round", **RETRY)

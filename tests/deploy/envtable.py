@@ -56,6 +56,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_LADDER_GRPC_ADDRESS": ("ladder",),
     "PREMIERE_LADDER_HTTP_ADDRESS": ("ladder",),
     "PREMIERE_LADDER_RATE_INTERVAL_S": ("ladder",),
+    "PREMIERE_LADDER_RATE_SETTLE_S": ("ladder",),
     "PREMIERE_TICK_SECONDS": ("beat", "worker"),
     "PREMIERE_STATE_DIR": ("up",),
     "PREMIERE_ARBITER": ("premiere-bot run",),

@@ -242,6 +242,7 @@ class Workers:
     metrics_port: int = field(default_factory=free_port)
     worker: subprocess.Popen[bytes] | None = None
     beat: subprocess.Popen[bytes] | None = None
+    ladder: subprocess.Popen[bytes] | None = None
     restarts: int = 0
 
     def env(self) -> dict[str, str]:
@@ -271,6 +272,21 @@ class Workers:
         self.beat = self._spawn("beat", log=log)
         return self.beat
 
+    def start_ladder(self) -> subprocess.Popen[bytes]:
+        """`premiere ladder`: the one process that rates finished matches."""
+        self.ladder = self._spawn(
+            "ladder",
+            "--grpc-address",
+            f"127.0.0.1:{free_port()}",
+            "--http-address",
+            f"127.0.0.1:{free_port()}",
+            "--interval",
+            "0.5",
+            "--no-migrate",
+            log="ladder.log",
+        )
+        return self.ladder
+
     def kill_worker(self) -> None:
         """kill -9 the worker's whole process group: the main process and its children."""
         import signal
@@ -283,7 +299,7 @@ class Workers:
     def stop(self) -> None:
         import signal
 
-        for process in (self.worker, self.beat):
+        for process in (self.worker, self.beat, self.ladder):
             if process is not None and process.poll() is None:
                 os.killpg(process.pid, signal.SIGTERM)
                 try:

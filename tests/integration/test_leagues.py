@@ -48,6 +48,24 @@ def wait_rated(arbiter: Arbiter, name: str, timeout: float = 60) -> None:
     raise TimeoutError("league matches were not all rated")
 
 
+def assert_finish_order(arbiter: Arbiter, game: str) -> None:
+    """The ladder applied the game's matches in the order they finished."""
+    rated = query(
+        arbiter,
+        "SELECT r.match_id FROM rated_matches r JOIN matches m ON m.id = r.match_id"
+        " WHERE r.game = %s AND r.seq IS NOT NULL ORDER BY r.seq",
+        game,
+    )
+    finished = query(
+        arbiter,
+        "SELECT r.match_id FROM rated_matches r JOIN matches m ON m.id = r.match_id"
+        " WHERE r.game = %s AND r.seq IS NOT NULL ORDER BY m.finished_at, m.id",
+        game,
+    )
+    assert len(rated) > 1
+    assert rated == finished
+
+
 def assert_exactly_once(arbiter: Arbiter, name: str) -> None:
     """One match per table, every table's match finished and rated once, nothing extra."""
     tables = query(
@@ -86,6 +104,7 @@ def test_round_robin_league_runs_to_completion(arbiter: Arbiter, tmp_path: Path)
     workers = Workers(arbiter, tmp_path)
     workers.start_worker()
     workers.start_beat()
+    workers.start_ladder()
     try:
         workers.cli(
             "league",
@@ -104,6 +123,7 @@ def test_round_robin_league_runs_to_completion(arbiter: Arbiter, tmp_path: Path)
         wait_finished(arbiter, workers, "rr")
         wait_rated(arbiter, "rr")
         assert_exactly_once(arbiter, "rr")
+        assert_finish_order(arbiter, "magic-trick")
         rounds = query(
             arbiter,
             "SELECT r.status, r.standings FROM league_rounds r JOIN leagues l"
@@ -134,6 +154,7 @@ def test_killed_workers_lose_and_duplicate_nothing(arbiter: Arbiter, tmp_path: P
     workers = Workers(arbiter, tmp_path)
     workers.start_worker()
     workers.start_beat()
+    workers.start_ladder()
     try:
         workers.cli(
             "league",
@@ -166,6 +187,7 @@ def test_killed_workers_lose_and_duplicate_nothing(arbiter: Arbiter, tmp_path: P
         wait_finished(arbiter, workers, "chaos")
         wait_rated(arbiter, "chaos")
         assert_exactly_once(arbiter, "chaos")
+        assert_finish_order(arbiter, "magic-trick")
     finally:
         workers.stop()
 
@@ -182,6 +204,7 @@ def test_double_ticks_and_duplicate_deliveries_make_one_round(
     workers = Workers(arbiter, tmp_path)
     workers.start_worker()
     workers.start_beat("beat-1.log")
+    workers.start_ladder()
     second_beat = workers._spawn("beat", log="beat-2.log")
     try:
         workers.cli(

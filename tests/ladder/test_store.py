@@ -23,7 +23,7 @@ from ladder.queries import (
     replay,
 )
 from ladder.standings import compile_log, fit
-from ladder.store import rate_finished, rate_match, rated_seats, void_match
+from ladder.store import rate_finished, rate_match, rate_queued, rated_seats, void_match
 from tests.integration.services import scratch_database
 from tests.ladder.synthetic import (
     GAME,
@@ -401,3 +401,42 @@ def test_empty_ladder(conn: Conn) -> None:
     board = leaderboard(conn, GAME, StandingsCache())
     assert (board.rated_matches, board.standings_matches, board.entries) == (0, 0, ())
     assert list_matches(conn, GAME).matches == ()
+
+
+def test_the_queue_is_rated_in_finish_order_whatever_the_arrival_order(
+    database_url: str, conn: Conn
+) -> None:
+    """Matches saved in one order but finished in another are applied in finish order, one
+    pass at a time, and not before they have settled."""
+    bots = add_bots(conn, NAMES[:6])
+    matches = random_matches(12, NAMES[:6], seed=7)
+    ids = insert_matches(conn, matches, bots)
+    shuffled = ids[:]
+    random.Random(3).shuffle(shuffled)
+    for position, match_id in enumerate(shuffled):
+        for table in ("matches", "rating_queue"):
+            column = "id" if table == "matches" else "match_id"
+            conn.execute(
+                f"UPDATE {table} SET finished_at = now() - make_interval(mins => 60 - %s)"
+                f" WHERE {column} = %s",
+                (position, match_id),
+            )
+
+    with psycopg.connect(database_url, autocommit=True) as other:
+        other.execute("SELECT pg_advisory_lock(hashtextextended('premiere.ladder.rating-pass', 0))")
+        assert rate_finished(database_url) == 0  # another pass holds the lock
+    assert rate_finished(database_url) == 12
+    order = [
+        str(match_id)
+        for (match_id,) in conn.execute("SELECT match_id FROM rated_matches ORDER BY seq")
+    ]
+    assert order == shuffled
+    by_id = dict(zip(ids, matches, strict=True))
+    check_against_sequential(conn, {match_id: by_id[match_id] for match_id in shuffled})
+
+    # A match that finished a moment ago waits for the settling delay.
+    (late,) = insert_matches(conn, [Synthetic(tuple(NAMES[:2]), (1, 2))], bots)
+    conn.execute("UPDATE rating_queue SET finished_at = now() WHERE match_id = %s", (late,))
+    with psycopg.connect(database_url, autocommit=True) as fresh:
+        assert rate_queued(fresh, elo.DEFAULT_PARAMS, 60.0) == 0
+        assert rate_queued(fresh, elo.DEFAULT_PARAMS, 0.0) == 1
