@@ -1,0 +1,70 @@
+"""League planning: every round a fresh deal, whatever the format and the number of rounds."""
+
+from __future__ import annotations
+
+import pytest
+
+from workers import formats, league_formats
+from workers.planning import check, default_rounds, plan
+
+BOTS = ("ada", "grace", "edsger", "barbara", "donald")
+
+
+def play(format: str, players: int, rounds: int) -> list[list[league_formats.Table]]:
+    """Plan `rounds` rounds, each table finished with seat order as the ranks."""
+    history: list[tuple[int, tuple[str, ...], tuple[int, ...]]] = []
+    planned = []
+    for number in range(1, rounds + 1):
+        tables = plan(format, BOTS, players, number, "league-seed", history, {})
+        planned.append(tables)
+        for table in tables:
+            history.append((number, table.seats, tuple(range(1, len(table.seats) + 1))))
+    return planned
+
+
+@pytest.mark.parametrize("format", league_formats.names())
+def test_no_two_tables_of_a_league_share_a_deal(format: str) -> None:
+    """Past one cycle too: a repeated seating still gets a deal of its own."""
+    cycle = formats.cycle_length(len(BOTS), 3)
+    planned = play(format, 3, 3 * cycle)
+    seeds = [table.seed for tables in planned for table in tables]
+    if format == "duplicate":
+        # A duplicate group plays one deal with the seats rotated: one seed per group.
+        groups = {(table.group, table.seed) for tables in planned for table in tables}
+        assert len({group for group, _ in groups}) == len(groups)
+        assert len({seed for _, seed in groups}) == len(groups)
+    else:
+        assert len(set(seeds)) == len(seeds)
+
+
+def test_round_robin_repeats_its_balanced_seating_with_new_deals() -> None:
+    cycle = formats.cycle_length(len(BOTS), 2)
+    planned = play("round-robin", 2, 2 * cycle)
+    first, second = planned[:cycle], planned[cycle:]
+    seatings = [sorted(t.seats for t in tables) for tables in first]
+    assert [sorted(t.seats for t in tables) for tables in second] == seatings
+    assert {t.seed for r in first for t in r}.isdisjoint({t.seed for r in second for t in r})
+
+
+def test_plan_is_a_function_of_its_inputs() -> None:
+    assert play("swiss", 2, 4) == play("swiss", 2, 4)
+    assert play("round-robin", 3, 12) == play("round-robin", 3, 12)
+
+
+def test_every_format_is_registered_with_its_natural_length() -> None:
+    assert set(league_formats.names()) == {"round-robin", "swiss", "gauntlet", "ladder", "duplicate"}
+    assert default_rounds("round-robin", 5, 3) == formats.cycle_length(5, 3)
+    assert default_rounds("swiss", 5, 2) == 3
+    assert default_rounds("gauntlet", 5, 2) == 1
+    assert default_rounds("ladder", 5, 2) is None
+
+
+def test_check_refuses_what_cannot_be_planned() -> None:
+    with pytest.raises(ValueError, match="unknown format 'knockout'"):
+        check("knockout", BOTS, 2)
+    with pytest.raises(ValueError, match="twice"):
+        check("swiss", ("a", "a"), 2)
+    with pytest.raises(ValueError, match="cannot fill"):
+        check("round-robin", ("a", "b"), 3)
+    with pytest.raises(ValueError, match="at least 2"):
+        check("gauntlet", ("a",), 1)
