@@ -90,11 +90,11 @@ def distinct_props(column: Sequence[Card]) -> int:
 def roles_points(villains: int, heroes: int) -> int:
     """The Roles table, once for villains and once for heroes, +8 when they are equal.
 
-    The bonus needs at least one of each: an empty Roles column is not a balanced cast.
+    The bonus has no exception: a Roles column with no villain and no hero is balanced too.
     """
     table = DATA.roles_points
     points = table[min(villains, len(table) - 1)] + table[min(heroes, len(table) - 1)]
-    if villains == heroes and villains > 0:
+    if villains == heroes:
         points += DATA.rules.roles_balance_bonus
     return points
 

@@ -105,7 +105,7 @@ def test_cgi_is_two_per_bang_plus_the_last_card(codes: list[str], points: int) -
 @pytest.mark.parametrize(
     ("villains", "heroes", "points"),
     [
-        (0, 0, 0),
+        (0, 0, 8),  # no villain and no hero: balanced, and the bonus has no exception
         (1, 0, 3),
         (0, 4, 15),
         (1, 1, 3 + 3 + 8),
