@@ -14,6 +14,7 @@ from games.bots import bot_names
 from games.errors import GameError
 from games.interface import parse_options
 from premiere.selfplay import SelfplayReport, run_selfplay
+from workers import league_formats
 
 
 class _Commands(click.Group):
@@ -52,16 +53,12 @@ def main(ctx: click.Context) -> None:
 
 
 def _join_local_stack() -> None:
-    """Point at the stack `premiere up` is running here, unless PREMIERE_* say otherwise."""
-    from premiere.stack import state_dir
+    """Point at the stack `premiere up` is running from this folder or a parent, unless
+    PREMIERE_* say otherwise."""
+    from premiere.stack import running_stack, state_dir
 
-    described = state_dir() / "stack.json"
-    if not described.exists():
-        return
-    try:
-        stack = json.loads(described.read_text())
-        os.kill(int(stack["launcher"]), 0)
-    except (ValueError, KeyError, ProcessLookupError, PermissionError):
+    stack = running_stack(state_dir())
+    if stack is None:
         return
     os.environ.setdefault("PREMIERE_DATABASE_URL", stack["database_url"])
     os.environ.setdefault("PREMIERE_REDIS_URL", stack["redis_url"])
@@ -198,7 +195,7 @@ def bots_add(name: str) -> None:
 
     from premiere.config import Settings
     from premiere.db import upgrade
-    from server.store import add_bot
+    from server.bots import add_bot
 
     settings = Settings()
     upgrade(settings.database_url)
@@ -213,6 +210,56 @@ def bots_add(name: str) -> None:
     click.echo(token)
 
 
+@bots.command("list")
+def bots_list() -> None:
+    """Registered bots, with the games they said they play when they last connected."""
+    from premiere.config import Settings
+    from premiere.db import upgrade
+    from server.bots import list_bots
+
+    settings = Settings()
+    upgrade(settings.database_url)
+    entries = list_bots(settings.database_url)
+    if not entries:
+        click.echo("no registered bots; `premiere bots add NAME` registers one")
+    for entry in entries:
+        plays = (
+            ", ".join(entry.games or ("every game",))
+            if entry.games is not None
+            else "never connected"
+        )
+        click.echo(f"{entry.name:<28} {plays:<40} added {entry.created_at:%Y-%m-%d %H:%M}")
+
+
+@bots.command("remove")
+@click.argument("name")
+def bots_remove(name: str) -> None:
+    """Remove a bot: its token stops working; its past matches and ratings stay."""
+    from premiere.config import Settings
+    from server.bots import UnknownBot, remove_bot
+
+    try:
+        remove_bot(Settings().database_url, name)
+    except UnknownBot as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"bot {name} removed; its matches and ratings stay on record")
+
+
+@bots.command("rotate-token")
+@click.argument("name")
+def bots_rotate_token(name: str) -> None:
+    """Give a bot a new token and print it, once; the old token stops working for new
+    connections at once (a bot connected with it stays connected until it reconnects)."""
+    from premiere.config import Settings
+    from server.bots import UnknownBot, rotate_token
+
+    try:
+        token = rotate_token(Settings().database_url, name)
+    except UnknownBot as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(token)
+
+
 @main.group()
 def league() -> None:
     """Leagues and tournaments run by the workers."""
@@ -221,9 +268,7 @@ def league() -> None:
 @league.command("create")
 @click.option("--name", help="A unique name (default: GAME-FORMAT-N).")
 @click.option("--game", "game_id", required=True, type=click.Choice(ids()))
-@click.option(
-    "--format", "fmt", required=True, help="round-robin, swiss, gauntlet, ladder, duplicate."
-)
+@click.option("--format", "fmt", required=True, type=click.Choice(league_formats.names()))
 @click.option(
     "--bots", required=True, help="Comma-separated bot names; builtin:NAME for built-ins."
 )
@@ -248,6 +293,8 @@ def league_create(
     move_time_ms: int,
 ) -> None:
     """Define a league; the workers run it from now on."""
+    import psycopg
+
     from premiere.config import Settings
     from premiere.db import upgrade
     from workers import leagues
@@ -284,7 +331,9 @@ def league_create(
                 move_time_ms=move_time_ms,
             )
         except (ValueError, KeyError) as error:
-            raise click.ClickException(str(error)) from None
+            raise click.ClickException(str(error).strip("'\"")) from None
+        except psycopg.errors.UniqueViolation:
+            raise click.ClickException(f"a league named {name!r} already exists") from None
     click.echo(f"league {created.id} ({created.name}) created")
 
 
@@ -315,7 +364,7 @@ def league_show(key: str) -> None:
     with leagues.connect(Settings().database_url) as conn:
         item = leagues.get_league(conn, key)
         if item is None:
-            raise click.ClickException(f"no league {key!r}")
+            raise click.ClickException(f"no league {key!r} (`premiere league list` shows them)")
         done = leagues.progress(conn, item.id)
         table = leagues.current_standings(conn, item)
     click.echo(f"{item.name}: {item.game}, {item.format}, {item.players} seats, {item.status}")
@@ -340,11 +389,51 @@ def league_run_now(key: str) -> None:
     with leagues.connect(Settings().database_url) as conn:
         item = leagues.get_league(conn, key)
         if item is None:
-            raise click.ClickException(f"no league {key!r}")
+            raise click.ClickException(f"no league {key!r} (`premiere league list` shows them)")
         number = leagues.open_round(conn, item.id, datetime.now(UTC), manual=True)
     if number is None:
-        raise click.ClickException("a round is still open, or the league has finished")
+        raise click.ClickException(
+            f"league {item.name} is {item.status}"
+            if item.status != "active"
+            else "a round is still open, or the league has played all its rounds"
+        )
     click.echo(f"round {number} opened; the workers will plan and play it")
+
+
+def _set_league_status(key: str, status: str) -> None:
+    from premiere.config import Settings
+    from workers import leagues
+
+    with leagues.connect(Settings().database_url) as conn:
+        item = leagues.get_league(conn, key)
+        if item is None:
+            raise click.ClickException(f"no league {key!r} (`premiere league list` shows them)")
+        try:
+            now = leagues.set_status(conn, item.id, status)
+        except (ValueError, LookupError) as error:
+            raise click.ClickException(str(error)) from None
+    click.echo(f"league {item.id} ({item.name}) is {now}")
+
+
+@league.command("pause")
+@click.argument("key")
+def league_pause(key: str) -> None:
+    """Stop opening rounds and creating matches (matches already under way finish)."""
+    _set_league_status(key, "paused")
+
+
+@league.command("resume")
+@click.argument("key")
+def league_resume(key: str) -> None:
+    """Let a paused league go on where it stopped."""
+    _set_league_status(key, "active")
+
+
+@league.command("cancel")
+@click.argument("key")
+def league_cancel(key: str) -> None:
+    """End a league for good: no more rounds; its standings so far stay."""
+    _set_league_status(key, "cancelled")
 
 
 @main.command()
@@ -418,10 +507,17 @@ def ladder_command(
 )
 def up(demo: bool) -> None:
     """Start the whole stack locally (private PostgreSQL/Redis unless PREMIERE_* name them)."""
-    from premiere.stack import Stack, ladder_http, state_dir, write_description
+    from premiere.stack import Stack, ladder_http, running_stack, state_dir, write_description
     from premiere.watch import watch
 
-    stack = Stack(state_dir())
+    folder = state_dir()
+    running = running_stack(folder)
+    if running is not None:
+        raise click.ClickException(
+            f"already running from {folder} (process {running['launcher']}; dashboard"
+            f" {running.get('ladder_api', '?')}); stop it with Ctrl-C where it runs first"
+        )
+    stack = Stack(folder)
     try:
         click.echo("starting PostgreSQL and Redis (private unless configured) ...")
         stack.start_services()
@@ -461,11 +557,19 @@ def matches() -> None:
 def matches_void(match_id: str, reason: str) -> None:
     """Void a finished match: it leaves the ladder (later ratings are replayed without it) and
     the league standings. Unfinished matches are the arbiter's to void."""
+    import uuid
+
     import psycopg
 
     from ladder.store import void_match
     from premiere.config import Settings
 
+    try:
+        match_id = str(uuid.UUID(match_id))
+    except ValueError:
+        raise click.ClickException(
+            f"{match_id!r} is not a match id (a UUID, as the dashboard and the JSON API show)"
+        ) from None
     with psycopg.connect(Settings().database_url, autocommit=True) as conn:
         try:
             changed = void_match(conn, match_id, reason)

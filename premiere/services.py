@@ -8,7 +8,6 @@ data under the state directory, as an unprivileged user when we are root, and di
 from __future__ import annotations
 
 import importlib.util
-import shutil
 import signal
 import socket
 import subprocess
@@ -188,7 +187,3 @@ class PrivateRedis:
     def stop(self) -> None:
         if self.process is not None:
             stop(self.process)
-
-
-def wipe(folder: Path) -> None:
-    shutil.rmtree(folder, ignore_errors=True)

@@ -14,7 +14,6 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +30,38 @@ EXAMPLE_BOT = "demo-example"
 EXAMPLE_CLASS = "premiere_bot.examples.random_bot:RandomBot"
 
 
+MARKER = "premiere-state"
+"""A file in every state folder, so commands run in a subfolder find the project's."""
+
+
 def state_dir() -> Path:
-    return Path(os.environ.get("PREMIERE_STATE_DIR", ".state")).resolve()
+    """PREMIERE_STATE_DIR; else the nearest `.state` of Premiere's here or in a parent folder,
+    so every command finds the stack started from the project's root; else ./.state."""
+    configured = os.environ.get("PREMIERE_STATE_DIR")
+    if configured:
+        return Path(configured).resolve()
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / ".state"
+        if (candidate / MARKER).exists() or (candidate / "stack.json").exists():
+            return candidate
+    return here / ".state"
+
+
+def running_stack(folder: Path) -> dict[str, Any] | None:
+    """The description of the stack running from `folder`, if its launcher is alive."""
+    try:
+        stack: dict[str, Any] = json.loads((folder / "stack.json").read_text())
+        launcher = int(stack["launcher"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    try:
+        os.kill(launcher, 0)
+    except PermissionError:
+        return stack  # alive, under another user
+    except OSError:
+        return None
+    return stack
 
 
 @dataclass
@@ -56,6 +85,7 @@ class Stack:
         """Use the configured PostgreSQL and Redis, or start private ones."""
         self.folder.mkdir(parents=True, exist_ok=True)
         self.folder.chmod(0o755)
+        (self.folder / MARKER).write_text("Premiere's local stack: data, logs, stack.json\n")
         if "PREMIERE_DATABASE_URL" not in self.env:
             postgres = PrivatePostgres(self.folder / "postgres")
             postgres.start()
@@ -119,7 +149,7 @@ class Stack:
             url = self.env["PREMIERE_DATABASE_URL"]
             with psycopg.connect(url) as conn:
                 taken = conn.execute(
-                    "SELECT 1 FROM bots WHERE name = %s", (EXAMPLE_BOT,)
+                    "SELECT 1 FROM bot_directory WHERE name = %s", (EXAMPLE_BOT,)
                 ).fetchone()
             self.example_bot = EXAMPLE_BOT if not taken else f"{EXAMPLE_BOT}-{secrets.token_hex(3)}"
             token = add_bot(url, self.example_bot)
@@ -143,14 +173,26 @@ class Stack:
         )
 
     def create_demo_leagues(self) -> list[str]:
-        """A round robin per game: three built-in bots and the example bot over gRPC."""
-        from workers import leagues
+        """A round robin per game: three built-in bots and the example bot over gRPC.
 
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        Created once per database and reused by every later start; a demo league that has
+        finished plays one more cycle (with fresh deals)."""
+        from workers import leagues
+        from workers.planning import default_rounds
+
         names = []
         with leagues.connect(self.env["PREMIERE_DATABASE_URL"]) as conn:
             for game in games.all_games():
-                name = f"demo-{game.id}-{stamp}"
+                name = f"demo-{game.id}"
+                names.append(name)
+                existing = leagues.get_league(conn, name)
+                if existing is not None:
+                    if existing.status == "finished":
+                        cycle = default_rounds(
+                            existing.format, len(existing.bots), existing.players
+                        )
+                        leagues.extend_league(conn, existing.id, cycle or 1)
+                    continue
                 leagues.create_league(
                     conn,
                     name=name,
@@ -160,7 +202,6 @@ class Stack:
                     bots=[*DEMO_BOTS, self.example_bot],
                     seed=secrets.token_hex(4),
                 )
-                names.append(name)
         return names
 
     def describe(self) -> dict[str, Any]:
@@ -181,7 +222,9 @@ class Stack:
                 stop(self.processes[name])
         for service in reversed(self.private):
             service.stop()
-        (self.folder / "stack.json").unlink(missing_ok=True)
+        described = running_stack(self.folder)
+        if described is not None and described.get("launcher") == os.getpid():
+            (self.folder / "stack.json").unlink(missing_ok=True)
 
 
 def ladder_http() -> str:

@@ -28,6 +28,8 @@ class LeagueView:
     done: int = 0
     rounds_closed: int = 0
     rounds: int = 0
+    closed_before: int | None = None
+    """Rounds already closed when the watch began (a reused demo league has some)."""
 
 
 def expected_tables(league: leagues.League) -> int:
@@ -94,16 +96,22 @@ def _loop(
     interactive: bool,
 ) -> None:
     announced = False
+    summarised = False
     last: dict[str, tuple[int, int]] = {}
     while True:
         alive()
+        ended: list[tuple[leagues.League, list[dict[str, Any]]]] = []
         with leagues.connect(database_url) as conn:
             for view in views:
                 league = leagues.get_league(conn, view.name)
                 assert league is not None
+                if league.status in ("finished", "cancelled"):
+                    ended.append((league, leagues.current_standings(conn, league)))
                 state = leagues.progress(conn, league.id)
                 view.done = int(state["tables_done"])
                 view.rounds_closed = int(state["rounds_closed"])
+                if view.closed_before is None:
+                    view.closed_before = view.rounds_closed
                 rounds = f"rounds {view.rounds_closed}/{view.rounds}"
                 progress.update(tasks[view.name], completed=view.done, rounds=rounds)
                 if not interactive and last.get(view.name) != (view.done, view.rounds_closed):
@@ -111,14 +119,34 @@ def _loop(
                     console.print(f"{view.name}: {view.done}/{view.total} matches, {rounds}")
         if interactive:
             live.update(Group(progress, *(_board(v.game, leaderboard(api, v.game)) for v in views)))
-        if not announced and all(v.rounds_closed >= 1 for v in views):
+        finished = {league.name for league, _ in ended}
+        if not announced and all(
+            v.rounds_closed > (v.closed_before or 0) or v.name in finished for v in views
+        ):
             announced = True
             console.print("[bold green]every demo league has finished a round[/]")
             if not interactive:
                 for view in views:
                     console.print(_board(view.game, leaderboard(api, view.game)))
+        if not summarised and len(ended) == len(views):
+            summarised = True
+            console.print("[bold green]every demo league has finished; final standings:[/]")
+            for league, rows in ended:
+                console.print(standings_table(league, rows))
         sys.stdout.flush()
         time.sleep(1.0)
+
+
+def standings_table(league: leagues.League, rows: list[dict[str, Any]]) -> Table:
+    """A league's standings: points from ranks, games and wins, best first."""
+    table = Table(title=f"{league.name} ({league.status})", title_justify="left", expand=False)
+    for column in ("#", "bot", "points", "games", "wins"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for row in rows:
+        table.add_row(
+            str(row["rank"]), row["bot"], f"{row['points']:g}", str(row["games"]), str(row["wins"])
+        )
+    return table
 
 
 def _board(game: str, entries: list[dict[str, Any]]) -> Table:

@@ -65,6 +65,9 @@ class Arbiter:
         missing = [name for name in wanted if name not in ids]
         if missing:
             raise BadRequest(f"no registered bots named {missing}")
+        elsewhere = await self.store.bots_not_playing(wanted, game.id)
+        if elsewhere:
+            raise BadRequest(f"bots {elsewhere} do not play {game_id} (as they said on connecting)")
         specs = []
         for kind, name in seats:
             if kind == "bot":

@@ -56,6 +56,7 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             max_matches=max(1, hello.max_matches),
         )
         await self.router.add(conn)
+        await self.store.record_hello(conn.bot_id, conn.games)
         log.info("bot %s connected (%s, %d at once)", conn.bot_name, hello.client, conn.max_matches)
         reader = asyncio.create_task(self._read(request_iterator, conn))
         try:

@@ -70,6 +70,26 @@ class MatchHost:
             if fault.blame == BOT and fault.seat >= 0:
                 self._count_strike(fault.seat)
 
+    def _absent(self, grace_s: float) -> str:
+        """Why the match could not start: who never connected, who does not play this game."""
+        seen: set[int] = set()
+        away: list[str] = []
+        elsewhere: list[str] = []
+        for seat in self.spec.seats:
+            if seat.bot_id is None or seat.bot_id in seen:
+                continue
+            seen.add(seat.bot_id)
+            if not self.router.connected(seat.bot_id):
+                away.append(seat.label)
+            elif not self.router.streams(seat.bot_id, self.game.id):
+                elsewhere.append(seat.label)
+        reasons = []
+        if elsewhere:
+            reasons.append(f"{', '.join(elsewhere)} connected but do not play {self.game.id}")
+        if away:
+            reasons.append(f"{', '.join(away)} did not connect within {grace_s:g} s")
+        return "; ".join(reasons) or f"its bots had no free capacity within {grace_s:g} s"
+
     def _charge(self, seat: int, elapsed_ms: int) -> None:
         clock = self.clocks[seat]
         clock.bank_ms = max(0, clock.bank_ms - max(0, elapsed_ms - self.spec.move_time_ms))
@@ -89,7 +109,7 @@ class MatchHost:
         self.hub.open(self.spec.id)
         remote = self.remote_bots
         if remote and not await self.router.lease(remote, self.game.id, grace_s):
-            await self._void(f"its bots did not connect within {grace_s:g} s")
+            await self._void(self._absent(grace_s))
             return
         metrics.LIVE_MATCHES.inc()
         try:

@@ -120,17 +120,6 @@ class Router:
                 self._leases[bot_id] = max(0, self._leases[bot_id] - 1)
             self._changed.notify_all()
 
-    async def wait_connected(self, bot_ids: Sequence[int], timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        async with self._changed:
-            while not all(self.connected(b) for b in bot_ids):
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), remaining)
-        return True
-
     # --- decisions -----------------------------------------------------------------------
 
     def new_request_id(self, match_id: str) -> str:

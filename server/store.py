@@ -15,7 +15,7 @@ import json
 import logging
 import secrets
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -337,9 +337,28 @@ class Store:
         )
         return rows[0] if rows else None
 
+    async def record_hello(self, bot_id: int, games: Iterable[str]) -> None:
+        """Remember which games the bot said it plays (empty: every game), for league creation
+        to refuse a bot that does not play the league's game."""
+        await self._write(
+            "UPDATE bots SET games = %s, last_connected_at = now() WHERE id = %s",
+            (sorted(games), bot_id),
+        )
+
     async def bots_by_name(self, names: Sequence[str]) -> dict[str, int]:
-        rows = await self._read("SELECT id, name FROM bots WHERE name = ANY(%s)", (list(names),))
+        rows = await self._read(
+            "SELECT id, name FROM bots WHERE name = ANY(%s) AND removed_at IS NULL", (list(names),)
+        )
         return {row["name"]: row["id"] for row in rows}
+
+    async def bots_not_playing(self, names: Sequence[str], game: str) -> list[str]:
+        """Those of the bots that said, when they last connected, that they play other games."""
+        rows = await self._read(
+            "SELECT name FROM bots WHERE name = ANY(%s) AND cardinality(games) > 0"
+            " AND NOT %s = ANY(games) ORDER BY name",
+            (list(names), game),
+        )
+        return [row["name"] for row in rows]
 
 
 def add_bot(database_url: str, name: str) -> str:

@@ -19,7 +19,6 @@ from psycopg.rows import dict_row
 
 import games
 from games.bots import bot_names
-from games.rng import derive_seed
 from workers.planning import History, Table, check, default_rounds, plan, standings
 from workers.schedule import due_slot
 
@@ -92,6 +91,7 @@ def create_league(
     for bot in bots:
         if bot.startswith("builtin:") and bot.removeprefix("builtin:") not in bot_names(engine):
             raise ValueError(f"{game} has no built-in bot {bot!r}; it has {bot_names(engine)}")
+    _check_registered(conn, game, [bot for bot in bots if not bot.startswith("builtin:")])
     if rounds is None:
         rounds = default_rounds(format, len(bots), players)
     row = conn.execute(
@@ -117,12 +117,69 @@ def create_league(
     return League.from_row(row)
 
 
+def _check_registered(conn: psycopg.Connection[Row], game: str, names: Sequence[str]) -> None:
+    """Every named bot is registered, not removed, and (if it has connected) plays the game."""
+    rows = conn.execute(
+        "SELECT name, games, removed FROM bot_directory WHERE name = ANY(%s)", (list(names),)
+    ).fetchall()
+    known = {row["name"]: row for row in rows if not row["removed"]}
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ValueError(
+            f"no registered bot named {', '.join(map(repr, unknown))}: register it with"
+            " `premiere bots add NAME`, or seat a built-in as builtin:NAME"
+        )
+    for name in names:
+        plays = known[name]["games"]
+        if plays and game not in plays:
+            raise ValueError(f"bot {name!r} does not play {game}; it plays {', '.join(plays)}")
+
+
 def get_league(conn: psycopg.Connection[Row], key: str | int) -> League | None:
     if isinstance(key, int) or str(key).isdigit():
         row = conn.execute("SELECT * FROM leagues WHERE id = %s", (int(key),)).fetchone()
     else:
         row = conn.execute("SELECT * FROM leagues WHERE name = %s", (key,)).fetchone()
     return League.from_row(row) if row else None
+
+
+def set_status(conn: psycopg.Connection[Row], league_id: int, status: str) -> str:
+    """Pause, resume or cancel a league; returns its status afterwards.
+
+    Pausing stops new rounds and new matches (matches already created play on); resuming lets
+    them go on; cancelling ends the league for good. A finished or cancelled league stays so.
+    """
+    allowed = {"paused": ("active",), "active": ("paused",), "cancelled": ("active", "paused")}
+    if status not in allowed:
+        raise ValueError(f"cannot set a league {status}")
+    with conn.transaction():
+        row = conn.execute(
+            "SELECT status FROM leagues WHERE id = %s FOR UPDATE", (league_id,)
+        ).fetchone()
+        if row is None:
+            raise LookupError(f"no league {league_id}")
+        if row["status"] == status:
+            return status
+        if row["status"] not in allowed[status]:
+            raise ValueError(f"the league is {row['status']}; it cannot become {status}")
+        conn.execute(
+            "UPDATE leagues SET status = %s,"
+            " finished_at = CASE WHEN %s = 'cancelled' THEN now() ELSE finished_at END"
+            " WHERE id = %s",
+            (status, status, league_id),
+        )
+    return status
+
+
+def extend_league(conn: psycopg.Connection[Row], league_id: int, rounds: int) -> None:
+    """Give a league with a fixed length `rounds` more rounds; a finished one plays again."""
+    conn.execute(
+        "UPDATE leagues SET rounds = rounds + %s,"
+        " status = CASE WHEN status = 'finished' THEN 'active' ELSE status END,"
+        " finished_at = CASE WHEN status = 'finished' THEN NULL ELSE finished_at END"
+        " WHERE id = %s AND rounds IS NOT NULL",
+        (rounds, league_id),
+    )
 
 
 def list_leagues(conn: psycopg.Connection[Row], active_only: bool = False) -> list[League]:
@@ -185,7 +242,7 @@ def history(conn: psycopg.Connection[Row], league_id: int) -> History:
     """Every finished table of the league: round, seats and the ranks they got, in order."""
     rows = conn.execute(
         "SELECT t.round, t.seats, m.outcome FROM league_tables t"
-        " JOIN matches m ON m.id = t.match_id"
+        " JOIN match_results m ON m.id = t.match_id"
         " WHERE t.league_id = %s AND t.status = 'finished' AND m.status = 'finished'"
         " ORDER BY t.round, t.table_no",
         (league_id,),
@@ -212,7 +269,7 @@ def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> li
     )
     with conn.transaction():
         for table_no, table in enumerate(tables):
-            seed = table.seed or derive_seed(league.seed, number, table_no).hex()[:16]
+            seed = table.seed
             conn.execute(
                 "INSERT INTO league_tables (league_id, round, table_no, seats, seed, grp)"
                 " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
@@ -232,16 +289,11 @@ def _tables(conn: psycopg.Connection[Row], league_id: int, number: int) -> list[
 
 def _ratings(conn: psycopg.Connection[Row], league: League) -> dict[str, float]:
     """Live Elo of the league's registered bots on its game's ladder, when rated already."""
-    try:
-        rows = conn.execute(
-            "SELECT coalesce(b.name, 'builtin:' || p.builtin) AS name, r.rating"
-            " FROM ratings r JOIN ladder_players p ON p.id = r.player_id"
-            " LEFT JOIN bots b ON b.id = p.bot_id WHERE r.game = %s",
-            (league.game,),
-        ).fetchall()
-    except psycopg.errors.UndefinedTable:
-        return {}
-    return {row["name"]: float(row["rating"]) for row in rows if row["name"] in league.bots}
+    rows = conn.execute(
+        "SELECT player, rating FROM ladder_ratings WHERE game = %s AND player = ANY(%s)",
+        (league.game, list(league.bots)),
+    ).fetchall()
+    return {row["player"]: float(row["rating"]) for row in rows}
 
 
 # --- tables and matches ------------------------------------------------------------------
@@ -270,9 +322,21 @@ def table_request(
         "SELECT * FROM league_tables WHERE league_id = %s AND round = %s AND table_no = %s",
         (league_id, number, table_no),
     ).fetchone()
-    if league is None or row is None or row["status"] != "planned":
+    if league is None or league.status != "active" or row is None or row["status"] != "planned":
         return None
     return league, row
+
+
+def record_refusal(
+    conn: psycopg.Connection[Row], league_id: int, number: int, table_no: int
+) -> None:
+    """The arbiter refused the table's match for good (a bot removed since, say): the table is
+    void, so the round can close instead of asking again every tick."""
+    conn.execute(
+        "UPDATE league_tables SET status = 'void'"
+        " WHERE league_id = %s AND round = %s AND table_no = %s AND status = 'planned'",
+        (league_id, number, table_no),
+    )
 
 
 def record_dispatch(
@@ -289,7 +353,7 @@ def record_dispatch(
 def collect(conn: psycopg.Connection[Row]) -> list[tuple[int, int, str, str]]:
     """Mark tables whose match ended; returns (league, round, match id, status) for each."""
     rows = conn.execute(
-        "UPDATE league_tables t SET status = m.status FROM matches m"
+        "UPDATE league_tables t SET status = m.status FROM match_results m"
         " WHERE t.match_id = m.id AND t.status = 'dispatched'"
         " AND m.status IN ('finished', 'void')"
         " RETURNING t.league_id, t.round, t.match_id, m.status"
@@ -367,15 +431,3 @@ def progress(conn: psycopg.Connection[Row], league_id: int) -> Row:
 
 def current_standings(conn: psycopg.Connection[Row], league: League) -> list[dict[str, Any]]:
     return standings(league.format, league.bots, history(conn, league.id))
-
-
-def unrated_matches(conn: psycopg.Connection[Row]) -> list[str]:
-    """League matches that finished but are not on the ladder yet (a lost rating task)."""
-    try:
-        rows = conn.execute(
-            "SELECT t.match_id FROM league_tables t WHERE t.status = 'finished'"
-            " AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = t.match_id)"
-        ).fetchall()
-    except psycopg.errors.UndefinedTable:
-        return []
-    return [str(row["match_id"]) for row in rows]
