@@ -66,8 +66,9 @@ READERS: dict[str, tuple[str, ...]] = {
 # Variables read straight from os.environ (not settings fields): what they mean.
 DIRECT_MEANINGS: dict[str, str] = {
     "PREMIERE_TICK_SECONDS": "Seconds between beat's ticks (each tick decides what is due).",
-    "PREMIERE_STATE_DIR": "Folder of the local stack's private PostgreSQL and Redis and its logs"
-    " (`premiere up`, `make demo`; relative to the working directory).",
+    "PREMIERE_STATE_DIR": "Folder of the local stack's private PostgreSQL and Redis, its logs and"
+    " `stack.json` (`premiere up`, `make demo`). Unset: the `.state` folder that `premiere up`"
+    " made in the working directory or the nearest parent that has one, else `./.state`.",
     "PREMIERE_ARBITER": "host:port of the arbiter the bot dials (its `--arbiter` default).",
     "PREMIERE_BOT_TOKEN": "The bot's token from `premiere bots add` (its `--token` default).",
 }

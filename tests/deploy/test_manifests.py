@@ -440,7 +440,7 @@ def test_prometheus_scrapes_every_metrics_port() -> None:
 
 
 def test_promtool_accepts_the_config_and_the_dashboard_queries(tmp_path: Path) -> None:
-    """With Prometheus's own checker when it is installed (.ci/run installs Debian's
+    """With Prometheus's own checker when it is installed (make test installs Debian's
     prometheus): the scrape config, and every dashboard expression as a recording rule."""
     promtool = shutil.which("promtool")
     if promtool is None:

@@ -1,5 +1,5 @@
-"""`premiere up`: the whole local stack from one command, its demo, its clean exit, and its
-metrics as Prometheus itself scrapes them."""
+"""`premiere up`: nothing outlives it, and Prometheus itself scrapes its metrics. The demo from
+a fresh clone, its clean exit and the CLI beside it: tests/integration/test_newcomer.py."""
 
 from __future__ import annotations
 
@@ -18,8 +18,6 @@ from typing import Any
 
 import pytest
 
-import games
-from premiere.stack import DEMO_BOTS, EXAMPLE_BOT
 from tests.integration.services import BIN, ROOT, free_port
 
 
@@ -117,24 +115,6 @@ def up_factory() -> Iterator[list[Up]]:
         stack.close()
 
 
-def test_demo_from_one_command_without_configured_services(up_factory: list[Up]) -> None:
-    stack = Up(private=True)
-    up_factory.append(stack)
-    pids = stack.description()["pids"]
-    assert {"arbiter", "ladder", "worker", "beat", "PrivatePostgres", "PrivateRedis"} <= set(pids)
-    stack.wait_for("every demo league has finished a round", 180)
-    demo_players = {*DEMO_BOTS, EXAMPLE_BOT}
-    for game in games.ids():
-        players = leaderboard_players(stack.http, game)
-        assert len(players) >= 2, f"{game}: {players}"
-        assert players <= demo_players
-    pids = json.loads((stack.folder / "stack.json").read_text())["pids"]
-    stack.process.send_signal(signal.SIGINT)
-    assert stack.process.wait(60) == 0, stack.output.read_text()
-    time.sleep(1)
-    assert [name for name, pid in pids.items() if alive(pid)] == []
-
-
 def test_nothing_outlives_a_killed_launcher(up_factory: list[Up]) -> None:
     stack = Up("--no-demo", private=True)
     up_factory.append(stack)
@@ -149,7 +129,7 @@ def test_nothing_outlives_a_killed_launcher(up_factory: list[Up]) -> None:
 
 def test_prometheus_scrapes_every_service(up_factory: list[Up], tmp_path: Path) -> None:
     binary = shutil.which("prometheus")
-    assert binary, "Debian's prometheus is needed: apt-get install prometheus (.ci/run does)"
+    assert binary, "Debian's prometheus is needed: apt-get install prometheus (make test does)"
     stack = Up("--no-demo", private="PREMIERE_DATABASE_URL" not in os.environ)
     up_factory.append(stack)
     stack.description()

@@ -112,7 +112,7 @@ def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.fail(
             f"Chromium not found at {CHROMIUM}: the dashboard test needs a real browser. "
-            "apt-get install chromium; .ci/run installs it"
+            "apt-get install chromium; make test installs it"
         )
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(

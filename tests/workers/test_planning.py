@@ -52,7 +52,8 @@ def test_plan_is_a_function_of_its_inputs() -> None:
 
 
 def test_every_format_is_registered_with_its_natural_length() -> None:
-    assert set(league_formats.names()) == {"round-robin", "swiss", "gauntlet", "ladder", "duplicate"}
+    names = {"round-robin", "swiss", "gauntlet", "ladder", "duplicate"}
+    assert set(league_formats.names()) == names
     assert default_rounds("round-robin", 5, 3) == formats.cycle_length(5, 3)
     assert default_rounds("swiss", 5, 2) == 3
     assert default_rounds("gauntlet", 5, 2) == 1
