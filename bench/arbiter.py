@@ -115,7 +115,7 @@ def request_size() -> int:
     import games
     from games.rng import Rng
     from premiere_bot.wire import bot_gateway_pb2
-    from server.codec import encode_move, encode_observation
+    from server.codec import move_to_wire, observation_to_wire
 
     game = games.get("magic-trick")
     state = game.new(3, "size")
@@ -129,8 +129,8 @@ def request_size() -> int:
         match_id="m",
         game=game.id,
         seat=seat,
-        observation=encode_observation(game, state.observe(seat)),
-        legal_moves=[encode_move(game, m) for m in state.legal_moves(seat)],
+        observation=observation_to_wire(game, state.observe(seat)),
+        legal_moves=[move_to_wire(game, m) for m in state.legal_moves(seat)],
     )
     return len(request.SerializeToString())
 

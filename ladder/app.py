@@ -43,7 +43,8 @@ from ladder import dashboard, elo, queries
 from ladder.config import LadderSettings
 from ladder.queries import BadRequest, NotFound, StandingsCache
 from ladder.store import rate_queued
-from premiere_bot.wire import ladder_pb2, ladder_pb2_grpc, outcome_pb2
+from premiere_bot.outcome import outcome_to_wire
+from premiere_bot.wire import ladder_pb2, ladder_pb2_grpc
 
 log = logging.getLogger("premiere.ladder")
 
@@ -120,21 +121,6 @@ def _timestamp(moment: datetime.datetime) -> Timestamp:
     return stamp
 
 
-def _outcome(outcome: Mapping[str, Any]) -> outcome_pb2.Outcome:
-    message = outcome_pb2.Outcome(
-        scores=[int(score) for score in outcome.get("scores", [])],
-        ranks=[int(rank) for rank in outcome.get("ranks", [])],
-        forfeited=[int(seat) for seat in outcome.get("forfeited", [])],
-    )
-    for tiebreak in outcome.get("tiebreaks", []):
-        message.tiebreaks.add(
-            name=str(tiebreak.get("name", "")),
-            values=[int(value) for value in tiebreak.get("values", [])],
-            higher_wins=bool(tiebreak.get("higher_wins", False)),
-        )
-    return message
-
-
 def leaderboard_message(board: queries.Leaderboard) -> ladder_pb2.GetLeaderboardResponse:
     response = ladder_pb2.GetLeaderboardResponse(
         game=board.game,
@@ -190,7 +176,7 @@ def matches_message(page: queries.MatchPage) -> ladder_pb2.ListMatchesResponse:
             match_id=match.match_id,
             game=match.game,
             finished_at=_timestamp(match.finished_at),
-            outcome=_outcome(match.outcome),
+            outcome=outcome_to_wire(match.outcome),
             rated=match.rated,
             seq=match.seq or 0,
             replay_url=match.replay_path,

@@ -1,14 +1,17 @@
-"""Engine values on the wire. Generic: a game's messages mirror its dataclasses by field name,
-the game's oneof field is its id in snake case, and a move's oneof field is its `kind`."""
+"""Engine values on the protobuf wire: ``*_to_wire`` and ``*_from_wire``. (The engines' own
+``Game.encode_move`` and ``decode_move`` are the plain JSON form kept in the move log.)
+
+Generic: a game's messages mirror its dataclasses by field name, the game's oneof field is its
+id in snake case, and a move's oneof field is its `kind`."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from games.errors import MalformedMove
-from games.interface import Game, Outcome
+from games.interface import Game
 from premiere_bot.convert import ConversionError, build, fill
-from premiere_bot.wire import game_pb2, outcome_pb2
+from premiere_bot.wire import game_pb2
 
 
 def wire_field(game_id: str) -> str:
@@ -29,20 +32,20 @@ def has_wire_messages(game: Game) -> bool:
     )
 
 
-def encode_observation(game: Game, observation: Any) -> game_pb2.Observation:
+def observation_to_wire(game: Game, observation: Any) -> game_pb2.Observation:
     envelope = game_pb2.Observation()
     fill(getattr(envelope, wire_field(game.id)), observation)
     return envelope
 
 
-def encode_move(game: Game, move: Any) -> game_pb2.Move:
+def move_to_wire(game: Game, move: Any) -> game_pb2.Move:
     envelope = game_pb2.Move()
     typed = getattr(envelope, wire_field(game.id))
     fill(getattr(typed, kind_field(move.kind)), move)
     return envelope
 
 
-def decode_move(game: Game, envelope: game_pb2.Move, seat: int = -1) -> Any:
+def move_from_wire(game: Game, envelope: game_pb2.Move, seat: int = -1) -> Any:
     """A typed move from the wire, or `MalformedMove` saying what was wrong with it."""
     field = wire_field(game.id)
     if envelope.WhichOneof("game") != field:
@@ -56,16 +59,3 @@ def decode_move(game: Game, envelope: game_pb2.Move, seat: int = -1) -> Any:
         return build(classes[kind], getattr(typed, kind))
     except (ConversionError, TypeError, ValueError) as error:
         raise MalformedMove(seat, kind, str(error)) from None
-
-
-def encode_outcome(outcome: Outcome) -> outcome_pb2.Outcome:
-    message = outcome_pb2.Outcome(
-        scores=list(outcome.scores),
-        ranks=list(outcome.ranks),
-        forfeited=list(outcome.forfeited),
-    )
-    for tiebreak in outcome.tiebreaks:
-        message.tiebreaks.add(
-            name=tiebreak.name, values=list(tiebreak.values), higher_wins=tiebreak.higher_wins
-        )
-    return message

@@ -13,9 +13,10 @@ from games.bots import builtin_choice
 from games.errors import MalformedMove
 from games.interface import Outcome, options_as_text
 from games.values import to_plain
+from premiere_bot.outcome import outcome_to_wire
 from premiere_bot.wire import bot_gateway_pb2
 from server import metrics
-from server.codec import decode_move, encode_move, encode_observation, encode_outcome
+from server.codec import move_from_wire, move_to_wire, observation_to_wire
 from server.events import EndEvent, EventHub, FaultEvent, MoveEvent
 from server.router import Disconnected, Router
 from server.store import FaultRecord, MatchSpec, MoveRecord, Store
@@ -188,8 +189,8 @@ class MatchHost:
             move_time_ms=self.spec.move_time_ms,
             time_bank_ms=clock.bank_ms,
             last_round_trip_ms=clock.last_round_trip_ms,
-            observation=encode_observation(self.game, self.state.observe(seat)),
-            legal_moves=[encode_move(self.game, move) for move in legal],
+            observation=observation_to_wire(self.game, self.state.observe(seat)),
+            legal_moves=[move_to_wire(self.game, move) for move in legal],
         )
         started = time.monotonic()
         try:
@@ -223,7 +224,7 @@ class MatchHost:
                 raise MalformedMove(seat, index, f"illegal: index {index} of {len(legal)} moves")
             return legal[index]
         if choice == "move":
-            move = decode_move(self.game, answer.move, seat)
+            move = move_from_wire(self.game, answer.move, seat)
             if move not in legal:
                 raise MalformedMove(seat, move, f"illegal: {to_plain(move)} is not legal now")
             return move
@@ -277,15 +278,16 @@ class MatchHost:
         return outcome.with_forfeits(gone)
 
     async def _finish(self) -> None:
-        outcome = self.final_outcome()
+        outcome = to_plain(self.final_outcome())
+        assert isinstance(outcome, dict)
         await self.store.finish(
             self.spec.id,
-            to_plain(outcome),
+            outcome,
             [c.strikes for c in self.clocks],
             [c.forfeited for c in self.clocks],
         )
         metrics.MATCHES_FINISHED.labels(self.game.id, "finished").inc()
-        self._announce_end(outcome=encode_outcome(outcome))
+        self._announce_end(outcome=outcome_to_wire(outcome))
         await self._close_events("finished")
 
     async def _void(self, reason: str) -> None:

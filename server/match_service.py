@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
 
 import games
-from games.interface import Game, Outcome, State, TieBreak, options_as_text
+from games.interface import Game, State, options_as_text
+from premiere_bot.outcome import outcome_to_wire
 from premiere_bot.wire import match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter, BadRequest
-from server.codec import encode_move, encode_observation, encode_outcome
+from server.codec import move_to_wire, observation_to_wire
 from server.events import EndEvent, Event, EventHub, FaultEvent, MoveEvent
 from server.gateway import bearer_token
 from server.store import FaultRecord, MoveRecord, Row, Store
@@ -23,17 +24,6 @@ STATUS = {
     "finished": match_pb2.MATCH_STATUS_FINISHED,
     "void": match_pb2.MATCH_STATUS_VOID,
 }
-
-
-def outcome_from_plain(data: Mapping[str, Any]) -> Outcome:
-    return Outcome(
-        scores=tuple(data["scores"]),
-        ranks=tuple(data["ranks"]),
-        tiebreaks=tuple(
-            TieBreak(t["name"], tuple(t["values"]), t["higher_wins"]) for t in data["tiebreaks"]
-        ),
-        forfeited=tuple(data.get("forfeited", ())),
-    )
 
 
 def _fault_message(fault: FaultRecord) -> match_pb2.Fault:
@@ -129,7 +119,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                 player=player, strikes=strikes[seat["seat"]], forfeited=seat["forfeited"]
             )
         if row["outcome"] is not None:
-            record.outcome.CopyFrom(encode_outcome(outcome_from_plain(row["outcome"])))
+            record.outcome.CopyFrom(outcome_to_wire(row["outcome"]))
         return record
 
     async def WatchMatch(
@@ -145,7 +135,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                     move=match_pb2.MoveApplied(
                         decision_number=event.ply,
                         seat=event.seat,
-                        view=encode_observation(game, replica.spectate()),
+                        view=observation_to_wire(game, replica.spectate()),
                         defaulted=event.defaulted,
                     )
                 )
@@ -209,7 +199,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
             game=row["game"], options=options_as_text(row["options"]), players=row["players"]
         )
         if row["outcome"] is not None:
-            reply.outcome.CopyFrom(encode_outcome(outcome_from_plain(row["outcome"])))
+            reply.outcome.CopyFrom(outcome_to_wire(row["outcome"]))
         if not request.HasField("seat"):
             if not ended:
                 await context.abort(
@@ -219,7 +209,9 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
             reply.seed = row["seed"]
             game = games.get(row["game"])
             for move in moves:
-                reply.steps.add(seat=move.seat, move=encode_move(game, game.decode_move(move.move)))
+                reply.steps.add(
+                    seat=move.seat, move=move_to_wire(game, game.decode_move(move.move))
+                )
             return reply
         await self._check_seat_access(row, request.seat, ended, context)
         self._seat_steps(row, request.seat, moves, reply)
@@ -250,7 +242,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
             if record.seat == seat:
                 reply.steps.add(
                     seat=seat,
-                    move=encode_move(game, move),
-                    observation=encode_observation(game, state.observe(seat)),
+                    move=move_to_wire(game, move),
+                    observation=observation_to_wire(game, state.observe(seat)),
                 )
             state.apply(record.seat, move)

@@ -12,7 +12,7 @@ import pytest
 import games
 from games.play import replay
 from premiere_bot.wire import match_pb2
-from server.codec import decode_move
+from server.codec import move_from_wire
 from tests.integration.services import Arbiter, create_match, start_bot, wait_ended
 from tests.integration.test_node_bot import node_bot
 
@@ -23,7 +23,7 @@ HEURISTIC = "premiere_bot.examples.magic_trick:MagicTrickBot"
 def replayed_outcome(stub: object, match_id: str) -> tuple[list[int], list[int]]:
     full = stub.GetReplay(match_pb2.GetReplayRequest(match_id=match_id), timeout=10)  # type: ignore[attr-defined]
     game = games.get(full.game)
-    moves = [(step.seat, decode_move(game, step.move)) for step in full.steps]
+    moves = [(step.seat, move_from_wire(game, step.move)) for step in full.steps]
     state = replay(game, full.players, full.seed, moves, {})
     outcome = state.outcome()
     assert outcome is not None
