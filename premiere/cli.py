@@ -542,6 +542,13 @@ def up(demo: bool) -> None:
         click.echo("stopping ...")
     except (RuntimeError, TimeoutError) as error:
         raise click.ClickException(str(error)) from None
+    except PermissionError as error:
+        raise click.ClickException(
+            f"{error}. As root, the private PostgreSQL and Redis run as user 'nobody', who must"
+            " be able to enter every folder above the project: move it (e.g. under /srv or"
+            " /opt), run as an ordinary user, or set PREMIERE_DATABASE_URL and"
+            " PREMIERE_REDIS_URL to servers of your own"
+        ) from None
     finally:
         stack.stop()
 

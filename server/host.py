@@ -86,7 +86,8 @@ class MatchHost:
                 elsewhere.append(seat.label)
         reasons = []
         if elsewhere:
-            reasons.append(f"{', '.join(elsewhere)} connected but do not play {self.game.id}")
+            verb = "does" if len(elsewhere) == 1 else "do"
+            reasons.append(f"{', '.join(elsewhere)} connected but {verb} not play {self.game.id}")
         if away:
             reasons.append(f"{', '.join(away)} did not connect within {grace_s:g} s")
         return "; ".join(reasons) or f"its bots had no free capacity within {grace_s:g} s"

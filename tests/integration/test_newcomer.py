@@ -13,6 +13,7 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -25,7 +26,11 @@ ANNOUNCED = "every demo league has finished a round"
 
 
 def test_a_fresh_clone_installs_and_runs_the_demo(tmp_path: Path) -> None:
-    clone = tmp_path / "premiere"
+    # Not under tmp_path: as root the private servers run as an unprivileged user, who must be
+    # able to reach the clone's .venv (pytest's folders are private to their owner).
+    folder = Path(tempfile.mkdtemp(prefix="premiere-newcomer-"))
+    folder.chmod(0o755)
+    clone = folder / "premiere"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
     http = f"127.0.0.1:{free_port()}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PREMIERE_", "VIRTUAL_ENV"))}
@@ -97,4 +102,4 @@ def test_a_fresh_clone_installs_and_runs_the_demo(tmp_path: Path) -> None:
         if demo.poll() is None:
             os.killpg(demo.pid, signal.SIGKILL)
             demo.wait(10)
-        shutil.rmtree(clone, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
