@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -14,6 +13,7 @@ from games.bots import bot_names
 from games.errors import GameError
 from games.interface import Game, parse_option_value
 from premiere.config import Settings
+from premiere.seeds import MIN_SEED_HEX, new_seed, strong_seed
 from server.events import EventHub
 from server.host import MatchHost
 from server.router import Router
@@ -44,11 +44,20 @@ class Arbiter:
         time_bank_ms: int = 0,
         strike_limit: int = 0,
         idempotency_key: str = "",
+        rated: bool = False,
     ) -> str:
         """Validate, store and start a match; `seats` holds ("bot" | "builtin", name) pairs.
 
-        With an idempotency key, a repeated request returns the first request's match.
+        With an idempotency key, a repeated request returns the first request's match. A rated
+        match's seed is drawn here, or is a league's derived seed (at least 128 bits of hex);
+        callers decide whether they may ask for one.
         """
+        if rated and seed and not strong_seed(seed):
+            raise BadRequest(
+                "a rated match's seed is drawn by the arbiter (leave it empty) or derived by a"
+                f" league ({MIN_SEED_HEX}+ lowercase hex digits)"
+            )
+        self._check_time_control(move_time_ms, time_bank_ms, strike_limit)
         if idempotency_key:
             existing = await self.store.match_by_key(idempotency_key)
             if existing is not None:
@@ -78,11 +87,12 @@ class Arbiter:
             game=game.id,
             options=resolved,
             players=len(seats),
-            seed=seed or secrets.token_hex(8),
+            seed=seed or new_seed(),
             move_time_ms=move_time_ms or self.settings.move_time_ms,
             time_bank_ms=time_bank_ms or self.settings.time_bank_ms,
             strike_limit=strike_limit or self.settings.strike_limit,
             seats=tuple(specs),
+            rated=rated,
         )
         await self.store.create_match(spec, idempotency_key or None)
         if idempotency_key:
@@ -92,6 +102,18 @@ class Arbiter:
                 return winner
         self._host(MatchHost(spec, self.store, self.router, self.hub), False)
         return spec.id
+
+    def _check_time_control(self, move_time_ms: int, time_bank_ms: int, strike_limit: int) -> None:
+        """Zero takes the default; anything else must lie within the documented bounds."""
+        s = self.settings
+        if move_time_ms and not s.min_move_time_ms <= move_time_ms <= s.max_move_time_ms:
+            raise BadRequest(
+                f"move_time_ms must be between {s.min_move_time_ms} and {s.max_move_time_ms}"
+            )
+        if time_bank_ms > s.max_time_bank_ms:
+            raise BadRequest(f"time_bank_ms must be at most {s.max_time_bank_ms}")
+        if strike_limit > s.max_strike_limit:
+            raise BadRequest(f"strike_limit must be at most {s.max_strike_limit}")
 
     @staticmethod
     def _options(game: Game, options: Mapping[str, str]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from psycopg.rows import dict_row
 import games
 from games.bots import bot_names
 from games.rng import derive_seed
+from premiere.seeds import new_seed, strong_seed
 from workers.planning import History, Table, check, default_rounds, plan, standings
 from workers.schedule import due_slot
 
@@ -108,13 +109,26 @@ def create_league(
             every_seconds,
             cron,
             rounds,
-            seed or uuid.uuid4().hex[:16],
+            _league_seed(seed),
             move_time_ms,
             time_bank_ms,
         ),
     ).fetchone()
     assert row is not None
     return League.from_row(row)
+
+
+def _league_seed(seed: str | None) -> str:
+    """Every deal of a league derives from its seed, so it must not be guessable: 256 random
+    bits by default, and a chosen one needs at least 128 bits (32 hex digits)."""
+    if seed is None or seed == "":
+        return new_seed()
+    if not strong_seed(seed):
+        raise ValueError(
+            "a league seed is at least 32 lowercase hex digits (128 bits); leave it out for a"
+            " random one"
+        )
+    return seed
 
 
 def get_league(conn: psycopg.Connection[Row], key: str | int) -> League | None:
@@ -212,7 +226,7 @@ def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> li
     )
     with conn.transaction():
         for table_no, table in enumerate(tables):
-            seed = table.seed or derive_seed(league.seed, number, table_no).hex()[:16]
+            seed = table.seed or derive_seed(league.seed, number, table_no).hex()
             conn.execute(
                 "INSERT INTO league_tables (league_id, round, table_no, seats, seed, grp)"
                 " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",

@@ -94,7 +94,7 @@ def _round_robin_round(bots: Sequence[str], players: int, seed: str, number: int
 
 
 def _tables(tables: Sequence[formats.Table]) -> list[Table]:
-    return [Table(tuple(str(bot) for bot in t.seats), t.seed.hex()[:16], t.group) for t in tables]
+    return [Table(tuple(str(bot) for bot in t.seats), t.seed.hex(), t.group) for t in tables]
 
 
 def _byes(bots: Sequence[str], history: History) -> list[str]:

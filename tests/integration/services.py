@@ -84,6 +84,22 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+OPERATOR_TOKEN = "pmo_test-operator-" + uuid.uuid4().hex
+
+
+class _Operator(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+    """Sends the operator's token with every call that carries no authorization of its own."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        metadata = list(details.metadata or ())
+        if not any(key == "authorization" for key, _ in metadata):
+            metadata.append(("authorization", f"Bearer {self.token}"))
+        return continuation(details._replace(metadata=metadata), request)
+
+
 @dataclass
 class Arbiter:
     database_url: str
@@ -105,6 +121,8 @@ class Arbiter:
             PREMIERE_ARBITER_METRICS_PORT=str(self.metrics_port),
             PREMIERE_RESUME_GRACE_S="20",
             PREMIERE_START_GRACE_S="60",
+            PREMIERE_OPERATOR_TOKEN=OPERATOR_TOKEN,
+            PREMIERE_PLAINTEXT="true",
         )
         env.update(self.settings)
         env.update(extra)
@@ -171,6 +189,13 @@ class Arbiter:
         return result.stdout.strip()
 
     def matches(self) -> match_pb2_grpc.MatchServiceStub:
+        """A client holding the operator's token (so it may create matches)."""
+        operator = self.settings.get("PREMIERE_OPERATOR_TOKEN", OPERATOR_TOKEN)
+        channel = grpc.intercept_channel(grpc.insecure_channel(self.address), _Operator(operator))
+        return match_pb2_grpc.MatchServiceStub(channel)
+
+    def anonymous(self) -> match_pb2_grpc.MatchServiceStub:
+        """A client with no credentials at all: what anybody on the network can do."""
         return match_pb2_grpc.MatchServiceStub(grpc.insecure_channel(self.address))
 
 
@@ -187,11 +212,9 @@ def start_bot(
             spec,
             "--arbiter",
             arbiter.address,
-            "--token",
-            token,
             *extra,
         ],
-        env=env,
+        env=env | {"PREMIERE_BOT_TOKEN": token},
         cwd=ROOT,
         stdout=log_path.open("ab"),
         stderr=subprocess.STDOUT,
