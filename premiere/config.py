@@ -51,9 +51,9 @@ class Settings(BaseSettings):
     tls_key: str | None = Field(default=None, description="PEM private key for tls_cert.")
     plaintext: bool = Field(
         default=False,
-        description="Serve the arbiter's and the ladder's ports without TLS. Without it and"
-        " without tls_cert/tls_key they refuse to start; only sensible on loopback or behind a"
-        " TLS proxy.",
+        description="Serve the arbiter's and the ladder's ports without TLS on a non-loopback"
+        " address (behind a TLS proxy). Without it and without tls_cert/tls_key, such ports"
+        " refuse to start; loopback addresses may always be plaintext.",
     )
     tls_ca: str | None = Field(
         default=None,

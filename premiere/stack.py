@@ -78,9 +78,6 @@ class Stack:
         # through the environment (never a command line) and nobody else is told.
         if not self.env.get("PREMIERE_OPERATOR_TOKEN"):
             self.env["PREMIERE_OPERATOR_TOKEN"] = "pmo_" + secrets.token_urlsafe(32)
-        # A laptop stack on loopback keeps plaintext unless certificates are configured.
-        if not self.env.get("PREMIERE_TLS_CERT"):
-            self.env.setdefault("PREMIERE_PLAINTEXT", "true")
         for name, args in (
             ("arbiter", ["arbiter", "--no-migrate"]),
             ("ladder", ["ladder"]),

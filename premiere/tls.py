@@ -1,11 +1,13 @@
 """TLS for the arbiter's and the ladder's ports, and gRPC server options that bound resources.
 
-A port speaks TLS when PREMIERE_TLS_CERT and PREMIERE_TLS_KEY are set; plaintext only when
-PREMIERE_PLAINTEXT asks for it (loopback, or behind a TLS proxy). Neither: refuse to start.
+A port speaks TLS when PREMIERE_TLS_CERT and PREMIERE_TLS_KEY are set. Otherwise it speaks
+plaintext only on a loopback address (nothing off the machine reaches it) or when
+PREMIERE_PLAINTEXT asks for it (behind a TLS proxy); anything else refuses to start.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import ssl
 from pathlib import Path
 from typing import Any
@@ -20,28 +22,38 @@ NEEDS_TLS = (
 )
 
 
-def _pair(settings: Settings) -> tuple[bytes, bytes] | None:
+def loopback(address: str) -> bool:
+    host = address.rpartition(":")[0].strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _pair(settings: Settings, address: str) -> tuple[bytes, bytes] | None:
     if bool(settings.tls_cert) != bool(settings.tls_key):
         raise SystemExit("PREMIERE_TLS_CERT and PREMIERE_TLS_KEY go together")
     if not settings.tls_cert or not settings.tls_key:
-        if not settings.plaintext:
-            raise SystemExit(NEEDS_TLS)
+        if not (settings.plaintext or loopback(address)):
+            raise SystemExit(f"{address} is not a loopback address: {NEEDS_TLS}")
         return None
     return Path(settings.tls_key).read_bytes(), Path(settings.tls_cert).read_bytes()
 
 
 def add_port(server: grpc.aio.Server, address: str, settings: Settings) -> int:
     """Bind `address` with TLS, or plaintext when asked for; 0 when the bind failed."""
-    pair = _pair(settings)
+    pair = _pair(settings, address)
     if pair is None:
         return int(server.add_insecure_port(address))
     credentials = grpc.ssl_server_credentials([pair])
     return int(server.add_secure_port(address, credentials))
 
 
-def http_ssl_context(settings: Settings) -> ssl.SSLContext | None:
+def http_ssl_context(settings: Settings, address: str) -> ssl.SSLContext | None:
     """The same certificate for an HTTP port (the ladder's JSON API and page)."""
-    if _pair(settings) is None:
+    if _pair(settings, address) is None:
         return None
     assert settings.tls_cert and settings.tls_key
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)

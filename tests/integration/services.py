@@ -87,7 +87,7 @@ def free_port() -> int:
 OPERATOR_TOKEN = "pmo_test-operator-" + uuid.uuid4().hex
 
 
-class _Operator(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+class _Operator(grpc.UnaryUnaryClientInterceptor):  # type: ignore[type-arg]
     """Sends the operator's token with every call that carries no authorization of its own."""
 
     def __init__(self, token: str) -> None:
@@ -122,7 +122,6 @@ class Arbiter:
             PREMIERE_RESUME_GRACE_S="20",
             PREMIERE_START_GRACE_S="60",
             PREMIERE_OPERATOR_TOKEN=OPERATOR_TOKEN,
-            PREMIERE_PLAINTEXT="true",
         )
         env.update(self.settings)
         env.update(extra)
