@@ -26,6 +26,30 @@ class BadRequest(ValueError):
     """A match request the arbiter cannot honour; the message says why."""
 
 
+MAX_SEATS = 16
+MAX_NAME = 64
+MAX_OPTIONS = 32
+MAX_TEXT = 256
+
+
+def _check_sizes(
+    game_id: str,
+    options: Mapping[str, str],
+    seats: Sequence[tuple[str, str]],
+    seed: str,
+    idempotency_key: str,
+) -> None:
+    """Bounds on every string of a request, checked before anything reaches the database."""
+    if len(seats) > MAX_SEATS or len(options) > MAX_OPTIONS:
+        raise BadRequest(f"at most {MAX_SEATS} seats and {MAX_OPTIONS} options")
+    names = [game_id, *(name for _, name in seats), *options]
+    texts = [seed, idempotency_key, *options.values()]
+    if any(len(name) > MAX_NAME for name in names) or any(len(t) > MAX_TEXT for t in texts):
+        raise BadRequest(f"names are at most {MAX_NAME} characters, values {MAX_TEXT}")
+    if any("\x00" in text for text in (*names, *texts)):
+        raise BadRequest("text fields may not contain NUL characters")
+
+
 class Arbiter:
     def __init__(self, store: Store, router: Router, hub: EventHub, settings: Settings) -> None:
         self.store = store
@@ -52,6 +76,7 @@ class Arbiter:
         match's seed is drawn here, or is a league's derived seed (at least 128 bits of hex);
         callers decide whether they may ask for one.
         """
+        _check_sizes(game_id, options, seats, seed, idempotency_key)
         if rated and seed and not strong_seed(seed):
             raise BadRequest(
                 "a rated match's seed is drawn by the arbiter (leave it empty) or derived by a"
