@@ -113,7 +113,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
     async def _row(self, match_id: str, context: grpc.aio.ServicerContext[Any, Any]) -> Row:
         row = await self.store.match(match_id)
         if row is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id[:64]!r}")
         assert row is not None
         return row
 
