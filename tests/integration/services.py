@@ -108,6 +108,14 @@ class Arbiter:
     process: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
     settings: dict[str, str] = field(default_factory=dict)
+    tls_ca: bytes | None = None
+    """Set when the arbiter serves TLS: the PEM the test clients trust."""
+
+    def channel(self) -> grpc.Channel:
+        if self.tls_ca is None:
+            return grpc.insecure_channel(self.address)
+        credentials = grpc.ssl_channel_credentials(root_certificates=self.tls_ca)
+        return grpc.secure_channel(self.address, credentials)
 
     @property
     def address(self) -> str:
@@ -139,7 +147,7 @@ class Arbiter:
 
     def wait_healthy(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
-        with grpc.insecure_channel(self.address) as channel:
+        with self.channel() as channel:
             stub = health_pb2_grpc.HealthStub(channel)
             while time.monotonic() < deadline:
                 assert self.process is not None
@@ -155,7 +163,7 @@ class Arbiter:
         raise TimeoutError(f"arbiter not healthy: {self.log()}")
 
     def healthy(self) -> bool:
-        with grpc.insecure_channel(self.address) as channel:
+        with self.channel() as channel:
             reply = health_pb2_grpc.HealthStub(channel).Check(
                 health_pb2.HealthCheckRequest(), timeout=5
             )
@@ -190,12 +198,12 @@ class Arbiter:
     def matches(self) -> match_pb2_grpc.MatchServiceStub:
         """A client holding the operator's token (so it may create matches)."""
         operator = self.settings.get("PREMIERE_OPERATOR_TOKEN", OPERATOR_TOKEN)
-        channel = grpc.intercept_channel(grpc.insecure_channel(self.address), _Operator(operator))
+        channel = grpc.intercept_channel(self.channel(), _Operator(operator))
         return match_pb2_grpc.MatchServiceStub(channel)
 
     def anonymous(self) -> match_pb2_grpc.MatchServiceStub:
         """A client with no credentials at all: what anybody on the network can do."""
-        return match_pb2_grpc.MatchServiceStub(grpc.insecure_channel(self.address))
+        return match_pb2_grpc.MatchServiceStub(self.channel())
 
 
 def start_bot(

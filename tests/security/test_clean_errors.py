@@ -57,7 +57,10 @@ def test_garbage_requests_are_invalid_argument(shared: Arbiter, method: str) -> 
     call = raw(shared, method, "unary_unary")
     with pytest.raises(grpc.RpcError) as caught:
         call(GARBAGE, timeout=10)  # type: ignore[operator]
-    assert caught.value.code() in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.UNAUTHENTICATED)
+    assert caught.value.code() in (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        grpc.StatusCode.UNAUTHENTICATED,
+    )
     clean(caught.value)
 
 
