@@ -63,6 +63,11 @@ class Settings(BaseSettings):
     arbiter_tls: bool = Field(
         default=False, description="Workers dial the arbiter (arbiter_target) over TLS."
     )
+    arbiter_tls_name: str | None = Field(
+        default=None,
+        description="The name the arbiter's certificate carries, when workers reach it by"
+        ' another (arbiter_target "arbiter:50051" for a certificate of arena.example.org).',
+    )
     metrics_host: str | None = Field(
         default=None,
         description="Address the arbiter's and workers' /metrics bind (default: the host of"

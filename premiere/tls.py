@@ -81,4 +81,10 @@ def client_channel(target: str, settings: Settings) -> grpc.Channel:
     if not settings.arbiter_tls:
         return grpc.insecure_channel(target)
     roots = Path(settings.tls_ca).read_bytes() if settings.tls_ca else None
-    return grpc.secure_channel(target, grpc.ssl_channel_credentials(root_certificates=roots))
+    options = (
+        [("grpc.ssl_target_name_override", settings.arbiter_tls_name)]
+        if settings.arbiter_tls_name
+        else []
+    )
+    credentials = grpc.ssl_channel_credentials(root_certificates=roots)
+    return grpc.secure_channel(target, credentials, options=options)
