@@ -17,3 +17,14 @@ class FumbleThenSlowBot(Bot):
             return len(request.legal_moves) + 7
         time.sleep(0.08)
         return 0
+
+
+class PatientBot(Bot):
+    """Plays every game, the first legal move, 5 ms per decision: a match stays observable
+    while it runs."""
+
+    max_matches = 32
+
+    def decide(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
+        time.sleep(0.005)
+        return 0
