@@ -93,12 +93,12 @@ _SPREAD = [
     "INSERT INTO ladder_players (id, bot_id) SELECT id, id FROM bots",
     "SELECT setval('ladder_players_id_seq', %(bots)s)",
     "INSERT INTO matches (id, game, options, players, seed, move_time_ms, time_bank_ms,"
-    " strike_limit, status, outcome, created_at, started_at, finished_at)"
+    " strike_limit, status, outcome, created_at, started_at, finished_at, rated)"
     " SELECT md5(seq::text)::uuid, %(game)s, '{}', 4, 'bench-' || seq, 1000, 10000, 3,"
     " 'finished', jsonb_build_object('scores', jsonb_build_array(40 - 10 * r0, 40 - 10 * r1,"
     " 40 - 10 * r2, 40 - 10 * r3), 'ranks', jsonb_build_array(r0, r1, r2, r3),"
     " 'tiebreaks', '[]'::jsonb, 'forfeited', '[]'::jsonb),"
-    " t, t, t FROM (SELECT *, timestamptz '2024-01-01' + seq * interval '1 second' AS t"
+    " t, t, t, true FROM (SELECT *, timestamptz '2024-01-01' + seq * interval '1 second' AS t"
     " FROM bench_log) l",
     "INSERT INTO match_seats (match_id, seat, bot_id)"
     " SELECT md5(seq::text)::uuid, s.seat, s.bot FROM bench_log"
@@ -154,7 +154,8 @@ def _add_new_matches(url: str, count: int, first_seq: int) -> None:
             seat_rows += [(match_id, seat, bot) for seat, bot in enumerate(table)]
         cursor.executemany(
             "INSERT INTO matches (id, game, options, players, seed, move_time_ms, time_bank_ms,"
-            " strike_limit, status) VALUES (%s, %s, '{}', 4, %s, 1000, 10000, 3, 'running')",
+            " strike_limit, status, rated)"
+            " VALUES (%s, %s, '{}', 4, %s, 1000, 10000, 3, 'running', true)",
             [(match_id, GAME, seed) for match_id, seed, _ in rows],
         )
         cursor.executemany(

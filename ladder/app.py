@@ -43,8 +43,11 @@ from ladder import dashboard, elo, queries
 from ladder.config import LadderSettings
 from ladder.queries import BadRequest, NotFound, StandingsCache
 from ladder.store import rate_queued
+from premiere.config import Settings
+from premiere.tls import add_port, http_ssl_context, server_options
 from premiere_bot.outcome import outcome_to_wire
 from premiere_bot.wire import ladder_pb2, ladder_pb2_grpc
+from server.errors import CleanErrors
 
 log = logging.getLogger("premiere.ladder")
 
@@ -375,7 +378,8 @@ async def serve(
     await asyncio.to_thread(pool.open, True, 30.0)
     ladder = Ladder(pool, StandingsCache(), settings.rate_settle_s)
 
-    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+    shared = Settings()
+    server = grpc.aio.server(interceptors=[CleanErrors()], options=server_options(shared))
     ladder_pb2_grpc.add_LadderServiceServicer_to_server(LadderService(ladder), server)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
@@ -387,20 +391,22 @@ async def serve(
         ),
         server,
     )
-    if server.add_insecure_port(settings.grpc_address) == 0:
+    if add_port(server, settings.grpc_address, shared) == 0:
         raise SystemExit(f"cannot bind {settings.grpc_address}")
     runner = web.AppRunner(http_app(ladder), access_log=None)
     await runner.setup()
     host, port = _split(settings.http_address)
-    site = web.TCPSite(runner, host, port)
+    tls = http_ssl_context(shared, settings.http_address)
+    site = web.TCPSite(runner, host, port, ssl_context=tls)
     await site.start()
     await server.start()
     rating = asyncio.create_task(_rate_loop(ladder, settings.rate_interval_s, stop))
     for name in ("", SERVICE):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     log.info(
-        "ladder listening: gRPC on %s, HTTP on %s; rating every %.1f s",
+        "ladder listening: gRPC on %s, HTTP%s on %s; rating every %.1f s",
         settings.grpc_address,
+        "S" if tls else "",
         settings.http_address,
         settings.rate_interval_s,
     )

@@ -108,20 +108,23 @@ def rate_match(
     """Apply the live Elo of one finished match, exactly once.
 
     Returns True when this call rated the match; False when it was already rated (or is being
-    rated by someone else, whose result this call waited for), is not finished, or has fewer
-    than two distinct players. Raises LookupError for an unknown match id. ``conn`` must not be
-    inside a transaction: the function commits its own (it works in autocommit mode or not).
+    rated by someone else, whose result this call waited for), is not finished, is not rated
+    (its `rated` column), or has fewer than two distinct players. Raises LookupError for an
+    unknown match id. ``conn`` must not be inside a transaction: the function commits its own
+    (it works in autocommit mode or not).
     """
     if conn.info.transaction_status != TransactionStatus.IDLE:
         raise RuntimeError("rate_match commits its own transaction; call it on an idle connection")
     started = time.perf_counter()
     with conn.transaction():
         cur = tuples(conn)
-        row = cur.execute("SELECT game, status FROM matches WHERE id = %s", (match_id,)).fetchone()
+        row = cur.execute(
+            "SELECT game, status, rated FROM matches WHERE id = %s", (match_id,)
+        ).fetchone()
     if row is None:
         raise LookupError(f"no match {match_id}")
-    game, status = row
-    if status != "finished":
+    game, status, rated = row
+    if status != "finished" or not rated:
         with conn.transaction():
             cur = tuples(conn)
             cur.execute("DELETE FROM rating_queue WHERE match_id = %s", (match_id,))

@@ -39,13 +39,100 @@ class Settings(BaseSettings):
     worker_metrics_port: int = Field(default=9102, description="Port of the workers' /metrics.")
     operator_token: str | None = Field(
         default=None,
-        description="When set, MatchService.CreateMatch needs 'authorization: Bearer <it>'"
-        " (the workers send it); unset, anyone who reaches the arbiter may create matches.",
+        description="MatchService.CreateMatch needs 'authorization: Bearer <it>' (the workers"
+        " send it). Unset or empty, nobody may create matches over the network; `premiere up`"
+        " generates one.",
     )
+    tls_cert: str | None = Field(
+        default=None,
+        description="PEM certificate chain file of the arbiter's and the ladder's ports; with"
+        " tls_key, they speak TLS only.",
+    )
+    tls_key: str | None = Field(default=None, description="PEM private key for tls_cert.")
+    plaintext: bool = Field(
+        default=False,
+        description="Serve the arbiter's and the ladder's ports without TLS on a non-loopback"
+        " address (behind a TLS proxy). Without it and without tls_cert/tls_key, such ports"
+        " refuse to start; loopback addresses may always be plaintext.",
+    )
+    tls_ca: str | None = Field(
+        default=None,
+        description="PEM CA bundle the workers trust when dialling the arbiter over TLS"
+        " (default: the system's roots).",
+    )
+    arbiter_tls: bool = Field(
+        default=False, description="Workers dial the arbiter (arbiter_target) over TLS."
+    )
+    arbiter_tls_name: str | None = Field(
+        default=None,
+        description="The name the arbiter's certificate carries, when workers reach it by"
+        ' another (arbiter_target "arbiter:50051" for a certificate of arena.example.org).',
+    )
+    metrics_host: str | None = Field(
+        default=None,
+        description="Address the arbiter's and workers' /metrics bind (default: the host of"
+        " arbiter_address, so a loopback arbiter keeps its metrics on loopback too).",
+    )
+    max_outbox: int = Field(
+        default=256,
+        ge=8,
+        description="Messages queued for one bot stream; a stream that lets more pile up (it"
+        " does not read) is closed with RESOURCE_EXHAUSTED.",
+    )
+    max_streams_per_bot: int = Field(
+        default=16, ge=1, description="Open BotGateway streams per bot token."
+    )
+    max_watchers_per_match: int = Field(
+        default=64, ge=1, description="Concurrent WatchMatch streams on one match."
+    )
+    max_watchers_per_peer: int = Field(
+        default=8, ge=1, description="Concurrent WatchMatch streams from one network peer."
+    )
+    max_streams_per_peer: int = Field(
+        default=32, ge=1, description="Concurrent BotGateway streams from one network peer."
+    )
+    hello_timeout_s: float = Field(
+        default=10.0, gt=0, description="Seconds a new bot stream has to send its Hello."
+    )
+    max_message_bytes: int = Field(
+        default=256 * 1024,
+        ge=4096,
+        description="Largest gRPC message accepted (bigger ones: RESOURCE_EXHAUSTED).",
+    )
+    max_refusals_per_minute: int = Field(
+        default=120,
+        ge=1,
+        description="Refused (stale, unknown, illegal) answers one stream may send per minute;"
+        " past it the stream is closed with RESOURCE_EXHAUSTED.",
+    )
+    max_request_id_bytes: int = Field(
+        default=128, ge=16, description="Longest request_id an answer may quote."
+    )
+    max_connection_idle_s: float = Field(
+        default=300.0, gt=0, description="Idle gRPC connections (no open call) are closed after."
+    )
+    min_move_time_ms: int = Field(
+        default=50, ge=1, description="Smallest per-move limit a match may ask for."
+    )
+    max_move_time_ms: int = Field(
+        default=60_000, ge=1, description="Largest per-move limit a match may ask for."
+    )
+    max_time_bank_ms: int = Field(
+        default=600_000, ge=0, description="Largest time bank a match may ask for."
+    )
+    max_strike_limit: int = Field(default=20, ge=0, description="Largest strike limit.")
     resume_grace_s: float = Field(
         default=120.0,
         description="After a restart, how long a match waits for its bots to return.",
     )
+
+
+def metrics_host(settings: Settings) -> str:
+    """Where /metrics binds: the configured host, else the arbiter's own host."""
+    if settings.metrics_host:
+        return settings.metrics_host
+    host = settings.arbiter_address.rpartition(":")[0].strip("[]")
+    return host or "0.0.0.0"
 
 
 def settings() -> Settings:

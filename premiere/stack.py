@@ -104,6 +104,10 @@ class Stack:
         logs.mkdir(exist_ok=True)
         premiere = str(Path(sys.executable).parent / "premiere")
         self.env.setdefault("PREMIERE_ARBITER_TARGET", self.settings.arbiter_address)
+        # Fail closed: the arbiter creates matches only for this token, which its workers get
+        # through the environment (never a command line) and nobody else is told.
+        if not self.env.get("PREMIERE_OPERATOR_TOKEN"):
+            self.env["PREMIERE_OPERATOR_TOKEN"] = "pmo_" + secrets.token_urlsafe(32)
         for name, args in (
             ("arbiter", ["arbiter", "--no-migrate"]),
             ("ladder", ["ladder"]),
@@ -153,8 +157,9 @@ class Stack:
                 ).fetchone()
             self.example_bot = EXAMPLE_BOT if not taken else f"{EXAMPLE_BOT}-{secrets.token_hex(3)}"
             token = add_bot(url, self.example_bot)
-            saved.write_text(json.dumps({"name": self.example_bot, "token": token}))
-            saved.chmod(0o600)
+            fd = os.open(saved, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as out:
+                out.write(json.dumps({"name": self.example_bot, "token": token}))
         bot = str(Path(sys.executable).parent / "premiere-bot")
         log = (self.folder / "logs" / "example-bot.log").open("ab")
         self.processes["example-bot"] = spawn(
@@ -164,10 +169,11 @@ class Stack:
                 EXAMPLE_CLASS,
                 "--arbiter",
                 self.settings.arbiter_address,
-                "--token",
-                token,
             ],
-            env=self.env,
+            env={
+                **{k: v for k, v in self.env.items() if k != "PREMIERE_OPERATOR_TOKEN"},
+                "PREMIERE_BOT_TOKEN": token,
+            },
             log=log,
             cwd=self.folder,
         )
@@ -200,7 +206,6 @@ class Stack:
                     format="round-robin",
                     players=min(game.player_counts),
                     bots=[*DEMO_BOTS, self.example_bot],
-                    seed=secrets.token_hex(4),
                 )
         return names
 
@@ -234,6 +239,10 @@ def ladder_http() -> str:
 
 
 def write_description(stack: Stack) -> Path:
+    """stack.json holds the database URL (with any password): readable by its owner only."""
     path = stack.folder / "stack.json"
-    path.write_text(json.dumps(stack.describe(), indent=2))
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(json.dumps(stack.describe(), indent=2))
     return path

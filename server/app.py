@@ -13,9 +13,11 @@ from grpc_health.v1.health import aio as health_aio  # type: ignore[attr-defined
 from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
 
-from premiere.config import Settings
+from premiere.config import Settings, metrics_host
+from premiere.tls import add_port, server_options
 from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter
+from server.errors import CleanErrors
 from server.events import EventHub
 from server.gateway import BotGateway
 from server.match_service import MatchService
@@ -39,12 +41,14 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
             loop.add_signal_handler(signum, stop.set)
     store = Store(settings.database_url)
     await store.start()
-    router = Router()
+    router = Router(settings.max_streams_per_bot, settings.max_request_id_bytes)
     hub = EventHub()
     arbiter = Arbiter(store, router, hub, settings)
-    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
-    bot_gateway_pb2_grpc.add_BotGatewayServiceServicer_to_server(BotGateway(store, router), server)
-    matches = MatchService(arbiter, store, hub, settings.operator_token)
+    server = grpc.aio.server(interceptors=[CleanErrors()], options=server_options(settings))
+    bot_gateway_pb2_grpc.add_BotGatewayServiceServicer_to_server(
+        BotGateway(store, router, settings), server
+    )
+    matches = MatchService(arbiter, store, hub, settings.operator_token, settings)
     match_pb2_grpc.add_MatchServiceServicer_to_server(matches, server)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
@@ -56,16 +60,21 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
         ),
         server,
     )
-    port = server.add_insecure_port(settings.arbiter_address)
+    port = add_port(server, settings.arbiter_address, settings)
     if port == 0:
         raise SystemExit(f"cannot bind {settings.arbiter_address}")
-    start_http_server(settings.arbiter_metrics_port, addr="0.0.0.0")
+    if not settings.operator_token:
+        log.warning("no PREMIERE_OPERATOR_TOKEN: nobody can create matches over the network")
+    host = metrics_host(settings)
+    start_http_server(settings.arbiter_metrics_port, addr=host)
     await server.start()
     for name in ("", *SERVICES):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     log.info(
-        "arbiter listening on %s, metrics on :%d",
+        "arbiter listening on %s (%s), metrics on %s:%d",
         settings.arbiter_address,
+        "TLS" if settings.tls_cert else "plaintext",
+        host,
         settings.arbiter_metrics_port,
     )
     await arbiter.resume_all()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -14,6 +13,7 @@ from games.bots import bot_names
 from games.errors import GameError
 from games.interface import Game, parse_option_value
 from premiere.config import Settings
+from premiere.seeds import MIN_SEED_HEX, new_seed, strong_seed
 from server.events import EventHub
 from server.host import MatchHost
 from server.router import Router
@@ -24,6 +24,30 @@ log = logging.getLogger("premiere.arbiter")
 
 class BadRequest(ValueError):
     """A match request the arbiter cannot honour; the message says why."""
+
+
+MAX_SEATS = 16
+MAX_NAME = 64
+MAX_OPTIONS = 32
+MAX_TEXT = 256
+
+
+def _check_sizes(
+    game_id: str,
+    options: Mapping[str, str],
+    seats: Sequence[tuple[str, str]],
+    seed: str,
+    idempotency_key: str,
+) -> None:
+    """Bounds on every string of a request, checked before anything reaches the database."""
+    if len(seats) > MAX_SEATS or len(options) > MAX_OPTIONS:
+        raise BadRequest(f"at most {MAX_SEATS} seats and {MAX_OPTIONS} options")
+    names = [game_id, *(name for _, name in seats), *options]
+    texts = [seed, idempotency_key, *options.values()]
+    if any(len(name) > MAX_NAME for name in names) or any(len(t) > MAX_TEXT for t in texts):
+        raise BadRequest(f"names are at most {MAX_NAME} characters, values {MAX_TEXT}")
+    if any("\x00" in text for text in (*names, *texts)):
+        raise BadRequest("text fields may not contain NUL characters")
 
 
 class Arbiter:
@@ -44,11 +68,21 @@ class Arbiter:
         time_bank_ms: int = 0,
         strike_limit: int = 0,
         idempotency_key: str = "",
+        rated: bool = False,
     ) -> str:
         """Validate, store and start a match; `seats` holds ("bot" | "builtin", name) pairs.
 
-        With an idempotency key, a repeated request returns the first request's match.
+        With an idempotency key, a repeated request returns the first request's match. A rated
+        match's seed is drawn here, or is a league's derived seed (at least 128 bits of hex);
+        callers decide whether they may ask for one.
         """
+        _check_sizes(game_id, options, seats, seed, idempotency_key)
+        if rated and seed and not strong_seed(seed):
+            raise BadRequest(
+                "a rated match's seed is drawn by the arbiter (leave it empty) or derived by a"
+                f" league ({MIN_SEED_HEX}+ lowercase hex digits)"
+            )
+        self._check_time_control(move_time_ms, time_bank_ms, strike_limit)
         if idempotency_key:
             existing = await self.store.match_by_key(idempotency_key)
             if existing is not None:
@@ -81,11 +115,12 @@ class Arbiter:
             game=game.id,
             options=resolved,
             players=len(seats),
-            seed=seed or secrets.token_hex(8),
+            seed=seed or new_seed(),
             move_time_ms=move_time_ms or self.settings.move_time_ms,
             time_bank_ms=time_bank_ms or self.settings.time_bank_ms,
             strike_limit=strike_limit or self.settings.strike_limit,
             seats=tuple(specs),
+            rated=rated,
         )
         await self.store.create_match(spec, idempotency_key or None)
         if idempotency_key:
@@ -95,6 +130,18 @@ class Arbiter:
                 return winner
         self._host(MatchHost(spec, self.store, self.router, self.hub), False)
         return spec.id
+
+    def _check_time_control(self, move_time_ms: int, time_bank_ms: int, strike_limit: int) -> None:
+        """Zero takes the default; anything else must lie within the documented bounds."""
+        s = self.settings
+        if move_time_ms and not s.min_move_time_ms <= move_time_ms <= s.max_move_time_ms:
+            raise BadRequest(
+                f"move_time_ms must be between {s.min_move_time_ms} and {s.max_move_time_ms}"
+            )
+        if time_bank_ms > s.max_time_bank_ms:
+            raise BadRequest(f"time_bank_ms must be at most {s.max_time_bank_ms}")
+        if strike_limit > s.max_strike_limit:
+            raise BadRequest(f"strike_limit must be at most {s.max_strike_limit}")
 
     @staticmethod
     def _options(game: Game, options: Mapping[str, str]) -> dict[str, Any]:

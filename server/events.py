@@ -40,38 +40,46 @@ Event = MoveEvent | FaultEvent | EndEvent
 
 
 class EventHub:
+    """One condition per live match: a move wakes the watchers of that match only."""
+
     def __init__(self) -> None:
         self._events: dict[str, list[Event]] = {}
-        self._changed = asyncio.Condition()
+        self._changed: dict[str, asyncio.Condition] = {}
 
     def is_live(self, match_id: str) -> bool:
         return match_id in self._events
 
     def open(self, match_id: str) -> None:
         self._events.setdefault(match_id, [])
+        self._changed.setdefault(match_id, asyncio.Condition())
 
     async def publish(self, match_id: str, event: Event) -> None:
-        self._events.setdefault(match_id, []).append(event)
-        async with self._changed:
-            self._changed.notify_all()
+        self.open(match_id)
+        self._events[match_id].append(event)
+        changed = self._changed[match_id]
+        async with changed:
+            changed.notify_all()
 
     async def close(self, match_id: str) -> None:
         """No more events; current watchers still read what they hold, then stop."""
         self._events.pop(match_id, None)
-        async with self._changed:
-            self._changed.notify_all()
+        changed = self._changed.pop(match_id, None)
+        if changed is not None:
+            async with changed:
+                changed.notify_all()
 
     async def follow(self, match_id: str) -> AsyncIterator[Event]:
         events = self._events.get(match_id, [])
+        changed = self._changed.get(match_id)
         sent = 0
         while True:
             while sent < len(events):
                 yield events[sent]
                 sent += 1
-            if match_id not in self._events:
+            if match_id not in self._events or changed is None:
                 return
-            async with self._changed:
-                await self._changed.wait_for(self._waiter(match_id, events, sent))
+            async with changed:
+                await changed.wait_for(self._waiter(match_id, events, sent))
 
     def _waiter(self, match_id: str, events: list[Event], sent: int) -> Callable[[], bool]:
         return lambda: len(events) > sent or match_id not in self._events

@@ -11,14 +11,19 @@ from typing import Any
 import grpc
 
 import games
+from premiere.config import Settings
 from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc
-from server.router import Connection, Router
+from server.limits import LimitExceeded, Rate, Slots, peer_host
+from server.router import Connection, Router, TooManyStreams
 from server.store import Store
 
 log = logging.getLogger("premiere.gateway")
 
-HELLO_TIMEOUT_S = 10.0
 SERVER = "premiere-arbiter/0.1"
+MAX_MATCHES = 64
+"""A Hello's max_matches is capped: more slots than this only let a bot hog matches."""
+MAX_HELLO_GAMES = 32
+MAX_CLIENT_CHARS = 200
 
 
 def bearer_token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
@@ -30,16 +35,24 @@ def bearer_token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
     return None
 
 
+def _cancel(task: asyncio.Task[Any]) -> None:
+    task.cancel()
+
+
 class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
-    def __init__(self, store: Store, router: Router) -> None:
+    def __init__(self, store: Store, router: Router, settings: Settings | None = None) -> None:
         self.store = store
         self.router = router
+        self.settings = settings or Settings()
+        self.peers = Slots(self.settings.max_streams_per_peer, "bot streams from one address")
 
-    async def Connect(
+    async def Connect(  # type: ignore[override]
         self,
         request_iterator: AsyncIterator[bot_gateway_pb2.ConnectRequest],
         context: grpc.aio.ServicerContext[Any, Any],
-    ) -> AsyncIterator[bot_gateway_pb2.ConnectResponse]:
+    ) -> None:
+        """Writes with `context.write` (not a generator), so that a stream closed for not
+        reading can still be ended with a status from here."""
         token = bearer_token(context)
         bot = await self.store.bot_by_token(token) if token else None
         if bot is None:
@@ -48,29 +61,58 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 "send 'authorization: Bearer <token>' with a token from `premiere bots add`",
             )
             return
+        try:
+            with self.peers.take(peer_host(context.peer())):
+                await self._serve(bot, request_iterator, context)
+        except LimitExceeded as error:
+            log.info("bot %s refused: %s", bot["name"], error)
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+
+    async def _serve(
+        self,
+        bot: dict[str, Any],
+        request_iterator: AsyncIterator[bot_gateway_pb2.ConnectRequest],
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> None:
         hello = await self._hello(request_iterator, context)
         conn = Connection(
             bot_id=bot["id"],
             bot_name=bot["name"],
             games=frozenset(hello.games),
-            max_matches=max(1, hello.max_matches),
+            max_matches=max(1, min(hello.max_matches, MAX_MATCHES)),
+            max_outbox=self.settings.max_outbox,
+            refusals=Rate(self.settings.max_refusals_per_minute),
         )
-        await self.router.add(conn)
+        try:
+            await self.router.add(conn)
+        except TooManyStreams as error:
+            raise LimitExceeded(str(error)) from None
         await self.store.record_hello(conn.bot_id, conn.games)
-        log.info("bot %s connected (%s, %d at once)", conn.bot_name, hello.client, conn.max_matches)
+        task = asyncio.current_task()
+        assert task is not None
+        conn.kill = lambda: _cancel(task)
+        log.info("bot %s connected (%r, %d at once)", conn.bot_name, hello.client, conn.max_matches)
         reader = asyncio.create_task(self._read(request_iterator, conn))
         try:
-            yield bot_gateway_pb2.ConnectResponse(
-                welcome=bot_gateway_pb2.Welcome(bot_name=conn.bot_name, server=SERVER)
+            await context.write(
+                bot_gateway_pb2.ConnectResponse(
+                    welcome=bot_gateway_pb2.Welcome(bot_name=conn.bot_name, server=SERVER)
+                )
             )
             while (message := await conn.outbox.get()) is not None:
-                yield message
+                await context.write(message)
+        except asyncio.CancelledError:
+            if not conn.overflowed:
+                raise
         finally:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
             await self.router.remove(conn)
             log.info("bot %s disconnected", conn.bot_name)
+        if conn.overflowed:
+            log.warning("bot %s: stream closed: %s", conn.bot_name, conn.overflowed)
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, conn.overflowed)
 
     async def _hello(
         self,
@@ -78,19 +120,30 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         context: grpc.aio.ServicerContext[Any, Any],
     ) -> bot_gateway_pb2.Hello:
         try:
-            first = await asyncio.wait_for(anext(request_iterator), HELLO_TIMEOUT_S)
+            first = await asyncio.wait_for(anext(request_iterator), self.settings.hello_timeout_s)
         except (TimeoutError, StopAsyncIteration):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "send a Hello first")
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"send a Hello first, within {self.settings.hello_timeout_s:g} s",
+            )
             raise AssertionError("unreachable") from None
         if first.WhichOneof("message") != "hello":
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message is a Hello")
-        unknown = sorted(set(first.hello.games) - set(games.ids()))
+        hello = first.hello
+        if len(hello.games) > MAX_HELLO_GAMES or len(hello.client) > MAX_CLIENT_CHARS:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"a Hello names at most {MAX_HELLO_GAMES} games and {MAX_CLIENT_CHARS} client"
+                " characters",
+            )
+        unknown = sorted(set(hello.games) - set(games.ids()))
         if unknown:
             await context.abort(
                 grpc.StatusCode.INVALID_ARGUMENT,
-                f"unknown games {unknown}; this arbiter hosts {list(games.ids())}",
+                f"unknown games {[name[:40] for name in unknown[:5]]}; this arbiter hosts"
+                f" {list(games.ids())}",
             )
-        return first.hello
+        return hello
 
     async def _read(
         self, request_iterator: AsyncIterator[bot_gateway_pb2.ConnectRequest], conn: Connection
@@ -100,6 +153,6 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 if request.WhichOneof("message") == "answer":
                     self.router.answer(conn, request.answer)
         except Exception as error:  # a broken stream: garbage bytes, reset, cancellation
-            log.info("stream of %s failed: %r", conn.bot_name, error)
+            log.info("stream of %s failed: %s", conn.bot_name, type(error).__name__)
         finally:
             await self.router.remove(conn)

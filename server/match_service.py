@@ -10,12 +10,14 @@ import grpc
 
 import games
 from games.interface import Game, State, options_as_text
+from premiere.config import Settings
 from premiere_bot.outcome import outcome_to_wire
 from premiere_bot.wire import match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter, BadRequest
 from server.codec import move_to_wire, observation_to_wire
 from server.events import EndEvent, Event, EventHub, FaultEvent, MoveEvent
 from server.gateway import bearer_token
+from server.limits import LimitExceeded, Slots, peer_host
 from server.store import FaultRecord, MoveRecord, Row, Store
 
 STATUS = {
@@ -26,35 +28,55 @@ STATUS = {
 }
 
 
-def _fault_message(fault: FaultRecord) -> match_pb2.Fault:
+def _fault_message(fault: FaultRecord, show_detail: bool) -> match_pb2.Fault:
+    """While a match runs, a fault's detail (it may name the card a bot tried to play) is for
+    the seat's own bot only; kind, seat and blame are public."""
     return match_pb2.Fault(
         decision_number=fault.ply,
         seat=fault.seat,
         kind=fault.kind,
         blame=fault.blame,
-        detail=fault.detail,
+        detail=fault.detail if show_detail else "",
     )
+
+
+def operator_allowed(operator_token: str | None, given: str | None) -> bool:
+    """Fail closed: without a configured (non-empty) operator token nobody qualifies."""
+    if not operator_token or not given:
+        return False
+    return hmac.compare_digest(given.encode(), operator_token.encode())
 
 
 class MatchService(match_pb2_grpc.MatchServiceServicer):
     def __init__(
-        self, arbiter: Arbiter, store: Store, hub: EventHub, operator_token: str | None = None
+        self,
+        arbiter: Arbiter,
+        store: Store,
+        hub: EventHub,
+        operator_token: str | None = None,
+        settings: Settings | None = None,
     ) -> None:
         self.arbiter = arbiter
         self.store = store
         self.hub = hub
         self.operator_token = operator_token
+        settings = settings or Settings()
+        self.watchers = Slots(settings.max_watchers_per_match, "watchers of one match")
+        self.peers = Slots(settings.max_watchers_per_peer, "watch streams from one address")
 
     async def CreateMatch(
         self, request: match_pb2.CreateMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> match_pb2.CreateMatchResponse:
-        if self.operator_token is not None:
-            given = bearer_token(context) or ""
-            if not hmac.compare_digest(given.encode(), self.operator_token.encode()):
-                await context.abort(
-                    grpc.StatusCode.UNAUTHENTICATED,
-                    "creating matches needs 'authorization: Bearer <PREMIERE_OPERATOR_TOKEN>'",
-                )
+        if not self.operator_token:
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "this arbiter creates no matches over the network (no PREMIERE_OPERATOR_TOKEN)",
+            )
+        if not operator_allowed(self.operator_token, bearer_token(context)):
+            await context.abort(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "creating matches needs 'authorization: Bearer <PREMIERE_OPERATOR_TOKEN>'",
+            )
         seats = []
         for seat in request.seats:
             kind = seat.WhichOneof("player")
@@ -72,6 +94,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                 control.time_bank_ms,
                 control.strike_limit,
                 request.idempotency_key,
+                request.rated,
             )
         except BadRequest as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
@@ -80,7 +103,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
     async def _row(self, match_id: str, context: grpc.aio.ServicerContext[Any, Any]) -> Row:
         row = await self.store.match(match_id)
         if row is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id[:64]!r}")
         assert row is not None
         return row
 
@@ -88,11 +111,25 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.GetMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> match_pb2.GetMatchResponse:
         row = await self._row(request.match_id, context)
-        return match_pb2.GetMatchResponse(match=await self._record(row))
+        viewer = await self._viewer(context)
+        return match_pb2.GetMatchResponse(match=await self._record(row, viewer))
 
-    async def _record(self, row: Row) -> match_pb2.Match:
+    async def _viewer(self, context: grpc.aio.ServicerContext[Any, Any]) -> int | None:
+        """The bot whose token came with the call, if any: it may see its own seats' faults."""
+        token = bearer_token(context)
+        bot = await self.store.bot_by_token(token) if token else None
+        return int(bot["id"]) if bot is not None else None
+
+    async def _own_seats(self, match_id: str, viewer: int | None) -> set[int]:
+        if viewer is None:
+            return set()
+        return {s["seat"] for s in await self.store.seats(match_id) if s["bot_id"] == viewer}
+
+    async def _record(self, row: Row, viewer: int | None = None) -> match_pb2.Match:
         match_id = str(row["id"])
         seats = await self.store.seats(match_id)
+        ended = row["status"] in ("finished", "void")
+        own = {s["seat"] for s in seats if viewer is not None and s["bot_id"] == viewer}
         faults = await self.store.faults(match_id)
         moves = await self.store.moves(match_id)
         record = match_pb2.Match(
@@ -107,10 +144,11 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                 time_bank_ms=row["time_bank_ms"],
                 strike_limit=row["strike_limit"],
             ),
+            rated=row["rated"],
         )
         strikes = [0] * row["players"]
         for fault in faults:
-            record.faults.append(_fault_message(fault))
+            record.faults.append(_fault_message(fault, ended or fault.seat in own))
             if fault.blame == "bot" and fault.seat >= 0:
                 strikes[fault.seat] += 1
         for seat in seats:
@@ -126,6 +164,25 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[match_pb2.WatchMatchResponse]:
         row = await self._row(request.match_id, context)
+        try:
+            with (
+                self.peers.take(peer_host(context.peer())),
+                self.watchers.take(str(row["id"])),
+            ):
+                async for message in self._watch(row, request, context):
+                    yield message
+        except LimitExceeded as error:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+
+    async def _watch(
+        self,
+        row: Row,
+        request: match_pb2.WatchMatchRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> AsyncIterator[match_pb2.WatchMatchResponse]:
+        viewer = await self._viewer(context)
+        own = await self._own_seats(str(row["id"]), viewer)
+        over = row["status"] in ("finished", "void")
         game, replica = self._replayer(row)
         sequence = 0
         async for event in self._events(row, game):
@@ -140,10 +197,11 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                     )
                 )
             elif isinstance(event, FaultEvent):
-                message = match_pb2.WatchMatchResponse(fault=_fault_message(event.fault))
+                fault = _fault_message(event.fault, over or event.fault.seat in own)
+                message = match_pb2.WatchMatchResponse(fault=fault)
             else:
                 ended = await self._row(request.match_id, context)
-                message = match_pb2.WatchMatchResponse(ended=await self._record(ended))
+                message = match_pb2.WatchMatchResponse(ended=await self._record(ended, viewer))
             message.sequence = sequence
             sequence += 1
             yield message
@@ -196,7 +254,10 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         ended = row["status"] in ("finished", "void")
         moves = await self.store.moves(request.match_id)
         reply = match_pb2.GetReplayResponse(
-            game=row["game"], options=options_as_text(row["options"]), players=row["players"]
+            game=row["game"],
+            options=options_as_text(row["options"]),
+            players=row["players"],
+            rated=row["rated"],
         )
         if row["outcome"] is not None:
             reply.outcome.CopyFrom(outcome_to_wire(row["outcome"]))

@@ -11,10 +11,11 @@ import contextlib
 import itertools
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from premiere_bot.wire import bot_gateway_pb2
+from server.limits import Rate
 from server.metrics import CONNECTED_BOTS, STALE_ANSWERS
 
 
@@ -22,32 +23,66 @@ class Disconnected(Exception):
     """The bot's stream closed, or no stream of the bot came up before the deadline."""
 
 
+DEFAULT_OUTBOX = 256
+DEFAULT_REFUSALS_PER_MINUTE = 120
+DEFAULT_REQUEST_ID_BYTES = 128
+
+
+class TooManyStreams(Exception):
+    """The bot already holds as many streams as it may."""
+
+
 @dataclass(eq=False)
 class Connection:
-    """One bot stream: an outbox the gateway drains and the requests awaiting answers."""
+    """One bot stream: an outbox the gateway drains and the requests awaiting answers.
+
+    The outbox is bounded: a bot that stops reading lets it fill, and the stream is then
+    closed (`overflowed` set, `kill` called) instead of holding the arbiter's memory.
+    """
 
     bot_id: int
     bot_name: str
     games: frozenset[str]
     max_matches: int
+    max_outbox: int = DEFAULT_OUTBOX
+    refusals: Rate = field(default_factory=lambda: Rate(DEFAULT_REFUSALS_PER_MINUTE))
     outbox: asyncio.Queue[bot_gateway_pb2.ConnectResponse | None] = field(
         default_factory=asyncio.Queue
     )
     pending: dict[str, asyncio.Future[bot_gateway_pb2.DecisionAnswer]] = field(default_factory=dict)
     closed: bool = False
+    overflowed: str = ""
+    kill: Callable[[], None] = lambda: None
 
     def plays(self, game: str) -> bool:
         return not self.games or game in self.games
 
     def send(self, message: bot_gateway_pb2.ConnectResponse) -> None:
-        if not self.closed:
-            self.outbox.put_nowait(message)
+        if self.closed:
+            return
+        if self.outbox.qsize() >= self.max_outbox:
+            self.close_for(f"more than {self.max_outbox} messages unread; the stream is closed")
+            return
+        self.outbox.put_nowait(message)
+
+    def close_for(self, reason: str) -> None:
+        """Close a misbehaving stream: the gateway ends it with RESOURCE_EXHAUSTED."""
+        if not self.overflowed:
+            self.overflowed = reason
+            self.closed = True
+            self.kill()
 
 
 class Router:
     """Tracks live streams per bot, leases match capacity, and asks for decisions."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        max_streams_per_bot: int = 16,
+        max_request_id_bytes: int = DEFAULT_REQUEST_ID_BYTES,
+    ) -> None:
+        self.max_streams_per_bot = max_streams_per_bot
+        self.max_request_id_bytes = max_request_id_bytes
         self._streams: dict[int, list[Connection]] = defaultdict(list)
         self._leases: dict[int, int] = defaultdict(int)
         self._changed = asyncio.Condition()
@@ -56,6 +91,11 @@ class Router:
     # --- streams -------------------------------------------------------------------------
 
     async def add(self, conn: Connection) -> None:
+        """Raises TooManyStreams when the bot already holds `max_streams_per_bot` streams."""
+        if len(self._streams[conn.bot_id]) >= self.max_streams_per_bot:
+            raise TooManyStreams(
+                f"at most {self.max_streams_per_bot} streams per bot; close one first"
+            )
         self._streams[conn.bot_id].append(conn)
         CONNECTED_BOTS.inc()
         async with self._changed:
@@ -154,17 +194,33 @@ class Router:
                     await asyncio.wait_for(self._changed.wait(), remaining)
 
     def answer(self, conn: Connection, answer: bot_gateway_pb2.DecisionAnswer) -> None:
-        """Hand an answer to the request that awaits it, or refuse it as stale or unknown."""
-        future = conn.pending.get(answer.request_id)
+        """Hand an answer to the request that awaits it, or refuse it as stale or unknown.
+
+        Refusals are rate-limited per stream (a bot past the limit loses the stream), and the
+        quoted request id is echoed only up to `max_request_id_bytes`.
+        """
+        request_id = answer.request_id
+        future = conn.pending.get(request_id)
         if future is None or future.done():
-            reason = "stale or unknown request (answer only requests sent on this stream)"
             STALE_ANSWERS.labels("stale").inc()
-            conn.send(
-                bot_gateway_pb2.ConnectResponse(
-                    refused=bot_gateway_pb2.AnswerRefused(
-                        request_id=answer.request_id, reason=reason
-                    )
-                )
+            self.refuse(
+                conn,
+                request_id,
+                "stale or unknown request (answer only requests sent on this stream)",
             )
             return
         future.set_result(answer)
+
+    def refuse(self, conn: Connection, request_id: str, reason: str) -> None:
+        """Tell one stream its answer was not used, unless it keeps sending refused answers."""
+        if not conn.refusals.allow():
+            conn.close_for(
+                f"more than {conn.refusals.limit} refused answers a minute; the stream is closed"
+            )
+            return
+        quoted = request_id.encode()[: self.max_request_id_bytes].decode(errors="ignore")
+        conn.send(
+            bot_gateway_pb2.ConnectResponse(
+                refused=bot_gateway_pb2.AnswerRefused(request_id=quoted, reason=reason)
+            )
+        )

@@ -65,6 +65,7 @@ class MatchSpec:
     time_bank_ms: int
     strike_limit: int
     seats: tuple[SeatSpec, ...]
+    rated: bool = False
 
 
 @dataclass(frozen=True)
@@ -190,8 +191,8 @@ class Store:
         """Insert the match; with a key already used, nothing is inserted (see `match_by_key`)."""
         await self._write(
             "INSERT INTO matches (id, game, options, players, seed, move_time_ms, time_bank_ms,"
-            " strike_limit, status, idempotency_key)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'pending', %s)"
+            " strike_limit, status, idempotency_key, rated)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'pending', %s, %s)"
             " ON CONFLICT (idempotency_key) DO NOTHING",
             (
                 spec.id,
@@ -203,6 +204,7 @@ class Store:
                 spec.time_bank_ms,
                 spec.strike_limit,
                 idempotency_key,
+                spec.rated,
             ),
         )
         for seat, player in enumerate(spec.seats):
@@ -327,6 +329,7 @@ class Store:
             time_bank_ms=row["time_bank_ms"],
             strike_limit=row["strike_limit"],
             seats=seats,
+            rated=row["rated"],
         )
 
     # --- bots ----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import os
 import grpc
 
 from premiere.config import Settings
+from premiere.tls import client_channel
 from premiere_bot.wire import match_pb2_grpc
 
 _channel: tuple[int, grpc.Channel, match_pb2_grpc.MatchServiceStub] | None = None
@@ -19,6 +20,6 @@ _channel: tuple[int, grpc.Channel, match_pb2_grpc.MatchServiceStub] | None = Non
 def matches(settings: Settings) -> match_pb2_grpc.MatchServiceStub:
     global _channel
     if _channel is None or _channel[0] != os.getpid():
-        channel = grpc.insecure_channel(settings.arbiter_target)
+        channel = client_channel(settings.arbiter_target, settings)
         _channel = (os.getpid(), channel, match_pb2_grpc.MatchServiceStub(channel))
     return _channel[2]

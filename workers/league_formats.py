@@ -59,7 +59,7 @@ def byes(bots: Sequence[str], history: History) -> list[str]:
 
 
 def _tables(tables: Sequence[formats.Table]) -> list[Table]:
-    return [Table(tuple(str(bot) for bot in t.seats), t.seed.hex()[:16], t.group) for t in tables]
+    return [Table(tuple(str(bot) for bot in t.seats), t.seed.hex(), t.group) for t in tables]
 
 
 def _round_robin_round(request: RoundRequest) -> formats.Round:

@@ -19,6 +19,7 @@ from psycopg.rows import dict_row
 
 import games
 from games.bots import bot_names
+from premiere.seeds import new_seed, strong_seed
 from workers.planning import History, Table, check, default_rounds, plan, standings
 from workers.schedule import due_slot
 
@@ -108,7 +109,7 @@ def create_league(
             every_seconds,
             cron,
             rounds,
-            seed or uuid.uuid4().hex[:16],
+            _league_seed(seed),
             move_time_ms,
             time_bank_ms,
         ),
@@ -133,6 +134,19 @@ def _check_registered(conn: psycopg.Connection[Row], game: str, names: Sequence[
         plays = known[name]["games"]
         if plays and game not in plays:
             raise ValueError(f"bot {name!r} does not play {game}; it plays {', '.join(plays)}")
+
+
+def _league_seed(seed: str | None) -> str:
+    """Every deal of a league derives from its seed, so it must not be guessable: 256 random
+    bits by default, and a chosen one needs at least 128 bits (32 hex digits)."""
+    if seed is None or seed == "":
+        return new_seed()
+    if not strong_seed(seed):
+        raise ValueError(
+            "a league seed is at least 32 lowercase hex digits (128 bits); leave it out for a"
+            " random one"
+        )
+    return seed
 
 
 def get_league(conn: psycopg.Connection[Row], key: str | int) -> League | None:

@@ -7,7 +7,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from premiere.config import Settings
+from premiere.config import Settings, metrics_host
 
 
 def run_worker(concurrency: int, metrics_port: int | None) -> None:
@@ -23,7 +23,9 @@ def run_worker(concurrency: int, metrics_port: int | None) -> None:
     registry = CollectorRegistry()
     MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     registry.register(QueueDepth(settings.redis_url, settings.queue))
-    start_http_server(metrics_port or settings.worker_metrics_port, registry=registry)
+    start_http_server(
+        metrics_port or settings.worker_metrics_port, addr=metrics_host(settings), registry=registry
+    )
     try:
         app.worker_main(
             [

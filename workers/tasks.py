@@ -76,6 +76,7 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
             options=options_as_text(league.options),
             seed=table["seed"],
             idempotency_key=leagues.idempotency_key(league_id, number, table_no),
+            rated=True,
         )
         for seat in table["seats"]:
             if seat.startswith("builtin:"):
@@ -85,11 +86,7 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
         request.time_control.move_time_ms = league.move_time_ms
         request.time_control.time_bank_ms = league.time_bank_ms
         try:
-            credentials = (
-                (("authorization", f"Bearer {settings.operator_token}"),)
-                if settings.operator_token
-                else ()
-            )
+            credentials = (("authorization", f"Bearer {settings.operator_token or ''}"),)
             reply = matches(settings).CreateMatch(request, timeout=30, metadata=credentials)
         except grpc.RpcError as error:
             if error.code() == grpc.StatusCode.INVALID_ARGUMENT:

@@ -2,9 +2,11 @@
 // A Premiere bot in Node.js. It dials the arbiter, says Hello, and answers every decision
 // request with the index of a legal move, so it plays every game the arbiter hosts.
 //
-//   node bot.js --arbiter 127.0.0.1:50051 --token T [--max-matches N] [--games a,b] [--verbose]
+//   PREMIERE_BOT_TOKEN=T node bot.js --arbiter arena.example.org:443 --tls [--ca ca.pem]
 //
-// The arbiter address and token may also come from PREMIERE_ARBITER and PREMIERE_BOT_TOKEN.
+// The arbiter address may also come from PREMIERE_ARBITER. Pass the token by environment
+// (PREMIERE_BOT_TOKEN): a --token on the command line is visible to every user of the machine.
+// --tls (or PREMIERE_TLS=1) dials over TLS, trusting the system's roots or --ca FILE.
 "use strict";
 
 const crypto = require("node:crypto");
@@ -20,10 +22,12 @@ const PROTO_FILE = "premiere/v1/bot_gateway.proto";
 const BACKOFF_INITIAL_MS = 200;
 const BACKOFF_MAX_MS = 10000;
 
-const USAGE = `usage: node bot.js --arbiter HOST:PORT --token TOKEN [--max-matches N] [--games a,b] [--verbose]
+const USAGE = `usage: node bot.js --arbiter HOST:PORT [--tls [--ca FILE]] [--max-matches N] [--games a,b] [--verbose]
 
   --arbiter      the arbiter's gRPC address (or env PREMIERE_ARBITER)
-  --token        the bot's token from \`premiere bots add NAME\` (or env PREMIERE_BOT_TOKEN)
+  --tls          dial over TLS (or env PREMIERE_TLS=1); needed for any arbiter off this machine
+  --ca           PEM file of the CA to trust instead of the system's (or env PREMIERE_CA)
+  --token        the bot's token; prefer env PREMIERE_BOT_TOKEN (a command line is public)
   --max-matches  how many matches to play at once (default 4)
   --games        comma-separated game ids to play (default: every game)
   --verbose      log every decision`;
@@ -45,6 +49,8 @@ function parseOptions(argv) {
       options: {
         arbiter: { type: "string" },
         token: { type: "string" },
+        tls: { type: "boolean", default: false },
+        ca: { type: "string" },
         "max-matches": { type: "string" },
         games: { type: "string" },
         verbose: { type: "boolean", default: false },
@@ -67,7 +73,15 @@ function parseOptions(argv) {
     fail(`--max-matches must be a whole number of at least 1, not ${values["max-matches"]}`, 2);
   }
   const games = (values.games || "").split(",").map((g) => g.trim()).filter(Boolean);
-  return { arbiter, token, maxMatches, games, verbose: values.verbose };
+  const ca = values.ca || process.env.PREMIERE_CA || null;
+  const tls = values.tls || Boolean(ca) || ["1", "true"].includes(process.env.PREMIERE_TLS || "");
+  return { arbiter, token, maxMatches, games, verbose: values.verbose, tls, ca };
+}
+
+function channelCredentials({ tls, ca }) {
+  if (!tls) return grpc.credentials.createInsecure();
+  const fs = require("node:fs");
+  return grpc.credentials.createSsl(ca ? fs.readFileSync(ca) : null);
 }
 
 function loadGateway() {
@@ -112,7 +126,7 @@ class Bot {
   }
 
   start() {
-    this.client = new this.Gateway(this.options.arbiter, grpc.credentials.createInsecure());
+    this.client = new this.Gateway(this.options.arbiter, channelCredentials(this.options));
     this.connect();
   }
 

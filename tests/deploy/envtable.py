@@ -27,10 +27,15 @@ ROOT = Path(__file__).resolve().parents[2]
 # Where each process's code lives (a file, a folder, or FILE::FUNCTION for one command of the
 # CLI): a "read by" claim must be visible there.
 PROCESS_SOURCES: dict[str, tuple[str, ...]] = {
-    "arbiter": ("premiere/cli.py::arbiter", "server"),
-    "worker": ("workers",),
+    "arbiter": (
+        "premiere/cli.py::arbiter",
+        "server",
+        "premiere/tls.py",
+        "premiere/config.py::metrics_host",
+    ),
+    "worker": ("workers", "premiere/tls.py", "premiere/config.py::metrics_host"),
     "beat": ("workers/app.py", "workers/run.py"),
-    "ladder": ("premiere/cli.py::ladder_command", "ladder"),
+    "ladder": ("premiere/cli.py::ladder_command", "ladder", "premiere/tls.py"),
     "db upgrade": ("premiere/cli.py::db_upgrade",),
     "bots/league": ("premiere/cli.py::bots_add", "premiere/cli.py::league_create"),
     "up": ("premiere/stack.py",),
@@ -61,6 +66,29 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_STATE_DIR": ("up",),
     "PREMIERE_ARBITER": ("premiere-bot run",),
     "PREMIERE_BOT_TOKEN": ("premiere-bot run",),
+    "PREMIERE_TLS": ("premiere-bot run",),
+    "PREMIERE_CA": ("premiere-bot run",),
+    "PREMIERE_TLS_CERT": ("arbiter", "ladder"),
+    "PREMIERE_TLS_KEY": ("arbiter", "ladder"),
+    "PREMIERE_PLAINTEXT": ("arbiter", "ladder"),
+    "PREMIERE_TLS_CA": ("worker",),
+    "PREMIERE_ARBITER_TLS": ("worker",),
+    "PREMIERE_ARBITER_TLS_NAME": ("worker",),
+    "PREMIERE_METRICS_HOST": ("arbiter", "worker"),
+    "PREMIERE_MAX_OUTBOX": ("arbiter",),
+    "PREMIERE_MAX_STREAMS_PER_BOT": ("arbiter",),
+    "PREMIERE_MAX_WATCHERS_PER_MATCH": ("arbiter",),
+    "PREMIERE_MAX_WATCHERS_PER_PEER": ("arbiter",),
+    "PREMIERE_MAX_STREAMS_PER_PEER": ("arbiter", "ladder"),
+    "PREMIERE_HELLO_TIMEOUT_S": ("arbiter", "ladder"),
+    "PREMIERE_MAX_MESSAGE_BYTES": ("arbiter", "ladder"),
+    "PREMIERE_MAX_REFUSALS_PER_MINUTE": ("arbiter",),
+    "PREMIERE_MAX_REQUEST_ID_BYTES": ("arbiter",),
+    "PREMIERE_MAX_CONNECTION_IDLE_S": ("arbiter", "ladder"),
+    "PREMIERE_MIN_MOVE_TIME_MS": ("arbiter",),
+    "PREMIERE_MAX_MOVE_TIME_MS": ("arbiter",),
+    "PREMIERE_MAX_TIME_BANK_MS": ("arbiter",),
+    "PREMIERE_MAX_STRIKE_LIMIT": ("arbiter",),
 }
 
 # Variables read straight from os.environ (not settings fields): what they mean.
@@ -70,7 +98,10 @@ DIRECT_MEANINGS: dict[str, str] = {
     " `stack.json` (`premiere up`, `make demo`). Unset: the `.state` folder that `premiere up`"
     " made in the working directory or the nearest parent that has one, else `./.state`.",
     "PREMIERE_ARBITER": "host:port of the arbiter the bot dials (its `--arbiter` default).",
-    "PREMIERE_BOT_TOKEN": "The bot's token from `premiere bots add` (its `--token` default).",
+    "PREMIERE_BOT_TOKEN": "The bot's token from `premiere bots add` (its `--token` default;"
+    " pass it this way, not on a command line everyone can read).",
+    "PREMIERE_TLS": "`1` or `true`: dial the arbiter over TLS (its `--tls` default).",
+    "PREMIERE_CA": "PEM file of the CA to trust instead of the system's roots (its `--ca`).",
 }
 
 # The deployed code: every Premiere process, and the bot SDK's runner.

@@ -108,8 +108,18 @@ def k8s(kind: str) -> list[dict[str, Any]]:
     return [obj for obj in k8s_objects() if obj["kind"] == kind]
 
 
+@functools.cache
+def k8s_example_secrets() -> tuple[dict[str, Any], ...]:
+    """The Secret the operator makes (deploy/k8s/examples): not applied, so nothing starts
+    with a value shipped in the repository."""
+    with (K8S / "examples" / "secret.yaml").open() as stream:
+        return tuple(doc for doc in yaml.safe_load_all(stream) if doc)
+
+
 def k8s_one(kind: str, name: str) -> dict[str, Any]:
     found = [obj for obj in k8s(kind) if obj["metadata"]["name"] == name]
+    if not found and kind == "Secret":
+        found = [obj for obj in k8s_example_secrets() if obj["metadata"]["name"] == name]
     assert len(found) == 1, f"expected one {kind} {name!r} in deploy/k8s, found {len(found)}"
     return found[0]
 
@@ -118,16 +128,19 @@ def workloads() -> list[dict[str, Any]]:
     return k8s("Deployment") + k8s("StatefulSet")
 
 
-_COMPOSE_VARIABLE = re.compile(r"\$\{(\w+)(?::?-([^}]*))?\}|\$(\w+)")
+_COMPOSE_VARIABLE = re.compile(r"\$\{(\w+)(?::?-([^}]*)|:\?([^}]*))?\}|\$(\w+)")
 
 
 def interpolate(value: Any) -> str:
-    """A compose value as `docker compose` gives it with nothing set in the environment: every
-    variable must have a default, so that the stack starts without a .env file."""
+    """A compose value as `docker compose` gives it with the operator's secrets set: a variable
+    is either required (`${NAME:?why}`: compose refuses to start without it; here it reads
+    "set-NAME") or has a default."""
     text = str(value).replace("$$", "\0")
 
     def default(match: re.Match[str]) -> str:
-        name = match.group(1) or match.group(3)
+        name = match.group(1) or match.group(4)
+        if match.group(3) is not None:
+            return f"set-{name}"
         assert match.group(2) is not None, f"compose variable {name} has no default: {value!r}"
         return match.group(2)
 

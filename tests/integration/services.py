@@ -84,6 +84,22 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+OPERATOR_TOKEN = "pmo_test-operator-" + uuid.uuid4().hex
+
+
+class _Operator(grpc.UnaryUnaryClientInterceptor):  # type: ignore[type-arg]
+    """Sends the operator's token with every call that carries no authorization of its own."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        metadata = list(details.metadata or ())
+        if not any(key == "authorization" for key, _ in metadata):
+            metadata.append(("authorization", f"Bearer {self.token}"))
+        return continuation(details._replace(metadata=metadata), request)
+
+
 @dataclass
 class Arbiter:
     database_url: str
@@ -92,6 +108,14 @@ class Arbiter:
     process: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
     settings: dict[str, str] = field(default_factory=dict)
+    tls_ca: bytes | None = None
+    """Set when the arbiter serves TLS: the PEM the test clients trust."""
+
+    def channel(self) -> grpc.Channel:
+        if self.tls_ca is None:
+            return grpc.insecure_channel(self.address)
+        credentials = grpc.ssl_channel_credentials(root_certificates=self.tls_ca)
+        return grpc.secure_channel(self.address, credentials)
 
     @property
     def address(self) -> str:
@@ -105,6 +129,7 @@ class Arbiter:
             PREMIERE_ARBITER_METRICS_PORT=str(self.metrics_port),
             PREMIERE_RESUME_GRACE_S="20",
             PREMIERE_START_GRACE_S="60",
+            PREMIERE_OPERATOR_TOKEN=OPERATOR_TOKEN,
         )
         env.update(self.settings)
         env.update(extra)
@@ -122,7 +147,7 @@ class Arbiter:
 
     def wait_healthy(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
-        with grpc.insecure_channel(self.address) as channel:
+        with self.channel() as channel:
             stub = health_pb2_grpc.HealthStub(channel)
             while time.monotonic() < deadline:
                 assert self.process is not None
@@ -138,7 +163,7 @@ class Arbiter:
         raise TimeoutError(f"arbiter not healthy: {self.log()}")
 
     def healthy(self) -> bool:
-        with grpc.insecure_channel(self.address) as channel:
+        with self.channel() as channel:
             reply = health_pb2_grpc.HealthStub(channel).Check(
                 health_pb2.HealthCheckRequest(), timeout=5
             )
@@ -171,7 +196,14 @@ class Arbiter:
         return result.stdout.strip()
 
     def matches(self) -> match_pb2_grpc.MatchServiceStub:
-        return match_pb2_grpc.MatchServiceStub(grpc.insecure_channel(self.address))
+        """A client holding the operator's token (so it may create matches)."""
+        operator = self.settings.get("PREMIERE_OPERATOR_TOKEN", OPERATOR_TOKEN)
+        channel = grpc.intercept_channel(self.channel(), _Operator(operator))
+        return match_pb2_grpc.MatchServiceStub(channel)
+
+    def anonymous(self) -> match_pb2_grpc.MatchServiceStub:
+        """A client with no credentials at all: what anybody on the network can do."""
+        return match_pb2_grpc.MatchServiceStub(self.channel())
 
 
 def start_bot(
@@ -187,11 +219,9 @@ def start_bot(
             spec,
             "--arbiter",
             arbiter.address,
-            "--token",
-            token,
             *extra,
         ],
-        env=env,
+        env=env | {"PREMIERE_BOT_TOKEN": token},
         cwd=ROOT,
         stdout=log_path.open("ab"),
         stderr=subprocess.STDOUT,

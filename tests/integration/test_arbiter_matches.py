@@ -135,26 +135,3 @@ def test_create_match_with_an_idempotency_key_creates_one_match(arbiter: Arbiter
     assert first == again
     assert wait_ended(stub, first).status == match_pb2.MATCH_STATUS_FINISHED
     assert stub.CreateMatch(request, timeout=10).match_id == first
-
-
-def test_operator_token_guards_match_creation(database_url: str, tmp_path: Path) -> None:
-    from tests.integration.services import free_port
-
-    guarded = Arbiter(
-        database_url, free_port(), free_port(), settings={"PREMIERE_OPERATOR_TOKEN": "op-secret"}
-    )
-    guarded.start(tmp_path / "arbiter.log")
-    try:
-        stub = guarded.matches()
-        request = match_pb2.CreateMatchRequest(game="magic-trick", seed="op")
-        for _ in range(3):
-            request.seats.add(builtin="random")
-        for metadata in ((), (("authorization", "Bearer wrong"),)):
-            with pytest.raises(grpc.RpcError) as refused:
-                stub.CreateMatch(request, timeout=10, metadata=metadata)
-            assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
-        allowed = (("authorization", "Bearer op-secret"),)
-        match_id = stub.CreateMatch(request, timeout=10, metadata=allowed).match_id
-        assert wait_ended(stub, match_id).status == match_pb2.MATCH_STATUS_FINISHED
-    finally:
-        guarded.stop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -37,21 +38,26 @@ def node_executable() -> str:
 
 @contextmanager
 def node_bot(
-    arbiter: Arbiter, token: str, log_path: Path, max_matches: int = 4
+    arbiter: Arbiter,
+    token: str,
+    log_path: Path,
+    max_matches: int = 4,
+    extra: tuple[str, ...] = (),
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """The bot run exactly as its README says: `node clients/node/bot.js --arbiter ... --token`."""
+    """The bot run exactly as its README says: `PREMIERE_BOT_TOKEN=... node clients/node/bot.js
+    --arbiter ...` (the token by environment, never on a command line)."""
     process = subprocess.Popen(
         [
             node_executable(),
             str(BOT_JS),
             "--arbiter",
             arbiter.address,
-            "--token",
-            token,
             "--max-matches",
             str(max_matches),
             "--verbose",
+            *extra,
         ],
+        env=os.environ | {"PREMIERE_BOT_TOKEN": token},
         cwd=ROOT,
         stdout=log_path.open("ab"),
         stderr=subprocess.STDOUT,

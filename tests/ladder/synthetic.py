@@ -88,8 +88,8 @@ def insert_matches(
         # row, and a rater sees the queued match only once its seats are there too.
         cursor.executemany(
             "INSERT INTO matches (id, game, options, players, seed, move_time_ms, time_bank_ms,"
-            " strike_limit, status, outcome, finished_at, void_reason, created_at)"
-            " VALUES (%s, %s, %s, %s, %s, 1000, 10000, 3, %s, %s, %s, %s, now())",
+            " strike_limit, status, outcome, finished_at, void_reason, created_at, rated)"
+            " VALUES (%s, %s, %s, %s, %s, 1000, 10000, 3, %s, %s, %s, %s, now(), true)",
             match_rows,
         )
         cursor.executemany(

@@ -1,4 +1,4 @@
-"""`premiere-bot run module:Class --arbiter HOST:PORT --token T`."""
+"""`PREMIERE_BOT_TOKEN=T premiere-bot run module:Class --arbiter HOST:PORT [--tls [--ca F]]`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from premiere_bot.bot import Bot
 from premiere_bot.runner import AuthenticationError, RefusedError, run
@@ -32,7 +33,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     runner = commands.add_parser("run", help="connect a bot and play until interrupted")
     runner.add_argument("bot", help="module:Class of a premiere_bot.Bot subclass")
     runner.add_argument("--arbiter", default=os.environ.get("PREMIERE_ARBITER", "127.0.0.1:50051"))
-    runner.add_argument("--token", default=os.environ.get("PREMIERE_BOT_TOKEN"))
+    runner.add_argument(
+        "--token",
+        default=os.environ.get("PREMIERE_BOT_TOKEN"),
+        help="prefer the environment variable PREMIERE_BOT_TOKEN: a command line is visible"
+        " to every user of the machine",
+    )
+    runner.add_argument(
+        "--tls",
+        action="store_true",
+        default=os.environ.get("PREMIERE_TLS", "") in ("1", "true"),
+        help="dial the arbiter over TLS (or PREMIERE_TLS=1); use it for any remote arbiter",
+    )
+    runner.add_argument(
+        "--ca",
+        default=os.environ.get("PREMIERE_CA"),
+        help="PEM file of the CA to trust instead of the system's roots (implies --tls)",
+    )
     runner.add_argument("--max-matches", type=int, help="override the bot's max_matches")
     runner.add_argument("--no-reconnect", action="store_true", help="exit when the stream drops")
     runner.add_argument("-v", "--verbose", action="store_true")
@@ -42,12 +59,27 @@ def main(argv: Sequence[str] | None = None) -> None:
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
     if not args.token:
-        parser.error("--token (or PREMIERE_BOT_TOKEN) is required")
+        parser.error("PREMIERE_BOT_TOKEN (or --token) is required")
+    ca = None
+    if args.ca:
+        try:
+            ca = Path(args.ca).read_bytes()
+        except OSError as error:
+            parser.error(f"--ca {args.ca}: {error.strerror}")
     bot = load_bot(args.bot)
     if args.max_matches:
         bot.max_matches = args.max_matches  # type: ignore[misc]
     try:
-        asyncio.run(run(bot, args.arbiter, args.token, reconnect=not args.no_reconnect))
+        asyncio.run(
+            run(
+                bot,
+                args.arbiter,
+                args.token,
+                reconnect=not args.no_reconnect,
+                tls=args.tls,
+                ca=ca,
+            )
+        )
     except AuthenticationError as error:
         raise SystemExit(f"the arbiter refused the token: {error}") from None
     except RefusedError as error:

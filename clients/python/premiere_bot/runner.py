@@ -53,13 +53,21 @@ async def run(
     *,
     reconnect: bool = True,
     stop: asyncio.Event | None = None,
+    tls: bool = False,
+    ca: bytes | None = None,
 ) -> None:
-    """Play until `stop` is set (or forever); reconnects after any drop unless told not to."""
+    """Play until `stop` is set (or forever); reconnects after any drop unless told not to.
+
+    With `tls` (or a `ca`), the channel is TLS, trusting `ca` (PEM) or the system's roots.
+    """
     stop = stop or asyncio.Event()
     backoff = Backoff()
+    credentials = (
+        grpc.ssl_channel_credentials(root_certificates=ca) if tls or ca is not None else None
+    )
     while not stop.is_set():
         try:
-            await _session(bot, arbiter, token, stop, backoff)
+            await _session(bot, arbiter, token, stop, backoff, credentials)
         except (AuthenticationError, RefusedError):
             raise
         except (grpc.aio.AioRpcError, ConnectionError, OSError) as error:
@@ -78,8 +86,19 @@ def _describe(error: Exception) -> str:
     return str(error)
 
 
+def _channel(arbiter: str, credentials: grpc.ChannelCredentials | None) -> grpc.aio.Channel:
+    if credentials is None:
+        return grpc.aio.insecure_channel(arbiter)
+    return grpc.aio.secure_channel(arbiter, credentials)
+
+
 async def _session(
-    bot: Bot, arbiter: str, token: str, stop: asyncio.Event, backoff: Backoff
+    bot: Bot,
+    arbiter: str,
+    token: str,
+    stop: asyncio.Event,
+    backoff: Backoff,
+    credentials: grpc.ChannelCredentials | None = None,
 ) -> None:
     outbox: asyncio.Queue[bot_gateway_pb2.ConnectRequest | None] = asyncio.Queue()
     hello = bot_gateway_pb2.Hello(
@@ -92,7 +111,7 @@ async def _session(
             yield item
 
     tasks: set[asyncio.Task[None]] = set()
-    async with grpc.aio.insecure_channel(arbiter) as channel:
+    async with _channel(arbiter, credentials) as channel:
         stub = bot_gateway_pb2_grpc.BotGatewayServiceStub(channel)
         call = stub.Connect(requests(), metadata=(("authorization", f"Bearer {token}"),))
         stopper = asyncio.create_task(_cancel_on(stop, call))

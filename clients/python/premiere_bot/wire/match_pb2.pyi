@@ -145,6 +145,7 @@ class CreateMatchRequest(_message.Message):
     SEED_FIELD_NUMBER: _builtins.int
     TIME_CONTROL_FIELD_NUMBER: _builtins.int
     IDEMPOTENCY_KEY_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game id, e.g. "magic-trick"."""
     seed: _builtins.str
@@ -152,6 +153,10 @@ class CreateMatchRequest(_message.Message):
     idempotency_key: _builtins.str
     """Optional: repeating a request with the same key returns the match the first one created,
     so a retried request never creates a second match.
+    """
+    rated: _builtins.bool
+    """Ask for a rated match (it counts on the ladder). Its seed must be empty (the arbiter draws
+    256 bits) or a league's derived seed (at least 32 lowercase hex digits). Unrated otherwise.
     """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
@@ -174,10 +179,11 @@ class CreateMatchRequest(_message.Message):
         seed: _builtins.str = ...,
         time_control: Global___TimeControl | None = ...,
         idempotency_key: _builtins.str = ...,
+        rated: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "idempotency_key", b"idempotency_key", "options", b"options", "seats", b"seats", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "idempotency_key", b"idempotency_key", "options", b"options", "rated", b"rated", "seats", b"seats", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -247,7 +253,7 @@ class Fault(_message.Message):
     blame: _builtins.str
     """"bot" when the bot is to blame, "infrastructure" when the arbiter or network is."""
     detail: _builtins.str
-    """Human-readable detail."""
+    """Human-readable detail; blank while the match runs, except for the seat's own bot."""
     def __init__(
         self,
         *,
@@ -331,6 +337,7 @@ class Match(_message.Message):
     FAULTS_FIELD_NUMBER: _builtins.int
     VOID_REASON_FIELD_NUMBER: _builtins.int
     TIME_CONTROL_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """The match id."""
     game: _builtins.str
@@ -341,6 +348,10 @@ class Match(_message.Message):
     """Decisions applied so far."""
     void_reason: _builtins.str
     """Why the match was voided, if it was."""
+    rated: _builtins.bool
+    """Whether the match counts on the ladder (created by a league or an operator on a seed
+    nobody could choose).
+    """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Options as strings."""
@@ -374,10 +385,11 @@ class Match(_message.Message):
         faults: _abc.Iterable[Global___Fault] | None = ...,
         void_reason: _builtins.str = ...,
         time_control: Global___TimeControl | None = ...,
+        rated: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["outcome", b"outcome", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decisions", b"decisions", "faults", b"faults", "game", b"game", "match_id", b"match_id", "options", b"options", "outcome", b"outcome", "seats", b"seats", "status", b"status", "time_control", b"time_control", "void_reason", b"void_reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decisions", b"decisions", "faults", b"faults", "game", b"game", "match_id", b"match_id", "options", b"options", "outcome", b"outcome", "rated", b"rated", "seats", b"seats", "status", b"status", "time_control", b"time_control", "void_reason", b"void_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -603,12 +615,15 @@ class GetReplayResponse(_message.Message):
     SEED_FIELD_NUMBER: _builtins.int
     STEPS_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game id."""
     players: _builtins.int
     """Number of seats."""
     seed: _builtins.str
     """The seed (full view, after the end only)."""
+    rated: _builtins.bool
+    """Whether the match counts on the ladder."""
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Options as strings."""
@@ -630,10 +645,11 @@ class GetReplayResponse(_message.Message):
         seed: _builtins.str = ...,
         steps: _abc.Iterable[Global___ReplayStep] | None = ...,
         outcome: _outcome_pb2.Outcome | None = ...,
+        rated: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["outcome", b"outcome"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "options", b"options", "outcome", b"outcome", "players", b"players", "seed", b"seed", "steps", b"steps"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "options", b"options", "outcome", b"outcome", "players", b"players", "rated", b"rated", "seed", b"seed", "steps", b"steps"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -76,7 +76,8 @@ class MatchServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def WatchMatch(self, request, context):
-        """The match's public events from the start, then live until it ends.
+        """The match's public events from the start, then live until it ends. Fault details are
+        blank while the match runs (send the seat's bot token to see that seat's own).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -38,7 +38,9 @@ class MatchServiceStub:
     GetMatch: _grpc.UnaryUnaryMultiCallable[_match_pb2.GetMatchRequest, _match_pb2.GetMatchResponse]
     """The match's current record."""
     WatchMatch: _grpc.UnaryStreamMultiCallable[_match_pb2.WatchMatchRequest, _match_pb2.WatchMatchResponse]
-    """The match's public events from the start, then live until it ends."""
+    """The match's public events from the start, then live until it ends. Fault details are
+    blank while the match runs (send the seat's bot token to see that seat's own).
+    """
     GetReplay: _grpc.UnaryUnaryMultiCallable[_match_pb2.GetReplayRequest, _match_pb2.GetReplayResponse]
     """Seed and moves (after the end), or one seat's decisions as that seat saw them."""
 
@@ -52,7 +54,9 @@ class MatchServiceAsyncStub(MatchServiceStub):
     GetMatch: _aio.UnaryUnaryMultiCallable[_match_pb2.GetMatchRequest, _match_pb2.GetMatchResponse]  # type: ignore[assignment]
     """The match's current record."""
     WatchMatch: _aio.UnaryStreamMultiCallable[_match_pb2.WatchMatchRequest, _match_pb2.WatchMatchResponse]  # type: ignore[assignment]
-    """The match's public events from the start, then live until it ends."""
+    """The match's public events from the start, then live until it ends. Fault details are
+    blank while the match runs (send the seat's bot token to see that seat's own).
+    """
     GetReplay: _aio.UnaryUnaryMultiCallable[_match_pb2.GetReplayRequest, _match_pb2.GetReplayResponse]  # type: ignore[assignment]
     """Seed and moves (after the end), or one seat's decisions as that seat saw them."""
 
@@ -81,7 +85,9 @@ class MatchServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _match_pb2.WatchMatchRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_match_pb2.WatchMatchResponse], _abc.AsyncIterator[_match_pb2.WatchMatchResponse]]:
-        """The match's public events from the start, then live until it ends."""
+        """The match's public events from the start, then live until it ends. Fault details are
+        blank while the match runs (send the seat's bot token to see that seat's own).
+        """
 
     @_abc_1.abstractmethod
     def GetReplay(

@@ -1,0 +1,131 @@
+"""The leak test: for every registered game and player count, a rated match is played while
+every public surface is read (GetMatch and WatchMatch without credentials, the ladder's JSON
+API and page, both /metrics, the arbiter's and the ladder's logs at INFO). Then, from the
+replay:
+
+- every WatchMatch view is exactly the engine's spectator view at that moment, and that view
+  is unchanged when any seat's hidden cards are re-dealt (so it carries no hidden card);
+- the seed (which deals every hidden card) and the live match appear on no surface, and no
+  fault detail, while the match runs.
+
+It iterates games.all_games(), so each new engine is covered as soon as it is registered.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+import games
+from games.rng import Rng, derive_seed
+from premiere_bot.wire import match_pb2
+from server.codec import move_from_wire, observation_to_wire
+from tests.integration.services import Arbiter, free_port, scratch_database, start_bot, wait_ended
+from tests.ladder.test_api import Ladder
+
+CASES = [(game.id, players) for game in games.all_games() for players in game.player_counts]
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Arbiter, Ladder, str]]:
+    folder = tmp_path_factory.mktemp("leaks")
+    with scratch_database() as url:
+        arbiter = Arbiter(url, free_port(), free_port())
+        arbiter.start(folder / "arbiter.log")
+        ladder = Ladder(url, folder / "ladder.log")
+        token = arbiter.add_bot("patient")
+        bot = start_bot(arbiter, "tests.security.bots:PatientBot", token, folder / "bot.log")
+        try:
+            ladder.wait_serving()
+            yield arbiter, ladder, "patient"
+        finally:
+            bot.kill()
+            bot.wait(10)
+            ladder.stop()
+            arbiter.stop()
+
+
+def http_text(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as reply:
+        return str(reply.read().decode())
+
+
+def public_surfaces(arbiter: Arbiter, ladder: Ladder, game: str, match_id: str) -> tuple[str, str]:
+    """Everything anybody may read now: the arbiter's record of the match, and the rest."""
+    record = arbiter.anonymous().GetMatch(match_pb2.GetMatchRequest(match_id=match_id), timeout=10)
+    parts = []
+    for path in (
+        "/api/games",
+        f"/api/games/{game}/leaderboard",
+        f"/api/games/{game}/matches",
+        "/",
+        "/metrics",
+    ):
+        parts.append(http_text(ladder.http + path))
+    parts.append(http_text(f"http://127.0.0.1:{arbiter.metrics_port}/metrics"))
+    return str(record) + record.SerializeToString().hex(), "\n".join(parts)
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_no_hidden_card_reaches_a_public_surface(
+    stack: tuple[Arbiter, Ladder, str], game_id: str, players: int
+) -> None:
+    arbiter, ladder, bot = stack
+    game = games.get(game_id)
+    request = match_pb2.CreateMatchRequest(game=game_id, rated=True)
+    request.seats.add(bot=bot)
+    for _ in range(players - 1):
+        request.seats.add(builtin="random")
+    match_id = arbiter.matches().CreateMatch(request, timeout=10).match_id
+
+    events: list[match_pb2.WatchMatchResponse] = []
+    watch = arbiter.anonymous().WatchMatch(match_pb2.WatchMatchRequest(match_id=match_id))
+    reader = threading.Thread(target=lambda: events.extend(watch), daemon=True)
+    reader.start()
+    live: list[tuple[str, str]] = []
+    get = match_pb2.GetMatchRequest(match_id=match_id)
+    while True:
+        status = arbiter.anonymous().GetMatch(get, timeout=10).match.status
+        if status in (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_VOID):
+            break
+        if status == match_pb2.MATCH_STATUS_RUNNING and len(live) < 4:
+            surfaces = public_surfaces(arbiter, ladder, game_id, match_id)
+            after = arbiter.anonymous().GetMatch(get, timeout=10).match.status
+            if after == match_pb2.MATCH_STATUS_RUNNING:  # all of it was read while it ran
+                live.append(surfaces)
+        time.sleep(0.1)
+    ended = wait_ended(arbiter.matches(), match_id)
+    assert ended.status == match_pb2.MATCH_STATUS_FINISHED, arbiter.log()
+    reader.join(30)
+    assert live, "the match ended before any surface could be read while it ran"
+
+    replay = arbiter.anonymous().GetReplay(
+        match_pb2.GetReplayRequest(match_id=match_id), timeout=10
+    )
+    seed = replay.seed
+    assert len(seed) == 64 and replay.rated
+    for record, elsewhere in live:
+        assert seed not in record and seed not in elsewhere
+        assert match_id not in elsewhere, "the ladder lists a live match"
+        assert "detail:" not in record
+
+    state = game.new(players, seed, game.resolve_options({}))
+    rng = Rng(derive_seed("leak-test", game_id, players))
+    moves = [(step.seat, move_from_wire(game, step.move)) for step in replay.steps]
+    views = [e.move for e in events if e.WhichOneof("event") == "move"]
+    assert len(views) == len(moves)
+    for (seat, move), view in zip(moves, views, strict=True):
+        state.apply(seat, move)
+        assert view.view == observation_to_wire(game, state.spectate())
+        for other in range(players):
+            if not state.is_over():
+                twin = state.indistinguishable(other, rng)
+                assert observation_to_wire(game, twin.spectate()) == view.view
+
+    time.sleep(0.3)
+    logs = (arbiter.log_path.read_text() if arbiter.log_path else "") + ladder.log()
+    assert seed not in logs
