@@ -62,3 +62,7 @@ BEGIN
     END IF;
 END;
 $$;
+
+COMMENT ON VIEW public_ratings IS 'owner: ladder';
+COMMENT ON VIEW public_rating_history IS 'owner: ladder';
+COMMENT ON VIEW public_ended_matches IS 'owner: arbiter';
