@@ -68,6 +68,10 @@ class Catalog:
     films: tuple[Film, ...]
     film_by_id: dict[str, Film]
     tile_by_number: dict[int, Tile]
+    fitting: dict[tuple[int, int], frozenset[int]]
+    """(category index, tile number) -> the films (by index) that tile fits in that category."""
+    slot_names: tuple[str, ...]
+    """Each board slot's category name."""
 
     def film(self, film_id: str) -> Film:
         return self.film_by_id[film_id]
@@ -107,9 +111,15 @@ def load(text: str) -> Catalog:
         )
         for index, f in enumerate(data["films"])
     )
+    fitting: dict[tuple[int, int], set[int]] = {}
+    for film in films:
+        for category, fits in enumerate(film.fits):
+            for tile in fits:
+                fitting.setdefault((category, tile), set()).add(film.index)
+    slot_category = tuple(i for i, c in enumerate(categories) for _ in range(c.slots))
     return Catalog(
         categories=categories,
-        slot_category=tuple(i for i, c in enumerate(categories) for _ in range(c.slots)),
+        slot_category=slot_category,
         scoring=tuple(
             ScoringTile(s["tile"], s["director"], s["spectator"], s["source"])
             for s in data["scoring"]
@@ -119,6 +129,8 @@ def load(text: str) -> Catalog:
         films=films,
         film_by_id={film.id: film for film in films},
         tile_by_number={tile.number: tile for tile in tiles},
+        fitting={key: frozenset(value) for key, value in fitting.items()},
+        slot_names=tuple(categories[c].name for c in slot_category),
     )
 
 
@@ -126,6 +138,20 @@ def load(text: str) -> Catalog:
 def catalog() -> Catalog:
     text = resources.files("games.movie_trailer").joinpath("catalog.toml").read_text("utf-8")
     return load(text)
+
+
+def possible_films(data: Catalog, placements: Sequence[Placement]) -> Iterable[Film]:
+    """The films every face-up tile fits (a superset of the consistent ones), from the index."""
+    pool: frozenset[int] | None = None
+    for placement in placements:
+        if placement.tile != FACE_DOWN:
+            fits = data.fitting.get(
+                (data.slot_category[placement.slot], placement.tile), frozenset()
+            )
+            pool = fits if pool is None else pool & fits
+    if pool is None:
+        return data.films
+    return (data.films[index] for index in sorted(pool))
 
 
 @dataclass(frozen=True)

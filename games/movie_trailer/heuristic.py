@@ -17,7 +17,14 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from games.movie_trailer.catalog import FACE_DOWN, Catalog, Film, Placement, catalog
+from games.movie_trailer.catalog import (
+    FACE_DOWN,
+    Catalog,
+    Film,
+    Placement,
+    catalog,
+    possible_films,
+)
 from games.movie_trailer.moves import ChooseFilm, Guess, PassGuess, PickSlot, PlaceTile
 from games.movie_trailer.views import MovieTrailerObservation
 from games.rng import Rng
@@ -46,7 +53,7 @@ def weights(
 ) -> dict[int, float]:
     """Catalog films still possible, weighted by how likely this Director laid these tiles."""
     result: dict[int, float] = {}
-    for film in data.films:
+    for film in possible_films(data, laid):
         if film.id in excluded:
             continue
         weight = _likelihood(film, laid, data.slot_category)

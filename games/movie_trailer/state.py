@@ -3,13 +3,19 @@ guesses in turn (or all at once in the speed game), six scoring tiles per turn."
 
 from __future__ import annotations
 
-import copy
 import functools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, State
-from games.movie_trailer.catalog import FACE_DOWN, Catalog, Placement, catalog, consistent
+from games.movie_trailer.catalog import (
+    FACE_DOWN,
+    Catalog,
+    Placement,
+    catalog,
+    consistent,
+    possible_films,
+)
 from games.movie_trailer.moves import (
     MOVE_TYPES,
     ChooseFilm,
@@ -61,6 +67,7 @@ class MovieTrailerState(State):
         self.phase = FILM
         self.film: int | None = None
         self.board: list[int | None] = []
+        self.board_view: tuple[SlotView, ...] = ()
         self.placements: list[Placement] = []
         self.shown = 0
         self.picker = 0
@@ -91,6 +98,7 @@ class MovieTrailerState(State):
         self.phase = FILM
         self.film = None
         self.board = [None] * len(self.data.slot_category)
+        self.board_view = tuple(SlotView(name, None, False, None) for name in self.data.slot_names)
         self.placements = []
         self.shown = 0
         self.picker = (self.director + 1) % self._players
@@ -170,6 +178,10 @@ class MovieTrailerState(State):
 
     def _lay(self, slot: int, tile: int) -> None:
         self.board[slot] = tile
+        view = SlotView(
+            self.data.slot_names[slot], tile or None, tile == FACE_DOWN, len(self.placements)
+        )
+        self.board_view = (*self.board_view[:slot], view, *self.board_view[slot + 1 :])
         self.placements.append(Placement(slot, tile))
         self.pending_slot = None
 
@@ -236,8 +248,6 @@ class MovieTrailerState(State):
 
     def _view(self, viewer: int | None) -> MovieTrailerObservation:
         over = self.phase == OVER
-        order = {p.slot: i for i, p in enumerate(self.placements)}
-        names = [self.data.categories[c].name for c in self.data.slot_category]
         return MovieTrailerObservation(
             seat=viewer,
             players=self._players,
@@ -252,10 +262,7 @@ class MovieTrailerState(State):
             picker=self.picker if self.phase == SLOT else None,
             pending_slot=self.pending_slot,
             scoring_tile=self.shown,
-            board=tuple(
-                SlotView(names[slot], tile or None, tile == FACE_DOWN, order.get(slot))
-                for slot, tile in enumerate(self.board)
-            ),
+            board=self.board_view,
             guesses=tuple(self.guesses),
             past_turns=tuple(self.past),
             half_points=tuple(self.scores),
@@ -264,7 +271,8 @@ class MovieTrailerState(State):
     # --- copies and hidden information ---------------------------------------------------
 
     def clone(self) -> MovieTrailerState:
-        twin = copy.copy(self)
+        twin = object.__new__(MovieTrailerState)
+        twin.__dict__.update(self.__dict__)
         twin.rng = self.rng.copy()
         twin.scores = list(self.scores)
         twin.used = list(self.used)
@@ -282,7 +290,7 @@ class MovieTrailerState(State):
         used = set(self.used)
         return [
             film.index
-            for film in self.data.films
+            for film in possible_films(self.data, self.placements)
             if film.index not in used
             and film.id not in wrong
             and consistent(film, self.placements, self.data.slot_category, self.pending_slot)
@@ -332,14 +340,14 @@ class MovieTrailer(Game):
         return short if options.get("length", STANDARD) == SHORT else standard
 
     def variants(self) -> list[dict[str, OptionValue]]:
-        """The standard game at the table's short length, the speed game at a custom length.
+        """The standard game and the speed game, one round each (every seat directs once).
 
         Not the full product: ``length`` and ``rounds`` only change how many identical turns
-        are played, so one of each stands for all of them and the conformance suite stays
+        are played (tests/movie_trailer checks the turn counts), so the conformance suite stays
         quick.
         """
         return [
-            {"length": SHORT, "rounds": 0, "speed": False},
+            {"length": SHORT, "rounds": 1, "speed": False},
             {"length": STANDARD, "rounds": 1, "speed": True},
         ]
 
