@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from premiere_bot.wire import match_pb2
-from tests.integration.services import ROOT, Arbiter, create_match, wait_ended
+from tests.integration.services import ROOT, Arbiter, wait_ended
 
 PROBE = Path(__file__).with_name("probe_bot.py")
 DELAY_S = 0.15
