@@ -81,6 +81,85 @@ lengths = [
 """
 
 
+BROADER = {
+    "place": {
+        "new-york": ("city",),
+        "london": ("city",),
+        "paris": ("city",),
+        "las-vegas": ("city", "desert"),
+        "california": ("city",),
+        "ship": ("sea",),
+        "island": ("sea",),
+        "spaceships": ("planet",),
+        "palace": ("castle",),
+        "farm": ("small-town", "prairie"),
+        "school": ("small-town",),
+        "hotel": ("city",),
+        "mountains": ("forest",),
+        "jungle": ("forest",),
+        "ancient": ("desert",),
+    },
+    "genre": {
+        "rom-com": ("romance", "comedy"),
+        "superhero": ("action", "fantasy"),
+        "spy": ("thriller", "action"),
+        "disaster": ("thriller", "action"),
+        "crime": ("thriller",),
+        "mystery": ("thriller",),
+        "biopic": ("drama",),
+        "war": ("drama", "action"),
+        "epic": ("adventure",),
+        "western": ("adventure", "action"),
+        "sports": ("drama",),
+        "animation": ("family",),
+        "musical": ("romance",),
+        "road-movie": ("adventure",),
+        "horror": ("thriller",),
+        "sci-fi": ("adventure",),
+        "fantasy": ("adventure",),
+    },
+    "leading-role": {
+        "police": ("hero",),
+        "detective": ("hero",),
+        "agent": ("hero",),
+        "soldier": ("hero",),
+        "cowboy": ("hero",),
+        "boxer": ("hero",),
+        "knight": ("hero",),
+        "astronaut": ("hero",),
+        "killer": ("villain",),
+        "gangster": ("villain",),
+        "thief": ("villain",),
+        "teenagers": ("kid",),
+        "lovers": ("ensemble",),
+    },
+    "good": {name: ("hero",) for name in tiles.RED if name not in ("hero", "villain")},
+    "evil": {name: ("villain",) for name in tiles.RED if name not in ("hero", "villain")},
+    "ending": {
+        "sacrifice": ("death",),
+        "explosion": ("fire",),
+        "kiss": ("wedding",),
+        "escape": ("chase",),
+    },
+    "generic": {
+        "gun": ("fight",),
+        "knife": ("blood",),
+        "heist": ("money",),
+        "treasure": ("money",),
+        "race": ("car",),
+        "chase": ("car",),
+        "drugs": ("money",),
+        "concert": ("dance",),
+        "magic": ("dream",),
+        "time-travel": ("clock",),
+        "spaceships": ("galaxy",),
+    },
+}
+"""A film that a narrow tile fits in a category also fits the broader tiles listed for it
+(New York is a big city, a romantic comedy is a comedy, a killer is a villain), which is
+what makes a single tile fit dozens of films."""
+
+
 def slug(title: str, year: int) -> str:
     text = title.lower().replace("&", "and").replace("é", "e").replace("\u2013", "-")
     return f"{re.sub(r'[^a-z0-9]+', '-', text).strip('-')}-{year}"
@@ -96,8 +175,9 @@ def parse_film(line: str, colour: dict[str, str]) -> dict[str, object]:
             raise SystemExit(f"{title}: unknown tile {concept!r}")
         targets = [SUFFIX[m] for m in marks] or [DEFAULT[colour[concept]]]
         for category in targets:
-            if concept not in fits[category]:
-                fits[category].append(concept)
+            for name in (concept, *BROADER[category].get(concept, ())):
+                if name not in fits[category]:
+                    fits[category].append(name)
     return {
         "id": slug(title, year),
         "title": title,

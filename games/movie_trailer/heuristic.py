@@ -112,13 +112,31 @@ def expected_entropy(data: Catalog, belief: dict[int, float], laid: set[int], sl
 
 @functools.cache
 def rich_films() -> frozenset[int]:
+    """Films a Director can pace: clues for most slots, and vague ones among them.
+
+    A film qualifies when its tiles cover at least RICH_SLOTS slots, and its vaguest tiles
+    (the one fitting most films, per category) fit, on the median category, at least as many
+    films as for the median such film.
+    """
     data = catalog()
     slots_of = [data.slot_category.count(c) for c in range(len(data.categories))]
-    return frozenset(
-        film.index
+    covered = [
+        film
         for film in data.films
         if sum(min(n, len(fits)) for n, fits in zip(slots_of, film.fits, strict=True)) >= RICH_SLOTS
-    )
+    ]
+
+    def vagueness(film: Film) -> float:
+        widest = sorted(
+            max(len(data.fitting[(c, tile)]) for tile in fits)
+            for c, fits in enumerate(film.fits)
+            if fits
+        )
+        return float(widest[len(widest) // 2])
+
+    scores = {film.index: vagueness(film) for film in covered}
+    cut = sorted(scores.values())[len(scores) // 2]
+    return frozenset(index for index, score in scores.items() if score >= cut)
 
 
 class HeuristicBot:
