@@ -1,12 +1,17 @@
-"""Movie Trailer on the ladder: a league of built-ins and a remote Python bot plays the speed
-game through the arbiter (simultaneous guesses), and every seat lands on the ladder."""
+"""Movie Trailer through the arbiter: a league of built-ins and a remote Python bot plays the
+speed game (simultaneous guesses) onto the ladder, and the SDK bots play it unchanged."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.integration.services import Arbiter, Workers, start_bot
+import games
+from games.play import replay
+from premiere_bot.wire import match_pb2
+from server.codec import decode_move
+from tests.integration.services import Arbiter, Workers, start_bot, wait_ended
 from tests.integration.test_leagues import assert_exactly_once, query, wait_finished, wait_rated
+from tests.integration.test_node_bot import node_bot
 
 RANDOM = "premiere_bot.examples.random_bot:RandomBot"
 BOTS = "builtin:random,builtin:heuristic,builtin:first,remote"
@@ -55,5 +60,33 @@ def test_movie_trailer_speed_league_lands_on_the_ladder(arbiter: Arbiter, tmp_pa
         assert all(row["games"] > 0 for row in ladder)
     finally:
         workers.stop()
+        bot.terminate()
+        bot.wait(10)
+
+
+def test_node_and_python_bots_play_the_speed_game_unchanged(
+    arbiter: Arbiter, tmp_path: Path
+) -> None:
+    tokens = {name: arbiter.add_bot(name) for name in ("python", "node")}
+    bot = start_bot(arbiter, RANDOM, tokens["python"], tmp_path / "python.log")
+    try:
+        with node_bot(arbiter, tokens["node"], tmp_path / "node.log"):
+            stub = arbiter.matches()
+            request = match_pb2.CreateMatchRequest(game="movie-trailer", seed="sdk")
+            request.options.update({"speed": "true", "rounds": "1"})
+            request.seats.add(bot="node")
+            request.seats.add(bot="python")
+            request.seats.add(builtin="heuristic")
+            match_id = stub.CreateMatch(request, timeout=10).match_id
+            match = wait_ended(stub, match_id, timeout=180)
+            assert match.status == match_pb2.MATCH_STATUS_FINISHED, arbiter.log()
+            assert list(match.faults) == []
+            full = stub.GetReplay(match_pb2.GetReplayRequest(match_id=match_id), timeout=10)
+            game = games.get("movie-trailer")
+            moves = [(step.seat, decode_move(game, step.move)) for step in full.steps]
+            state = replay(game, 3, full.seed, moves, {"speed": True, "rounds": 1})
+            outcome = state.outcome()
+            assert outcome is not None and list(match.outcome.scores) == list(outcome.scores)
+    finally:
         bot.terminate()
         bot.wait(10)
