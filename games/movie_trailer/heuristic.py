@@ -29,7 +29,7 @@ from games.movie_trailer.moves import ChooseFilm, Guess, PassGuess, PickSlot, Pl
 from games.movie_trailer.views import MovieTrailerObservation
 from games.rng import Rng
 
-GUESS_THRESHOLD = 0.04
+GUESS_THRESHOLD = 0.12
 """Below this chance of being right, a standard-game Spectator passes."""
 EARLY_TILES = 2
 """On scoring tiles I and II the Director keeps the film from being named; from III on it
