@@ -1,5 +1,8 @@
 """Random-playout throughput of every engine, next to a bare Python loop on the same machine.
 
+A simultaneous step is played as the arbiter plays it: every awaited seat chooses from the
+same state, then the moves are applied in seat order.
+
 The reference loop does the irreducible work of a playout (pick one of a list of moves, append
 it) with no rules at all, so the ratio says how much the engine itself costs.
 """
@@ -27,9 +30,10 @@ def _engine_moves_per_second(game_id: str, players: int) -> float:
         state = game.new(players, f"bench/{index}")
         rng = Rng(derive_seed("bench", index))
         while not state.is_over():
-            seat = state.to_move()[0]
-            state.apply(seat, rng.choice(state.legal_moves(seat)))
-            moves += 1
+            answers = [(seat, rng.choice(state.legal_moves(seat))) for seat in state.to_move()]
+            for seat, move in answers:
+                state.apply(seat, move)
+            moves += len(answers)
         index += 1
     return moves / (time.perf_counter() - started)
 

@@ -25,6 +25,28 @@ class MatchRecord:
     illegal: int
 
 
+@dataclass(frozen=True)
+class Request:
+    """What one awaited seat is asked: everything is taken before any answer is applied."""
+
+    seat: int
+    observation: Any
+    legal: tuple[Any, ...]
+
+
+def step(state: State) -> list[Request]:
+    """Every seat awaited now, in seat order, with what it sees and may do.
+
+    A simultaneous step (several seats in `to_move`) is asked all at once from one state, so
+    no seat's request can carry another's answer; drivers then apply the answers in seat
+    order, which keeps replays exact.
+    """
+    return [
+        Request(seat, state.observe(seat), state.legal_moves(seat))
+        for seat in sorted(state.to_move())
+    ]
+
+
 def play_match(
     game: Game,
     players: int,
@@ -47,16 +69,19 @@ def play_match(
     while not state.is_over():
         if len(moves) >= limit:
             raise RuntimeError(f"{game.id} exceeded its declared bound of {limit} decisions")
-        seat = state.to_move()[0]
-        legal = state.legal_moves(seat)
-        move = builtin_choice(game, bots[seat], seed, seat, len(moves), state.observe(seat), legal)
-        try:
-            state.apply(seat, move)
-        except MoveError:
-            illegal += 1
-            move = legal[0]
-            state.apply(seat, move)
-        moves.append((seat, move))
+        asked = step(state)
+        answers = [
+            builtin_choice(game, bots[a.seat], seed, a.seat, len(moves) + k, a.observation, a.legal)
+            for k, a in enumerate(asked)
+        ]
+        for a, move in zip(asked, answers, strict=True):
+            try:
+                state.apply(a.seat, move)
+            except MoveError:
+                illegal += 1
+                move = a.legal[0]
+                state.apply(a.seat, move)
+            moves.append((a.seat, move))
     outcome = state.outcome()
     assert outcome is not None
     return MatchRecord(game.id, players, seed, dict(resolved), tuple(moves), outcome, illegal)

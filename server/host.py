@@ -1,8 +1,10 @@
-"""One live match: the only owner of its state. It asks each seat in turn, enforces the clock
-and the fault policy, and makes every move durable before asking for the next."""
+"""One live match: the only owner of its state. It asks every awaited seat (all of them at once
+in a simultaneous step), enforces the clock and the fault policy, and makes every move durable
+before asking for the next step."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from dataclasses import dataclass
@@ -12,6 +14,7 @@ import games
 from games.bots import builtin_choice
 from games.errors import MalformedMove
 from games.interface import Outcome, options_as_text
+from games.play import step
 from games.values import to_plain
 from premiere_bot.outcome import outcome_to_wire
 from premiere_bot.wire import bot_gateway_pb2
@@ -136,9 +139,20 @@ class MatchHost:
                 await self.router.release(remote)
 
     async def _step(self) -> None:
-        seat = self.state.to_move()[0]
-        legal = self.state.legal_moves(seat)
-        decision = await self._decide(seat, legal)
+        """One step: every awaited seat is asked at once from the same state (a simultaneous
+        step really is simultaneous: each seat under its own clock, no request carrying
+        another's answer), then the answers are applied and logged in seat order."""
+        asked = step(self.state)
+        decisions = await asyncio.gather(
+            *(
+                self._decide(a.seat, a.observation, a.legal, self.ply + k)
+                for k, a in enumerate(asked)
+            )
+        )
+        for a, decision in zip(asked, decisions, strict=True):
+            await self._commit(a.seat, decision)
+
+    async def _commit(self, seat: int, decision: Decision) -> None:
         metrics.DECISIONS.labels(self.game.id, decision.result).inc()
         self._charge(seat, decision.elapsed_ms)
         if decision.fault is not None:
@@ -159,25 +173,23 @@ class MatchHost:
         )
         self.ply += 1
 
-    async def _decide(self, seat: int, legal: tuple[Any, ...]) -> Decision:
+    async def _decide(
+        self, seat: int, observation: Any, legal: tuple[Any, ...], ply: int
+    ) -> Decision:
         player = self.spec.seats[seat]
         if self.clocks[seat].forfeited:
             return Decision(legal[0], 0, defaulted=True, result="forfeited")
         if player.builtin is not None:
             move = builtin_choice(
-                self.game,
-                player.builtin,
-                self.spec.seed,
-                seat,
-                self.ply,
-                self.state.observe(seat),
-                legal,
+                self.game, player.builtin, self.spec.seed, seat, ply, observation, legal
             )
             return Decision(move, 0, result="builtin")
         assert player.bot_id is not None
-        return await self._ask(seat, player.bot_id, legal)
+        return await self._ask(seat, player.bot_id, observation, legal, ply)
 
-    async def _ask(self, seat: int, bot_id: int, legal: tuple[Any, ...]) -> Decision:
+    async def _ask(
+        self, seat: int, bot_id: int, observation: Any, legal: tuple[Any, ...], ply: int
+    ) -> Decision:
         clock = self.clocks[seat]
         limit_ms = self.spec.move_time_ms + clock.bank_ms
         request = bot_gateway_pb2.DecisionRequest(
@@ -185,12 +197,12 @@ class MatchHost:
             match_id=self.spec.id,
             game=self.game.id,
             seat=seat,
-            decision_number=self.ply,
+            decision_number=ply,
             deadline_unix_ms=int(time.time() * 1000) + limit_ms,
             move_time_ms=self.spec.move_time_ms,
             time_bank_ms=clock.bank_ms,
             last_round_trip_ms=clock.last_round_trip_ms,
-            observation=observation_to_wire(self.game, self.state.observe(seat)),
+            observation=observation_to_wire(self.game, observation),
             legal_moves=[move_to_wire(self.game, move) for move in legal],
         )
         started = time.monotonic()
@@ -198,10 +210,11 @@ class MatchHost:
             answer = await self.router.ask(bot_id, self.game.id, request, limit_ms / 1000)
         except TimeoutError:
             metrics.TIMEOUTS.labels(self.game.id).inc()
-            return self._fault(seat, legal, limit_ms, "timeout", f"no answer within {limit_ms} ms")
+            detail = f"no answer within {limit_ms} ms"
+            return self._fault(seat, legal, ply, limit_ms, "timeout", detail)
         except Disconnected as error:
             elapsed = int((time.monotonic() - started) * 1000)
-            return self._fault(seat, legal, elapsed, "disconnect", str(error))
+            return self._fault(seat, legal, ply, elapsed, "disconnect", str(error))
         seconds = time.monotonic() - started
         elapsed = int(seconds * 1000)
         metrics.DECISION_LATENCY.labels(self.game.id).observe(seconds)
@@ -212,7 +225,7 @@ class MatchHost:
             metrics.ILLEGAL.labels(self.game.id).inc()
             kind = "illegal" if error.reason.startswith("illegal") else "malformed"
             self._refuse(bot_id, answer.request_id, f"{kind}: {error.reason}")
-            return self._fault(seat, legal, elapsed, kind, error.reason)
+            return self._fault(seat, legal, ply, elapsed, kind, error.reason)
         return Decision(move, elapsed)
 
     def _read_answer(
@@ -232,10 +245,10 @@ class MatchHost:
         raise MalformedMove(seat, None, "the answer has neither an index nor a move")
 
     def _fault(
-        self, seat: int, legal: tuple[Any, ...], elapsed_ms: int, kind: str, detail: str
+        self, seat: int, legal: tuple[Any, ...], ply: int, elapsed_ms: int, kind: str, detail: str
     ) -> Decision:
         """The seat's default move, with a strike against the bot."""
-        fault = FaultRecord(self.ply, seat, kind, BOT, detail)
+        fault = FaultRecord(ply, seat, kind, BOT, detail)
         return Decision(legal[0], elapsed_ms, defaulted=True, fault=fault, result=kind)
 
     def _refuse(self, bot_id: int, request_id: str, reason: str) -> None:

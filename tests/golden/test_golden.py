@@ -1,4 +1,4 @@
-"""Each game's recorded match must replay decision for decision; `make golden` rewrites them."""
+"""Each recorded match must replay decision for decision; `make golden` rewrites them."""
 
 from __future__ import annotations
 
@@ -6,17 +6,18 @@ import difflib
 
 import pytest
 
-from games import all_games
-from games.interface import Game
-from tests.golden.replays import golden_lines, golden_path
+from games.interface import Game, OptionValue
+from tests.golden.replays import golden_cases, golden_lines, golden_path
 
 
-@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
-def test_golden_replay_matches(game: Game) -> None:
-    path = golden_path(game)
-    assert path.exists(), f"no golden replay for {game.id}: run `make golden`"
+@pytest.mark.parametrize(
+    ("game", "variant"), golden_cases(), ids=lambda v: getattr(v, "id", None) or str(v or "")
+)
+def test_golden_replay_matches(game: Game, variant: dict[str, OptionValue]) -> None:
+    path = golden_path(game, variant)
+    assert path.exists(), f"no golden replay {path.name}: run `make golden`"
     expected = path.read_text().splitlines()
-    actual = list(golden_lines(game))
+    actual = list(golden_lines(game, variant))
     if actual != expected:
         diff = difflib.unified_diff(expected, actual, "recorded", "now", n=0, lineterm="")
-        pytest.fail(f"{game.id} no longer replays its golden match:\n" + "\n".join(list(diff)[:8]))
+        pytest.fail(f"{path.name} no longer replays:\n" + "\n".join(list(diff)[:8]))

@@ -1,0 +1,366 @@
+"""The Movie Trailer engine: a Director's secret film, clue tiles asked for slot by slot,
+guesses in turn (or all at once in the speed game), six scoring tiles per turn."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, State
+from games.movie_trailer.catalog import (
+    FACE_DOWN,
+    Catalog,
+    Placement,
+    catalog,
+    consistent,
+    possible_films,
+)
+from games.movie_trailer.moves import (
+    MOVE_TYPES,
+    ChooseFilm,
+    Guess,
+    Move,
+    PassGuess,
+    PickSlot,
+    PlaceTile,
+)
+from games.movie_trailer.views import GuessView, MovieTrailerObservation, SlotView, TurnResult
+from games.rng import Rng
+
+FILM = "film"
+SLOT = "slot"
+TILE = "tile"
+GUESS = "guess"
+OVER = "over"
+
+STANDARD = "standard"
+SHORT = "short"
+MAX_ROUNDS = 4
+"""The ``rounds`` option: 0 lets ``length`` decide, otherwise turns = rounds x players."""
+
+
+@functools.cache
+def _film_moves(used: frozenset[int]) -> tuple[tuple[ChooseFilm, ...], tuple[Guess, ...]]:
+    """Choices and guesses among the films not shown in an earlier turn (catalog order)."""
+    films = [film for film in catalog().films if film.index not in used]
+    return tuple(ChooseFilm(f.id) for f in films), tuple(Guess(f.id) for f in films)
+
+
+_PASS = PassGuess()
+
+
+class MovieTrailerState(State):
+    game_id: ClassVar[str] = "movie-trailer"
+    move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
+
+    def __init__(self, players: int, rng: Rng, turns: int, speed: bool) -> None:
+        self._players = players
+        self.rng = rng
+        self.turns = turns
+        self.speed = speed
+        self.first_director = rng.below(players)
+        self.turn = 0
+        self.scores = [0] * players
+        self.used: list[int] = []
+        self.past: list[TurnResult] = []
+        self.phase = FILM
+        self.film: int | None = None
+        self.board: list[int | None] = []
+        self.board_view: tuple[SlotView, ...] = ()
+        self.placements: list[Placement] = []
+        self.shown = 0
+        self.picker = 0
+        self.pending_slot: int | None = None
+        self.guessers: list[int] = []
+        self.pending: dict[int, Move] = {}
+        self.guesses: list[GuessView] = []
+        self._start_turn()
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def data(self) -> Catalog:
+        return catalog()
+
+    @property
+    def director(self) -> int:
+        return (self.first_director + self.turn) % self._players
+
+    def spectators_from(self, seat: int) -> list[int]:
+        """Every Spectator clockwise (to the left), starting with `seat`."""
+        n = self._players
+        return [(seat + k) % n for k in range(n) if (seat + k) % n != self.director]
+
+    def _start_turn(self) -> None:
+        self.phase = FILM
+        self.film = None
+        self.board = [None] * len(self.data.slot_category)
+        self.board_view = tuple(SlotView(name, None, False, None) for name in self.data.slot_names)
+        self.placements = []
+        self.shown = 0
+        self.picker = (self.director + 1) % self._players
+        self.pending_slot = None
+        self.guessers = []
+        self.pending = {}
+        self.guesses = []
+
+    # --- the interface -------------------------------------------------------------------
+
+    def to_move(self) -> tuple[int, ...]:
+        if self.phase in (FILM, TILE):
+            return (self.director,)
+        if self.phase == SLOT:
+            return (self.picker,)
+        if self.phase == GUESS:
+            if self.speed:
+                director = self.director
+                return tuple(
+                    s for s in range(self._players) if s != director and s not in self.pending
+                )
+            return (self.guessers[0],)
+        return ()
+
+    def legal_moves(self, seat: int) -> tuple[Move, ...]:
+        if seat not in self.to_move():
+            return ()
+        choices, guesses = _film_moves(frozenset(self.used))
+        if self.phase == FILM:
+            return choices
+        if self.phase == SLOT:
+            return tuple(PickSlot(s) for s, tile in enumerate(self.board) if tile is None)
+        if self.phase == TILE:
+            return tuple(PlaceTile(t) for t in sorted(self._free_fits()))
+        return (_PASS, *guesses)
+
+    def is_legal(self, seat: int, move: Any) -> bool:
+        if seat not in self.to_move():
+            return False
+        if isinstance(move, Guess | ChooseFilm):
+            film = self.data.film_by_id.get(move.film)
+            kind = ChooseFilm if self.phase == FILM else Guess
+            return isinstance(move, kind) and film is not None and film.index not in self.used
+        return move in self.legal_moves(seat)
+
+    def _free_fits(self) -> frozenset[int]:
+        assert self.film is not None and self.pending_slot is not None
+        fits = self.data.films[self.film].fits[self.data.slot_category[self.pending_slot]]
+        return fits - {tile for tile in self.board if tile}
+
+    def _apply(self, seat: int, move: Any) -> None:
+        if isinstance(move, ChooseFilm):
+            self.film = self.data.film(move.film).index
+            self.phase = SLOT
+        elif isinstance(move, PickSlot):
+            self.pending_slot = move.slot
+            if self._free_fits():
+                self.phase = TILE
+            else:
+                self._lay(move.slot, FACE_DOWN)
+                if None not in self.board:
+                    self._end_turn(())
+        elif isinstance(move, PlaceTile):
+            assert self.pending_slot is not None
+            self._lay(self.pending_slot, move.tile)
+            self.phase = GUESS
+            self.guessers = self.spectators_from(self.picker)
+        elif self.speed:
+            self.pending[seat] = move
+            if len(self.pending) == self._players - 1:
+                answers = [(s, self.pending[s]) for s in sorted(self.pending)]
+                self.pending = {}
+                self._resolve(answers)
+        else:
+            self.guessers.pop(0)
+            self._resolve([(seat, move)], last=not self.guessers)
+
+    def _lay(self, slot: int, tile: int) -> None:
+        self.board[slot] = tile
+        view = SlotView(
+            self.data.slot_names[slot], tile or None, tile == FACE_DOWN, len(self.placements)
+        )
+        self.board_view = (*self.board_view[:slot], view, *self.board_view[slot + 1 :])
+        self.placements.append(Placement(slot, tile))
+        self.pending_slot = None
+
+    def _resolve(self, answers: list[tuple[int, Move]], last: bool = True) -> None:
+        """Make guesses public; score a right one, else move on when everyone has spoken."""
+        assert self.film is not None
+        film_id = self.data.films[self.film].id
+        for seat, move in answers:
+            named = move.film if isinstance(move, Guess) else None
+            self.guesses.append(GuessView(self.shown, seat, named))
+        right = tuple(s for s, m in answers if isinstance(m, Guess) and m.film == film_id)
+        if right:
+            self._end_turn(right)
+        elif last:
+            self.shown += 1
+            following = self.spectators_from(self.picker)[1:]
+            self.picker = following[0] if following else self.picker
+            if self.shown == len(self.data.scoring) or None not in self.board:
+                self._end_turn(())
+            else:
+                self.phase = SLOT
+
+    def _end_turn(self, right: tuple[int, ...]) -> None:
+        assert self.film is not None
+        face_down = sum(tile == FACE_DOWN for tile in self.board)
+        director_half = spectator_half = 0
+        if right:
+            tile = self.data.scoring[self.shown]
+            director_half = 2 * max(0, tile.director - face_down)
+            spectator_half = 2 * tile.spectator if len(right) == 1 else tile.spectator
+            self.scores[self.director] += director_half
+            for seat in right:
+                self.scores[seat] += spectator_half
+        self.past.append(
+            TurnResult(
+                self.director,
+                self.data.films[self.film].id,
+                right,
+                self.shown if right else None,
+                face_down,
+                director_half,
+                spectator_half,
+            )
+        )
+        self.used.append(self.film)
+        self.turn += 1
+        if self.turn == self.turns:
+            self.phase = OVER
+        else:
+            self._start_turn()
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != OVER:
+            return None
+        return Outcome.ranked(self.scores, detail={"unit": "half movie points"})
+
+    # --- views ---------------------------------------------------------------------------
+
+    def observe(self, seat: int) -> MovieTrailerObservation:
+        return self._view(seat)
+
+    def spectate(self) -> MovieTrailerObservation:
+        return self._view(None)
+
+    def _view(self, viewer: int | None) -> MovieTrailerObservation:
+        over = self.phase == OVER
+        return MovieTrailerObservation(
+            seat=viewer,
+            players=self._players,
+            speed=self.speed,
+            turn=min(self.turn, self.turns - 1),
+            turns=self.turns,
+            director=self.director if not over else self.past[-1].director,
+            phase=self.phase,
+            film=self.data.films[self.film].id
+            if self.film is not None and viewer == self.director and not over
+            else None,
+            picker=self.picker if self.phase == SLOT else None,
+            pending_slot=self.pending_slot,
+            scoring_tile=self.shown,
+            board=self.board_view,
+            guesses=tuple(self.guesses),
+            past_turns=tuple(self.past),
+            half_points=tuple(self.scores),
+        )
+
+    # --- copies and hidden information ---------------------------------------------------
+
+    def clone(self) -> MovieTrailerState:
+        twin = object.__new__(MovieTrailerState)
+        twin.__dict__.update(self.__dict__)
+        twin.rng = self.rng.copy()
+        twin.scores = list(self.scores)
+        twin.used = list(self.used)
+        twin.past = list(self.past)
+        twin.board = list(self.board)
+        twin.placements = list(self.placements)
+        twin.guessers = list(self.guessers)
+        twin.pending = dict(self.pending)
+        twin.guesses = list(self.guesses)
+        return twin
+
+    def candidates(self) -> list[int]:
+        """Films (by index) that everything public this turn still allows."""
+        wrong = {g.film for g in self.guesses if g.film is not None}
+        used = set(self.used)
+        return [
+            film.index
+            for film in possible_films(self.data, self.placements)
+            if film.index not in used
+            and film.id not in wrong
+            and consistent(film, self.placements, self.data.slot_category, self.pending_slot)
+        ]
+
+    def indistinguishable(self, seat: int, rng: Rng) -> MovieTrailerState:
+        """Another film the board allows, and other unspoken speed-game guesses."""
+        twin = self.clone()
+        twin.rng = rng.fork(f"twin-{rng.below(1 << 62)}")
+        if self.film is not None and seat != self.director:
+            twin.film = rng.choice(self.candidates())
+        for other in list(twin.pending):
+            if other != seat:
+                twin.pending[other] = rng.choice(self._guess_moves(other))
+        return twin
+
+    def _guess_moves(self, seat: int) -> tuple[Move, ...]:
+        """A speed-game guesser's options, also once its answer is in."""
+        _, guesses = _film_moves(frozenset(self.used))
+        return (_PASS, *guesses)
+
+
+class MovieTrailer(Game):
+    id: ClassVar[str] = "movie-trailer"
+    title: ClassVar[str] = "Movie Trailer"
+    player_counts: ClassVar[tuple[int, ...]] = (3, 4, 5, 6, 7, 8)
+    options: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("length", STANDARD, (STANDARD, SHORT), "Turns per the rulebook's table."),
+        OptionSpec(
+            "rounds",
+            0,
+            tuple(range(MAX_ROUNDS + 1)),
+            "When not 0: play this many rounds (turns = rounds x players) instead of `length`.",
+        ),
+        OptionSpec("speed", False, (False, True), "Speed game: every Spectator guesses at once."),
+    )
+    move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
+
+    def _new(self, players: int, rng: Rng, options: Mapping[str, OptionValue]) -> State:
+        return MovieTrailerState(players, rng, self.turns(players, options), bool(options["speed"]))
+
+    def turns(self, players: int, options: Options) -> int:
+        rounds = int(options.get("rounds", 0))
+        if rounds:
+            return rounds * players
+        standard, short = catalog().lengths[players]
+        return short if options.get("length", STANDARD) == SHORT else standard
+
+    def variants(self) -> list[dict[str, OptionValue]]:
+        """The standard game and the speed game, one round each (every seat directs once).
+
+        Not the full product: ``length`` and ``rounds`` only change how many identical turns
+        are played (tests/movie_trailer checks the turn counts), so the conformance suite stays
+        quick.
+        """
+        return [
+            {"length": SHORT, "rounds": 1, "speed": False},
+            {"length": STANDARD, "rounds": 1, "speed": True},
+        ]
+
+    def golden_variants(self) -> list[dict[str, OptionValue]]:
+        return [{"length": SHORT}, {"length": SHORT, "speed": True}]
+
+    def max_decisions(self, players: int, options: Options | None = None) -> int:
+        turns = self.turns(players, self.resolve_options(options))
+        data = catalog()
+        per_turn = 1 + len(data.slot_category) + 2 * len(data.scoring) * players
+        return turns * per_turn
+
+    def heuristic_bots(self) -> Mapping[str, Any]:
+        from games.movie_trailer.heuristic import HeuristicBot
+
+        return {"heuristic": HeuristicBot}
