@@ -11,12 +11,14 @@ A decision with a single legal move is applied by the engine at once, never aske
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.interface import Game, Options, OptionValue, Outcome, State
 from games.motion_pictures.cards import (
     AUDITION,
+    COMMERCIAL,
     COMPLETION_FAME,
     DATA,
     DRAW,
@@ -25,11 +27,13 @@ from games.motion_pictures.cards import (
     FIRE,
     GOALS,
     HIRE_DISCOUNT,
+    MOVIE,
     ON_HIRE,
     ON_PLAY,
     ONGOING,
     PROJECTS_BY_ID,
     RECRUIT_DRAW,
+    TV,
     Filmmaker,
 )
 from games.motion_pictures.moves import (
@@ -71,6 +75,17 @@ _RECRUIT = {f.id: Recruit(f.id) for f in FILMMAKERS}
 _DISCARD = {f.id: Discard(f.id) for f in FILMMAKERS}
 _FIRE = {f.id: Fire(f.id) for f in FILMMAKERS}
 _REFRESH = {f.id: Refresh(f.id) for f in FILMMAKERS}
+_HIRE_MATCH = {
+    (a.id, b.id): HireMatch(a.id, b.id)
+    for a in FILMMAKERS
+    for b in FILMMAKERS
+    if a.specialty == b.specialty and b.start == 0
+}
+_SPECIALTY = tuple(f.specialty for f in FILMMAKERS)
+_SKILLS = tuple(f.skills for f in FILMMAKERS)
+_ONGOING_CARDS = frozenset(
+    f.id for f in FILMMAKERS if f.ability is not None and f.ability.timing == ONGOING
+)
 
 
 class MotionPicturesState(State):
@@ -172,10 +187,7 @@ class MotionPicturesState(State):
 
     def reachable(self, seat: int) -> tuple[int, ...]:
         """The slots beside a seat: the gap to its left and the gap to its right."""
-        n = self._players
-        per = RULES.projects_per_side
-        gaps = sorted({seat, (seat - 1) % n})
-        return tuple(g * per + i for g in gaps for i in range(per))
+        return _reachable(self._players, seat)
 
     def _compute_legal(self, seat: int) -> tuple[Move, ...]:
         hand = self.hands[seat]
@@ -187,22 +199,29 @@ class MotionPicturesState(State):
             return (_SKIP, *(_REFRESH[c] for c in self.row))
         moves: list[Move] = [_COMMIT[c] for c in hand]
         moves.extend(_RECRUIT[c] for c in hand)
-        cards = [FILMMAKERS[c] for c in hand]
-        for c in cards:
-            for r in self.row:
-                if FILMMAKERS[r].specialty == c.specialty:
-                    moves.append(HireMatch(c.id, r))
-        if len(hand) >= self._hire_cost(seat, RULES.hire_any_cost):
-            moves.extend(_HIRE_ANY[r] for r in self.row)
-        if self.deck and len(hand) >= self._hire_cost(seat, RULES.audition_cost):
+        row = self.row
+        for c in hand:
+            specialty = _SPECIALTY[c]
+            moves.extend(_HIRE_MATCH[c, r] for r in row if _SPECIALTY[r] == specialty)
+        discount = self._ongoing(seat, HIRE_DISCOUNT)
+        if len(hand) >= max(1, RULES.hire_any_cost - discount):
+            moves.extend(_HIRE_ANY[r] for r in row)
+        if self.deck and len(hand) >= max(1, RULES.audition_cost - discount):
             moves.append(_AUDITION)
-        for slot in self.reachable(seat):
+        for slot in _reachable(self._players, seat):
             pid = self.slots[slot]
             if pid is None:
                 continue
             project = PROJECTS_BY_ID[pid]
+            if project.type in _OPEN_TYPES:
+                moves.extend(_SHOOT[c, slot] for c in hand)
+                continue
+            if project.type == TV:
+                banned = frozenset(project.forbidden)
+                moves.extend(_SHOOT[c, slot] for c in hand if banned.isdisjoint(_SKILLS[c]))
+                continue
             mine = [FILMMAKERS[c] for c in self.placed[slot][seat]]
-            moves.extend(_SHOOT[c.id, slot] for c in cards if may_place(project, mine, c))
+            moves.extend(_SHOOT[c, slot] for c in hand if may_place(project, mine, FILMMAKERS[c]))
         return tuple(moves)
 
     def _ongoing(self, seat: int, effect: str) -> int:
@@ -210,6 +229,8 @@ class MotionPicturesState(State):
         total = 0
         for placed in self.placed:
             for c in placed[seat]:
+                if c not in _ONGOING_CARDS:
+                    continue
                 ability = FILMMAKERS[c].ability
                 if ability is not None and ability.timing == ONGOING and ability.effect == effect:
                     total += ability.amount
@@ -386,15 +407,14 @@ class MotionPicturesState(State):
 
     def _end_turn(self, seat: int) -> None:
         self.phase = ACTION
-        for goal in list(self.small_goals):
-            if condition_met(
-                GOALS[goal].condition,
-                [PROJECTS_BY_ID[p] for p in self.completed[seat]],
-                self._owned(seat),
-                len(self.committed[seat]),
-            ):
-                self.small_goals.remove(goal)
-                self.claimed[seat].append(goal)
+        if self.small_goals:
+            completed = [PROJECTS_BY_ID[p] for p in self.completed[seat]]
+            owned = self._owned(seat)
+            committed = len(self.committed[seat])
+            for goal in list(self.small_goals):
+                if condition_met(GOALS[goal].condition, completed, owned, committed):
+                    self.small_goals.remove(goal)
+                    self.claimed[seat].append(goal)
         self._advance(seat)
 
     def _owned(self, seat: int) -> list[Filmmaker]:
@@ -620,6 +640,17 @@ class MotionPicturesState(State):
                 self.secret[owner].add(card)
         for other in range(self._players):
             self.hands[other].sort()
+
+
+_OPEN_TYPES = (MOVIE, COMMERCIAL)
+"""Project types that take any filmmaker."""
+
+
+@functools.cache
+def _reachable(players: int, seat: int) -> tuple[int, ...]:
+    per = RULES.projects_per_side
+    gaps = sorted({seat, (seat - 1) % players})
+    return tuple(g * per + i for g in gaps for i in range(per))
 
 
 def _cards(ids: list[int]) -> tuple[Filmmaker, ...]:
