@@ -68,9 +68,8 @@ def test_trilogies_and_goals() -> None:
 
 
 def test_each_ability_type_serves_several_cards() -> None:
-    effects = Counter(
-        c.ability.effect for c in (*DATA.filmmakers, *DATA.projects) if c.ability is not None
-    )
+    abilities = [f.ability for f in DATA.filmmakers] + [p.ability for p in DATA.projects]
+    effects = Counter(a.effect for a in abilities if a is not None)
     for effect in (*IMMEDIATE_EFFECTS, *ONGOING_EFFECTS):
         assert effects[effect] >= 2, effect
     timings = {f.ability.timing for f in DATA.filmmakers if f.ability is not None}

@@ -172,7 +172,7 @@ def test_setup(players: int, seed: int) -> None:
     assert len(state.slots) == 3 * players and None not in state.slots
     assert len(state.era_piles[0]) == size - 3 * players
     assert [len(p) for p in state.era_piles[1:]] == [size] * 3
-    assert all(PROJECTS_BY_ID[p].era == 1 for p in state.slots)
+    assert all(PROJECTS_BY_ID[p].era == 1 for p in state.slots if p is not None)
     for seat in range(players):
         hand = [FILMMAKERS[c] for c in state.hands[seat]]
         assert sorted(f.specialty for f in hand) == sorted(DATA.specialties)
