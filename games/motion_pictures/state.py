@@ -12,6 +12,7 @@ A decision with a single legal move is applied by the engine at once, never aske
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -34,7 +35,9 @@ from games.motion_pictures.cards import (
     PROJECTS_BY_ID,
     RECRUIT_DRAW,
     TV,
+    WILD,
     Filmmaker,
+    Project,
 )
 from games.motion_pictures.moves import (
     MOVE_TYPES,
@@ -50,7 +53,7 @@ from games.motion_pictures.moves import (
     Shoot,
     Skip,
 )
-from games.motion_pictures.rules import condition_met, is_complete, may_place
+from games.motion_pictures.rules import condition_met, is_complete
 from games.motion_pictures.scoring import Final, final_outcome
 from games.motion_pictures.views import (
     ACTION,
@@ -68,7 +71,7 @@ RULES = DATA.rules
 _AUDITION_TARGET = -1
 _SKIP = Skip()
 _AUDITION = Audition()
-_SHOOT = {(f.id, s): Shoot(f.id, s) for f in FILMMAKERS for s in range(12)}
+_SHOOT = tuple({f.id: Shoot(f.id, s) for f in FILMMAKERS} for s in range(12))
 _COMMIT = {f.id: CommitTrilogy(f.id) for f in FILMMAKERS}
 _HIRE_ANY = {f.id: HireAny(f.id) for f in FILMMAKERS}
 _RECRUIT = {f.id: Recruit(f.id) for f in FILMMAKERS}
@@ -83,6 +86,11 @@ _HIRE_MATCH = {
 }
 _SPECIALTY = tuple(f.specialty for f in FILMMAKERS)
 _SKILLS = tuple(f.skills for f in FILMMAKERS)
+_SKILL_COUNTS = tuple(
+    tuple(Counter(skill for skill in f.skills if skill != WILD).items()) for f in FILMMAKERS
+)
+_NEED_COUNTS = tuple(Counter(p.needs) for p in PROJECTS_BY_ID)
+_FORBIDDEN = tuple(frozenset(p.forbidden) for p in PROJECTS_BY_ID)
 _ONGOING_CARDS = frozenset(
     f.id for f in FILMMAKERS if f.ability is not None and f.ability.timing == ONGOING
 )
@@ -198,14 +206,15 @@ class MotionPicturesState(State):
         if self.phase == REFRESH:
             return (_SKIP, *(_REFRESH[c] for c in self.row))
         moves: list[Move] = [_COMMIT[c] for c in hand]
-        moves.extend(_RECRUIT[c] for c in hand)
+        moves += [_RECRUIT[c] for c in hand]
         row = self.row
+        row_specialties = [(r, _SPECIALTY[r]) for r in row]
         for c in hand:
             specialty = _SPECIALTY[c]
-            moves.extend(_HIRE_MATCH[c, r] for r in row if _SPECIALTY[r] == specialty)
+            moves += [_HIRE_MATCH[c, r] for r, s in row_specialties if s == specialty]
         discount = self._ongoing(seat, HIRE_DISCOUNT)
         if len(hand) >= max(1, RULES.hire_any_cost - discount):
-            moves.extend(_HIRE_ANY[r] for r in row)
+            moves += [_HIRE_ANY[r] for r in row]
         if self.deck and len(hand) >= max(1, RULES.audition_cost - discount):
             moves.append(_AUDITION)
         for slot in _reachable(self._players, seat):
@@ -213,15 +222,14 @@ class MotionPicturesState(State):
             if pid is None:
                 continue
             project = PROJECTS_BY_ID[pid]
+            shoot = _SHOOT[slot]
             if project.type in _OPEN_TYPES:
-                moves.extend(_SHOOT[c, slot] for c in hand)
-                continue
-            if project.type == TV:
-                banned = frozenset(project.forbidden)
-                moves.extend(_SHOOT[c, slot] for c in hand if banned.isdisjoint(_SKILLS[c]))
-                continue
-            mine = [FILMMAKERS[c] for c in self.placed[slot][seat]]
-            moves.extend(_SHOOT[c, slot] for c in hand if may_place(project, mine, FILMMAKERS[c]))
+                moves += [shoot[c] for c in hand]
+            elif project.type == TV:
+                banned = _FORBIDDEN[pid]
+                moves += [shoot[c] for c in hand if banned.isdisjoint(_SKILLS[c])]
+            else:
+                moves += [shoot[c] for c in _award_fits(project, self.placed[slot][seat], hand)]
         return tuple(moves)
 
     def _ongoing(self, seat: int, effect: str) -> int:
@@ -640,6 +648,22 @@ class MotionPicturesState(State):
                 self.secret[owner].add(card)
         for other in range(self._players):
             self.hands[other].sort()
+
+
+def _award_fits(project: Project, mine: list[int], hand: list[int]) -> list[int]:
+    """The hand cards an award admits: `rules.may_place`, with the counting done once."""
+    rest = dict(_NEED_COUNTS[project.id])
+    used = 0
+    for c in mine:
+        used += len(_SKILLS[c])
+        for skill, n in _SKILL_COUNTS[c]:
+            rest[skill] = rest.get(skill, 0) - n
+    spare = len(project.needs) - used
+    return [
+        c
+        for c in hand
+        if len(_SKILLS[c]) <= spare and all(rest.get(k, 0) >= n for k, n in _SKILL_COUNTS[c])
+    ]
 
 
 _OPEN_TYPES = (MOVIE, COMMERCIAL)

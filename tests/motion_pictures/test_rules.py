@@ -34,6 +34,7 @@ from games.motion_pictures.moves import (
 )
 from games.motion_pictures.rules import condition_met, is_complete, may_place, project_bonus
 from games.motion_pictures.scoring import Final, final_outcome, trilogy_winner
+from games.rng import Rng, derive_seed
 from tests.motion_pictures.helpers import (
     advanced_with,
     arrange,
@@ -517,6 +518,32 @@ def test_random_games_play_four_eras_and_keep_every_card(players: int) -> None:
         everything = owned + state.deck + state.row + state.row_discards
         expected = [f.id for f in FILMMAKERS if f.start <= players]
         assert sorted(everything) == expected
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_legal_shoots_are_exactly_what_the_placement_rules_allow(players: int) -> None:
+    state = new_state(players, 21)
+    rng = Rng(derive_seed("placement", players))
+    checked = 0
+    while not state.is_over():
+        seat = state.to_move()[0]
+        legal = state.legal_moves(seat)
+        if state.phase == "action":
+            expected = {
+                Shoot(c, slot)
+                for slot in state.reachable(seat)
+                if (pid := state.slots[slot]) is not None
+                for c in state.hands[seat]
+                if may_place(
+                    PROJECTS_BY_ID[pid],
+                    [FILMMAKERS[m] for m in state.placed[slot][seat]],
+                    FILMMAKERS[c],
+                )
+            }
+            assert {m for m in legal if isinstance(m, Shoot)} == expected
+            checked += 1
+        state.apply(seat, rng.choice(legal))
+    assert checked > 20
 
 
 def test_illegal_moves_are_refused() -> None:
