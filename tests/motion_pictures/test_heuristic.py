@@ -6,6 +6,7 @@ import pytest
 
 from games.motion_pictures.cards import FILMMAKERS, PROJECTS_BY_ID
 from games.motion_pictures.heuristic import card_value, completion_plan
+from games.motion_pictures.moves import Audition, CommitTrilogy, HireAny, HireMatch
 from games.play import play_match
 from tests.motion_pictures.helpers import GAME, project, starting
 
@@ -46,3 +47,15 @@ def test_advanced_filmmakers_are_worth_more_than_starting_ones() -> None:
     starters = [card_value(f) for f in FILMMAKERS if f.start]
     advanced = [card_value(f) for f in FILMMAKERS if not f.start]
     assert max(starters) < sum(advanced) / len(advanced)
+
+
+def test_heuristic_hires_and_buries_starting_filmmakers_on_the_trilogy() -> None:
+    committed: list[int] = []
+    hired = 0
+    for index in range(4):
+        record = play_match(GAME, 3, f"thinning/{index}", ["heuristic"] * 3)
+        committed += [m.card for _, m in record.moves if isinstance(m, CommitTrilogy)]
+        hired += sum(isinstance(m, HireMatch | HireAny | Audition) for _, m in record.moves)
+    assert committed and hired >= 4
+    starters = sum(1 for c in committed if FILMMAKERS[c].start)
+    assert starters >= 0.8 * len(committed), (starters, len(committed))
