@@ -10,6 +10,7 @@ it) with no rules at all, so the ratio says how much the engine itself costs.
 from __future__ import annotations
 
 import random
+import statistics
 import time
 
 from bench.rows import print_rows
@@ -17,6 +18,8 @@ from games import all_games
 from games.rng import Rng, derive_seed
 
 SECONDS = 2.0
+GAMES = 100
+"""Full games timed one by one for the median-game row."""
 
 
 def _engine_moves_per_second(game_id: str, players: int) -> float:
@@ -36,6 +39,25 @@ def _engine_moves_per_second(game_id: str, players: int) -> float:
             moves += len(answers)
         index += 1
     return moves / (time.perf_counter() - started)
+
+
+def _full_games(game_id: str, players: int) -> tuple[float, float]:
+    """Median milliseconds of a whole random game over `GAMES` games, and the mean moves."""
+    from games import get
+
+    game = get(game_id)
+    times: list[float] = []
+    moves = 0
+    for index in range(GAMES):
+        started = time.perf_counter()
+        state = game.new(players, f"bench-full/{index}")
+        rng = Rng(derive_seed("bench-full", index))
+        while not state.is_over():
+            seat = state.to_move()[0]
+            state.apply(seat, rng.choice(state.legal_moves(seat)))
+            moves += 1
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1000, moves / GAMES
 
 
 def _reference_moves_per_second() -> float:
@@ -66,6 +88,17 @@ def run() -> list[dict[str, object]]:
                     "reference_value": round(reference),
                 }
             )
+        players = max(game.player_counts)
+        median_ms, mean_moves = _full_games(game.id, players)
+        rows.append(
+            {
+                "name": f"{game.id} random playout, whole {players}-player game, median of {GAMES}",
+                "value": round(median_ms, 2),
+                "unit": "ms",
+                "reference": f"bare loop for the same mean number of moves ({mean_moves:.0f})",
+                "reference_value": round(mean_moves / reference * 1000, 3),
+            }
+        )
     return rows
 
 

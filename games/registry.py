@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from games.interface import Game
 from games.magic_trick import MagicTrick
+from games.motion_pictures import MotionPictures
 from games.movie_trailer import MovieTrailer
 from games.movie_tricks import MovieTricks
 
-_GAMES: dict[str, Game] = {game.id: game for game in (MagicTrick(), MovieTrailer(), MovieTricks())}
+_GAMES: dict[str, Game] = {
+    game.id: game for game in (MagicTrick(), MotionPictures(), MovieTrailer(), MovieTricks())
+}
 
 
 def get(game_id: str) -> Game:

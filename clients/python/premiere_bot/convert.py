@@ -36,6 +36,17 @@ def _is_record(value: Any) -> bool:
     )
 
 
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    """A class's resolved type hints, worked out once per class (resolving them is slow)."""
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
+
+
 _MAP, _REPEATED_SCALAR, _REPEATED_MESSAGE, _MESSAGE, _SCALAR = range(5)
 _PLANS: dict[Any, list[tuple[str, int]]] = {}
 
@@ -98,7 +109,7 @@ def _fill_messages(container: Any, items: Sequence[Any]) -> None:
 
 def build(cls: type[T], message: Message) -> T:
     """Rebuild a dataclass or named tuple of type `cls` from a message, guided by type hints."""
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     if dataclasses.is_dataclass(cls):
         names = [f.name for f in dataclasses.fields(cls)]
     else:

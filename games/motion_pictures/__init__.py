@@ -1,0 +1,5 @@
+"""Motion Pictures: hire filmmakers and shoot projects over four eras (a deck-builder)."""
+
+from games.motion_pictures.state import MotionPictures, MotionPicturesState
+
+__all__ = ["MotionPictures", "MotionPicturesState"]
