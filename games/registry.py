@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from games.interface import Game
 from games.magic_trick import MagicTrick
+from games.movie_fight import MovieFight
 from games.movie_tricks import MovieTricks
 
-_GAMES: dict[str, Game] = {game.id: game for game in (MagicTrick(), MovieTricks())}
+_GAMES: dict[str, Game] = {game.id: game for game in (MagicTrick(), MovieFight(), MovieTricks())}
 
 
 def get(game_id: str) -> Game:
