@@ -169,6 +169,9 @@ class Game(abc.ABC):
     player_counts: ClassVar[tuple[int, ...]]
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     move_types: ClassVar[tuple[type[Any], ...]]
+    private_information: ClassVar[bool] = True
+    """False when every seat sees everything but chance (a shuffled deck): the conformance
+    suite then asks `State.indistinguishable` to re-draw that chance, not another seat's view."""
 
     @abc.abstractmethod
     def _new(self, players: int, rng: Rng, options: Mapping[str, OptionValue]) -> State: ...

@@ -401,6 +401,7 @@ class MovieFight(Game):
         OptionSpec("level", 1, LEVELS, "Solo only: the automa's level, 1 (15 points) to 4 (30)."),
     )
     move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
+    private_information: ClassVar[bool] = False
 
     def _new(self, players: int, rng: Rng, options: Mapping[str, OptionValue]) -> State:
         return MovieFightState(players, rng, str(options["side"]), int(options["level"]))
