@@ -33,8 +33,8 @@ def progress(req: Requirement, facts: FloorFacts, own: str) -> float:
     need = req.tiers[0][0]
     if req.kind == "sequence":
         wanted = req.pattern[::2]
-        shown = {genre for _, genre in movies}
-        return sum(1 for g in wanted if g in shown) / (len(wanted) + 1)
+        genres = {genre for _, genre in movies}
+        return sum(1 for g in wanted if g in genres) / (len(wanted) + 1)
     if req.kind == "all":
         shown = Counter(genre for _, genre in movies)
         items = len(req.genres) + len(req.equipment) + len(req.viewers)
@@ -104,9 +104,9 @@ class HeuristicBot:
         if isinstance(move, Upgrade):
             return value(set_upgraded(cinema, move.card, True), side, remaining)
         if isinstance(move, Downgrade):
-            down = set_upgraded(cinema, move.card, False)
+            lowered = set_upgraded(cinema, move.card, False)
             card = obs.pending.card if obs.pending else 0
-            return self._effect_gain(down, card, side, remaining, excluded=move.card)
+            return self._effect_gain(lowered, card, side, remaining, excluded=move.card)
         if isinstance(move, Refresh):
             # Only worth it when no offer card improves the cinema at all.
             now = value(cinema, side, remaining)
@@ -116,8 +116,8 @@ class HeuristicBot:
                 for floor in (1, 2)
                 for s in ("audience", "screen")
             )
-            down = value(set_upgraded(cinema, move.card, False), side, remaining)
-            return down + 0.5 if best_play <= now else float("-inf")
+            lowered_worth = value(set_upgraded(cinema, move.card, False), side, remaining)
+            return lowered_worth + 0.5 if best_play <= now else float("-inf")
         assert isinstance(move, Pass)
         return value(cinema, side, remaining)
 
