@@ -13,15 +13,26 @@ from games.values import to_plain
 
 FOLDER = Path(__file__).parent
 SEED = "golden"
+MORE_PLAYERS: dict[str, tuple[int, ...]] = {"movie-fight": (4,)}
+"""Games recorded at more player counts than their smallest (Movie Fight: solo and 4)."""
 
 
-def golden_path(game: Game) -> Path:
-    return FOLDER / f"{game.id}.jsonl"
+def golden_cases() -> list[tuple[Game, int | None]]:
+    """(game, players) of every golden replay; None is the game's smallest player count."""
+    return [
+        (game, players)
+        for game in all_games()
+        for players in (None, *MORE_PLAYERS.get(game.id, ()))
+    ]
 
 
-def golden_lines(game: Game) -> Iterator[str]:
+def golden_path(game: Game, players: int | None = None) -> Path:
+    return FOLDER / (f"{game.id}.jsonl" if players is None else f"{game.id}-{players}p.jsonl")
+
+
+def golden_lines(game: Game, players: int | None = None) -> Iterator[str]:
     """A header, one line per decision (seat, observation, legal moves, move), the outcome."""
-    players = min(game.player_counts)
+    players = min(game.player_counts) if players is None else players
     names = bot_names(game)
     bots = [names[-1]] + ["random"] * (players - 1)
     options = game.resolve_options(None)
@@ -54,8 +65,8 @@ def _dump(value: object) -> str:
 
 def regenerate() -> list[Path]:
     written = []
-    for game in all_games():
-        path = golden_path(game)
-        path.write_text("".join(line + "\n" for line in golden_lines(game)))
+    for game, players in golden_cases():
+        path = golden_path(game, players)
+        path.write_text("".join(line + "\n" for line in golden_lines(game, players)))
         written.append(path)
     return written

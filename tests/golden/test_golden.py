@@ -6,17 +6,18 @@ import difflib
 
 import pytest
 
-from games import all_games
 from games.interface import Game
-from tests.golden.replays import golden_lines, golden_path
+from tests.golden.replays import golden_cases, golden_lines, golden_path
 
 
-@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
-def test_golden_replay_matches(game: Game) -> None:
-    path = golden_path(game)
-    assert path.exists(), f"no golden replay for {game.id}: run `make golden`"
+@pytest.mark.parametrize(
+    ("game", "players"), golden_cases(), ids=lambda c: c.id if isinstance(c, Game) else str(c)
+)
+def test_golden_replay_matches(game: Game, players: int | None) -> None:
+    path = golden_path(game, players)
+    assert path.exists(), f"no golden replay {path.name}: run `make golden`"
     expected = path.read_text().splitlines()
-    actual = list(golden_lines(game))
+    actual = list(golden_lines(game, players))
     if actual != expected:
         diff = difflib.unified_diff(expected, actual, "recorded", "now", n=0, lineterm="")
         pytest.fail(f"{game.id} no longer replays its golden match:\n" + "\n".join(list(diff)[:8]))
