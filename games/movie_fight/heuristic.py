@@ -15,7 +15,7 @@ from typing import Any
 
 from games.movie_fight.cards import CARDS, DATA, WILD, Requirement
 from games.movie_fight.effects import upgradable
-from games.movie_fight.moves import Downgrade, Pass, Play, Refresh, Upgrade
+from games.movie_fight.moves import Downgrade, Play, Refresh, Skip, Upgrade
 from games.movie_fight.scoring import FloorFacts, breakdown, floor_facts, measure
 from games.movie_fight.state import place, set_upgraded
 from games.movie_fight.views import Cinema, MovieFightObservation
@@ -118,7 +118,7 @@ class HeuristicBot:
             )
             lowered_worth = value(set_upgraded(cinema, move.card, False), side, remaining)
             return lowered_worth + 0.5 if best_play <= now else float("-inf")
-        assert isinstance(move, Pass)
+        assert isinstance(move, Skip)
         return value(cinema, side, remaining)
 
     def _effect_gain(

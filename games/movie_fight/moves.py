@@ -41,11 +41,11 @@ class Upgrade:
 
 
 @dataclass(frozen=True, order=True)
-class Pass:
+class Skip:
     """Decline: no refresh at the start of the turn, or no upgrade from an effect."""
 
-    kind: ClassVar[str] = "pass"
+    kind: ClassVar[str] = "skip"
 
 
-Move = Refresh | Play | Downgrade | Upgrade | Pass
-MOVE_TYPES: tuple[type[Move], ...] = (Refresh, Play, Downgrade, Upgrade, Pass)
+Move = Refresh | Play | Downgrade | Upgrade | Skip
+MOVE_TYPES: tuple[type[Move], ...] = (Refresh, Play, Downgrade, Upgrade, Skip)

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, State, TieBreak
 from games.movie_fight.cards import AUDIENCE, CARDS, DATA, NUMBERS, SCREEN, AutomaCard
 from games.movie_fight.effects import upgradable
-from games.movie_fight.moves import MOVE_TYPES, Downgrade, Move, Pass, Play, Refresh, Upgrade
+from games.movie_fight.moves import MOVE_TYPES, Downgrade, Move, Play, Refresh, Skip, Upgrade
 from games.movie_fight.scoring import (
     automa_base,
     automa_tickets,
@@ -43,7 +43,7 @@ from games.rng import Rng
 SIDES = ("A", "B")
 LEVELS = (1, 2, 3, 4)
 FLOORS = (1, 2)
-_PASS = Pass()
+_PASS = Skip()
 _PLAYS = {
     (card, floor, side): Play(card, floor, side)
     for card in NUMBERS

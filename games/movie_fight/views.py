@@ -29,7 +29,7 @@ class Cinema:
     """A player's cinema: ``floors[0]`` is the 1st floor, ``floors[1]`` the 2nd."""
 
     tile: int
-    floors: tuple[Floor, Floor] = (Floor(), Floor())
+    floors: tuple[Floor, ...] = (Floor(), Floor())
     upgraded: tuple[int, ...] = ()
     """Upgraded cards, in increasing number."""
 

@@ -8,7 +8,7 @@ import pytest
 
 from games.errors import IllegalMove
 from games.movie_fight.cards import CARDS, DATA
-from games.movie_fight.moves import Downgrade, Pass, Play, Refresh, Upgrade
+from games.movie_fight.moves import Downgrade, Play, Refresh, Skip, Upgrade
 from games.movie_fight.state import MovieFightState
 from games.movie_fight.views import DOWNGRADE, PLAY, REFRESH, UPGRADE
 from games.play import play_match, replay
@@ -70,19 +70,19 @@ def test_own_upgrade_effect_and_refresh_by_downgrading() -> None:
     rig_offer(state, [screen_upgrade, *state.offer[1:]])
     state.apply(0, Play(screen_upgrade, 1, "screen"))
     assert state.phase == UPGRADE and state.to_move() == (0,)
-    assert state.legal_moves(0) == (Upgrade(screen_upgrade), Pass())
+    assert state.legal_moves(0) == (Upgrade(screen_upgrade), Skip())
     state.apply(0, Upgrade(screen_upgrade))
     assert state.cinemas[0].upgraded == (screen_upgrade,)
     state.apply(1, state.legal_moves(1)[0])
     while state.to_move() != (0,):
         state.apply(
             state.to_move()[0],
-            Pass()
-            if Pass() in state.legal_moves(state.to_move()[0])
+            Skip()
+            if Skip() in state.legal_moves(state.to_move()[0])
             else state.legal_moves(state.to_move()[0])[0],
         )
     assert state.phase == REFRESH
-    assert state.legal_moves(0) == (Refresh(screen_upgrade), Pass())
+    assert state.legal_moves(0) == (Refresh(screen_upgrade), Skip())
     old_offer = list(state.offer)
     state.apply(0, Refresh(screen_upgrade))
     assert state.cinemas[0].upgraded == ()
@@ -112,8 +112,8 @@ def test_group_effect_asks_each_qualifying_player_owner_first() -> None:
     state.apply(0, Upgrade(viewers[0]))
     # Seat 1 has no viewer: not asked. Seat 2 is.
     assert state.to_move() == (2,) and state.phase == UPGRADE
-    assert state.legal_moves(2) == (Upgrade(viewers[1]), Pass())
-    state.apply(2, Pass())
+    assert state.legal_moves(2) == (Upgrade(viewers[1]), Skip())
+    state.apply(2, Skip())
     assert state.to_move() == (1,) and state.phase == PLAY
     assert state.cinemas[2].upgraded == ()
 
@@ -128,11 +128,11 @@ def test_downgrade_then_upgrade() -> None:
     state.cinemas[0] = cinema(state.cinemas[0].tile, ((a, b), ()), upgraded=(a,))
     state.phase = REFRESH  # as at the start of a turn with an upgraded card
     state._legal = state._compute_legal(0)
-    assert state.legal_moves(0) == (Refresh(a), Pass())
-    state.apply(0, Pass())
+    assert state.legal_moves(0) == (Refresh(a), Skip())
+    state.apply(0, Skip())
     state.apply(0, Play(swap, 2, "screen"))
     assert state.phase == DOWNGRADE
-    assert state.legal_moves(0) == (Downgrade(a), Pass())
+    assert state.legal_moves(0) == (Downgrade(a), Skip())
     state.apply(0, Downgrade(a))
     assert state.phase == UPGRADE
     assert Upgrade(a) not in state.legal_moves(0)

@@ -6,6 +6,7 @@ isort:skip_file
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from . import magic_trick_pb2 as _magic_trick_pb2
+from . import movie_fight_pb2 as _movie_fight_pb2
 from . import movie_tricks_pb2 as _movie_tricks_pb2
 import builtins as _builtins
 import sys
@@ -26,6 +27,7 @@ class Observation(_message.Message):
 
     MOVIE_TRICKS_FIELD_NUMBER: _builtins.int
     MAGIC_TRICK_FIELD_NUMBER: _builtins.int
+    MOVIE_FIGHT_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def movie_tricks(self) -> _movie_tricks_pb2.MovieTricksObservation:
         """Movie Tricks (game id "movie-tricks")."""
@@ -34,17 +36,22 @@ class Observation(_message.Message):
     def magic_trick(self) -> _magic_trick_pb2.MagicTrickObservation:
         """Magic Trick (game id "magic-trick")."""
 
+    @_builtins.property
+    def movie_fight(self) -> _movie_fight_pb2.MovieFightObservation:
+        """Movie Fight (game id "movie-fight")."""
+
     def __init__(
         self,
         *,
         movie_tricks: _movie_tricks_pb2.MovieTricksObservation | None = ...,
         magic_trick: _magic_trick_pb2.MagicTrickObservation | None = ...,
+        movie_fight: _movie_fight_pb2.MovieFightObservation | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "movie_tricks", b"movie_tricks"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "movie_fight", b"movie_fight", "movie_tricks", b"movie_tricks"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "movie_tricks", b"movie_tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "movie_fight", b"movie_fight", "movie_tricks", b"movie_tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["movie_tricks", "magic_trick"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["movie_tricks", "magic_trick", "movie_fight"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -58,6 +65,7 @@ class Move(_message.Message):
 
     MOVIE_TRICKS_FIELD_NUMBER: _builtins.int
     MAGIC_TRICK_FIELD_NUMBER: _builtins.int
+    MOVIE_FIGHT_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def movie_tricks(self) -> _movie_tricks_pb2.MovieTricksMove:
         """Movie Tricks (game id "movie-tricks")."""
@@ -66,17 +74,22 @@ class Move(_message.Message):
     def magic_trick(self) -> _magic_trick_pb2.MagicTrickMove:
         """Magic Trick (game id "magic-trick")."""
 
+    @_builtins.property
+    def movie_fight(self) -> _movie_fight_pb2.MovieFightMove:
+        """Movie Fight (game id "movie-fight")."""
+
     def __init__(
         self,
         *,
         movie_tricks: _movie_tricks_pb2.MovieTricksMove | None = ...,
         magic_trick: _magic_trick_pb2.MagicTrickMove | None = ...,
+        movie_fight: _movie_fight_pb2.MovieFightMove | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "movie_tricks", b"movie_tricks"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "movie_fight", b"movie_fight", "movie_tricks", b"movie_tricks"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "movie_tricks", b"movie_tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "movie_fight", b"movie_fight", "movie_tricks", b"movie_tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["movie_tricks", "magic_trick"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["movie_tricks", "magic_trick", "movie_fight"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
