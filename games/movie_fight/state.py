@@ -389,6 +389,8 @@ class MovieFightState(State):
                 "tickets": automa_tickets(self.automa_audience, self.automa_screens, self.level),
                 "result": result,
             }
+            # The ladder rates a solo match against this built-in reference player.
+            detail["reference"] = {"player": f"automa:{self.level}", "score": automa_score}
         self.result = Outcome.ranked(scores, (TieBreak("tickets", tickets),), detail)
 
 
