@@ -31,6 +31,11 @@ class Table:
 def check(format: str, bots: Sequence[str], players: int) -> None:
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; choose from {', '.join(FORMATS)}")
+    if players < 2:
+        raise ValueError(
+            "league tables seat 2 or more players; play solo matches one by one (the ladder"
+            " rates each against its reference opponent)"
+        )
     if len(set(bots)) != len(bots):
         raise ValueError("a bot appears twice in the league")
     if len(bots) < players:
