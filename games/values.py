@@ -43,7 +43,7 @@ def move_from_plain(data: object, move_types: Sequence[type[Any]], seat: int = -
     cls = by_kind.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise MalformedMove(seat, data, f"unknown move kind {kind!r}")
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     fields = {f.name for f in dataclasses.fields(cls)}
     extra = set(data) - fields - {"kind"}
     if extra:
@@ -54,6 +54,17 @@ def move_from_plain(data: object, move_types: Sequence[type[Any]], seat: int = -
             raise MalformedMove(seat, data, f"missing field {name!r}")
         args[name] = _coerce(data[name], hints[name], seat, data)
     return cls(**args)
+
+
+_HINTS: dict[type[Any], dict[str, Any]] = {}
+
+
+def _hints(cls: type[Any]) -> dict[str, Any]:
+    """A move class's resolved field types, once (resolving them compiles the annotations)."""
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
 
 
 def _coerce(value: object, hint: Any, seat: int, data: object) -> Any:

@@ -44,7 +44,8 @@ class FloorFacts:
     upgraded_screens: int
 
 
-def floor_facts(floor: Floor, upgraded: Sequence[int] | frozenset[int]) -> FloorFacts:
+@lru_cache(maxsize=16384)
+def floor_facts(floor: Floor, upgraded: tuple[int, ...]) -> FloorFacts:
     movies: list[Movie] = []
     equipment: list[str] = []
     tickets = points = 0
