@@ -173,6 +173,9 @@ class Game(abc.ABC):
     player_counts: ClassVar[tuple[int, ...]]
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     move_types: ClassVar[tuple[type[Any], ...]]
+    private_information: ClassVar[bool] = True
+    """False when every seat sees everything but chance (a shuffled deck): the conformance
+    suite then asks `State.indistinguishable` to re-draw that chance, not another seat's view."""
 
     @abc.abstractmethod
     def _new(self, players: int, rng: Rng, options: Mapping[str, OptionValue]) -> State: ...
@@ -206,6 +209,11 @@ class Game(abc.ABC):
         names = [spec.name for spec in self.options]
         combos = itertools.product(*(spec.choices for spec in self.options))
         return [dict(zip(names, combo, strict=True)) for combo in combos]
+
+    def golden_player_counts(self) -> tuple[int, ...]:
+        """The player counts a golden replay is recorded at (the least unless a game needs
+        more, such as a solo mode beside a table of several)."""
+        return (min(self.player_counts),)
 
     def golden_variants(self) -> list[dict[str, OptionValue]]:
         """The option sets a golden replay is recorded for (the defaults unless a game needs

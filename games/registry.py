@@ -5,11 +5,13 @@ from __future__ import annotations
 from games.interface import Game
 from games.magic_trick import MagicTrick
 from games.motion_pictures import MotionPictures
+from games.movie_fight import MovieFight
 from games.movie_trailer import MovieTrailer
 from games.movie_tricks import MovieTricks
 
 _GAMES: dict[str, Game] = {
-    game.id: game for game in (MagicTrick(), MotionPictures(), MovieTrailer(), MovieTricks())
+    game.id: game
+    for game in (MagicTrick(), MotionPictures(), MovieFight(), MovieTrailer(), MovieTricks())
 }
 
 

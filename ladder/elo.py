@@ -24,17 +24,20 @@ two) would either do exactly that or slow the newcomer down.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
     "DEFAULT_PARAMS",
     "GRAIN",
+    "REFERENCE_RATINGS",
     "EloParams",
     "EloUpdate",
     "expected_score",
     "is_provisional",
     "k_factor",
+    "reference_update",
+    "solo_ranks",
     "update",
 ]
 
@@ -161,3 +164,40 @@ def _transfer(k: float, expected_minus_half: float, score_minus_half: float) -> 
     """
     raw = k * (score_minus_half - expected_minus_half)
     return round(raw * _SCALE_TO_GRAIN) / _SCALE_TO_GRAIN
+
+
+REFERENCE_RATINGS: Mapping[str, float] = {
+    "automa:1": 1200.0,
+    "automa:2": 1400.0,
+    "automa:3": 1600.0,
+    "automa:4": 1800.0,
+}
+"""Built-in reference players of fixed live Elo: the Movie Fight automa levels. A solo match
+is rated as one two-player game against one of them (docs/ratings.md)."""
+
+
+def solo_ranks(score: int, reference_score: int, forfeited: bool = False) -> tuple[int, int]:
+    """(bot, reference) ranks of a solo match: more points wins, equal points tie, and a bot
+    that forfeited lost whatever its points."""
+    if forfeited or score < reference_score:
+        return 2, 1
+    return (1, 2) if score > reference_score else (1, 1)
+
+
+def reference_update(
+    rating: float,
+    games_played: int,
+    ranks: tuple[int, int],
+    reference: float,
+    params: EloParams = DEFAULT_PARAMS,
+) -> EloUpdate:
+    """Rate a solo match: the bot moves exactly as after a two-player match against a bot
+    rated ``reference``, and the reference player does not move at all."""
+    if not math.isfinite(rating):
+        raise ValueError(f"rating {rating!r} is not finite")
+    delta = _transfer(
+        k_factor(games_played, params),
+        _expected_minus_half(rating - reference, params.scale),
+        _score_minus_half(*ranks),
+    )
+    return EloUpdate(ratings=(rating + delta, reference), deltas=(delta, 0.0))

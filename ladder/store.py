@@ -323,7 +323,38 @@ def _prepare(conn: Connection, game: str, match_id: Any, params: elo.EloParams) 
             " ORDER BY player_id ON CONFLICT DO NOTHING",
             (game, params.start_rating, match_id, match_id, game),
         )
+        row = cur.execute("SELECT outcome FROM matches WHERE id = %s", (match_id,)).fetchone()
+        reference = _reference(row[0] if row else None)
+        if reference is not None:
+            _prepare_reference(cur, game, reference[0])
     return True
+
+
+def _reference(outcome: Any) -> tuple[str, int] | None:
+    """The fixed-rating reference player a solo outcome names, with its score, if any."""
+    detail = outcome.get("detail") if isinstance(outcome, dict) else None
+    reference = detail.get("reference") if isinstance(detail, dict) else None
+    if not isinstance(reference, dict):
+        return None
+    name, score = reference.get("player"), reference.get("score")
+    if name not in elo.REFERENCE_RATINGS or not isinstance(score, int):
+        return None
+    return str(name), score
+
+
+def _prepare_reference(cur: psycopg.Cursor[tuple[Any, ...]], game: str, name: str) -> None:
+    cur.execute(
+        "INSERT INTO ladder_players (builtin) SELECT %s::text WHERE NOT EXISTS"
+        " (SELECT 1 FROM ladder_players WHERE builtin = %s) ON CONFLICT (builtin) DO NOTHING",
+        (name, name),
+    )
+    cur.execute(
+        "INSERT INTO ratings (game, player_id, rating)"
+        " SELECT %s, id, %s FROM ladder_players p WHERE builtin = %s AND NOT EXISTS"
+        " (SELECT 1 FROM ratings r WHERE r.game = %s AND r.player_id = p.id)"
+        " ON CONFLICT DO NOTHING",
+        (game, elo.REFERENCE_RATINGS[name], name, game),
+    )
 
 
 _SEAT_PLAYERS = (
@@ -362,6 +393,9 @@ def _apply(conn: Connection, game: str, match_id: Any, params: elo.EloParams) ->
             raise ValueError(f"match {match_id}: seats {[s for s, *_ in seats]} of {players}")
         player_ids = {(bot_id, builtin): player_id for _, player_id, bot_id, builtin in seats}
         chosen = rated_seats([(bot_id, builtin) for _, _, bot_id, builtin in seats], ranks)
+        reference = _reference(outcome) if len(chosen) == 1 else None
+        if reference is not None:
+            chosen, player_ids = _against_reference(cur, outcome, chosen[0], players, reference)
         if len(chosen) < 2:
             return False
 
@@ -375,12 +409,21 @@ def _apply(conn: Connection, game: str, match_id: Any, params: elo.EloParams) ->
             )
         }
         before = [locked[player_id] for player_id in ids]
-        update = elo.update(
-            [rating for rating, _ in before],
-            [games for _, games in before],
-            [seat.rank for seat in chosen],
-            params,
-        )
+        if reference is not None:
+            update = elo.reference_update(
+                before[0][0],
+                before[0][1],
+                (chosen[0].rank, chosen[1].rank),
+                elo.REFERENCE_RATINGS[reference[0]],
+                params,
+            )
+        else:
+            update = elo.update(
+                [rating for rating, _ in before],
+                [games for _, games in before],
+                [seat.rank for seat in chosen],
+                params,
+            )
         seq_row = cur.execute(
             "UPDATE ladders SET last_seq = last_seq + 1 WHERE game = %s RETURNING last_seq",
             (game,),
@@ -413,6 +456,30 @@ def _apply(conn: Connection, game: str, match_id: Any, params: elo.EloParams) ->
     return True
 
 
+def _against_reference(
+    cur: psycopg.Cursor[tuple[Any, ...]],
+    outcome: Any,
+    seat: RatedSeat,
+    players: int,
+    reference: tuple[str, int],
+) -> tuple[list[RatedSeat], dict[PlayerKey, int]]:
+    """A solo match as two rated seats: the bot, and the reference player in seat ``players``
+    (after the real seats), ranked by points; a forfeit loses."""
+    name, score = reference
+    row = cur.execute("SELECT id FROM ladder_players WHERE builtin = %s", (name,)).fetchone()
+    assert row is not None, "prepared before the rating transaction"
+    player_id = cur.execute(
+        "SELECT p.id FROM ladder_players p WHERE p.bot_id IS NOT DISTINCT FROM %s"
+        " AND p.builtin IS NOT DISTINCT FROM %s",
+        seat.player,
+    ).fetchone()
+    assert player_id is not None
+    forfeited = seat.seat in (outcome.get("forfeited") or [])
+    mine, theirs = elo.solo_ranks(int(outcome["scores"][seat.seat]), score, forfeited)
+    chosen = [RatedSeat(seat.seat, seat.player, mine), RatedSeat(players, (None, name), theirs)]
+    return chosen, {seat.player: int(player_id[0]), (None, name): int(row[0])}
+
+
 def _ranks(outcome: Any, players: int, match_id: Any) -> list[int]:
     ranks = outcome.get("ranks") if isinstance(outcome, dict) else None
     if (
@@ -440,8 +507,15 @@ def _replay_from(
         (game, seq),
     ).fetchall()
     concerned = sorted({row[3] for row in rows} | set(voided_players))
+    references = {
+        player_id: elo.REFERENCE_RATINGS[name]
+        for player_id, name in cur.execute(
+            "SELECT id, builtin FROM ladder_players WHERE builtin = ANY(%s)",
+            (list(elo.REFERENCE_RATINGS),),
+        )
+    }
     state: dict[int, tuple[float, int]] = {
-        player_id: (params.start_rating, 0) for player_id in concerned
+        player_id: (references.get(player_id, params.start_rating), 0) for player_id in concerned
     }
     for player_id, after, games in cur.execute(
         "SELECT DISTINCT ON (player_id) player_id, after, games FROM rating_history"
@@ -458,12 +532,21 @@ def _replay_from(
             stop += 1
         match = rows[start:stop]
         ids = [row[3] for row in match]
-        update = elo.update(
-            [state[player_id][0] for player_id in ids],
-            [state[player_id][1] for player_id in ids],
-            [row[4] for row in match],
-            params,
-        )
+        if len(ids) == 2 and ids[1] in references:
+            update = elo.reference_update(
+                state[ids[0]][0],
+                state[ids[0]][1],
+                (match[0][4], match[1][4]),
+                references[ids[1]],
+                params,
+            )
+        else:
+            update = elo.update(
+                [state[player_id][0] for player_id in ids],
+                [state[player_id][1] for player_id in ids],
+                [row[4] for row in match],
+                params,
+            )
         for row, new, delta in zip(match, update.ratings, update.deltas, strict=True):
             old, games = state[row[3]]
             state[row[3]] = (new, games + 1)

@@ -17,6 +17,11 @@ __all__ = ["History", "Table", "check", "default_rounds", "plan", "standings"]
 
 def check(format: str, bots: Sequence[str], players: int) -> None:
     entry = league_formats.get(format)
+    if players < 2:
+        raise ValueError(
+            "league tables seat 2 or more players; play solo matches one by one (the ladder"
+            " rates each against its reference opponent)"
+        )
     if len(set(bots)) != len(bots):
         raise ValueError("a bot appears twice in the league")
     if len(bots) < players:

@@ -123,6 +123,9 @@ function playerLabel(name, builtin) {
     { class: "player-name" },
     name,
     builtin ? el("span", { class: "badge builtin", title: "built-in bot", text: "built-in" }) : null,
+    builtin && name.startsWith("builtin:automa:")
+      ? el("span", { class: "badge reference", title: "solo reference: fixed rating", text: "reference" })
+      : null,
   );
 }
 

@@ -20,20 +20,29 @@ LONG_LEGAL = 64
 """Longer legal-move lists are recorded as their count and digest, to keep the files small."""
 
 
-def golden_cases() -> list[tuple[Game, dict[str, OptionValue]]]:
-    return [(game, variant) for game in all_games() for variant in game.golden_variants()]
+def golden_cases() -> list[tuple[Game, int, dict[str, OptionValue]]]:
+    """(game, players, options) of every golden replay."""
+    return [
+        (game, players, variant)
+        for game in all_games()
+        for players in game.golden_player_counts()
+        for variant in game.golden_variants()
+    ]
 
 
-def golden_path(game: Game, variant: dict[str, OptionValue] | None = None) -> Path:
+def golden_path(game: Game, players: int, variant: dict[str, OptionValue] | None = None) -> Path:
+    """`<game>[-<option>...][-<N>p].jsonl`: the player count is named unless it is the least."""
     defaults = game.resolve_options(None)
     changed = {k: v for k, v in game.resolve_options(variant).items() if defaults[k] != v}
     label = "".join(f"-{k if v is True else v}" for k, v in sorted(changed.items()))
-    return FOLDER / f"{game.id}{label}.jsonl"
+    count = "" if players == min(game.player_counts) else f"-{players}p"
+    return FOLDER / f"{game.id}{label}{count}.jsonl"
 
 
-def golden_lines(game: Game, variant: dict[str, OptionValue] | None = None) -> Iterator[str]:
+def golden_lines(
+    game: Game, players: int, variant: dict[str, OptionValue] | None = None
+) -> Iterator[str]:
     """A header, one line per decision (step, seat, observation, legal moves, move), the outcome."""
-    players = min(game.player_counts)
     names = bot_names(game)
     bots = [names[-1]] + ["random"] * (players - 1)
     options = game.resolve_options(variant)
@@ -79,8 +88,8 @@ def _dump(value: object) -> str:
 
 def regenerate() -> list[Path]:
     written = []
-    for game, variant in golden_cases():
-        path = golden_path(game, variant)
-        path.write_text("".join(line + "\n" for line in golden_lines(game, variant)))
+    for game, players, variant in golden_cases():
+        path = golden_path(game, players, variant)
+        path.write_text("".join(line + "\n" for line in golden_lines(game, players, variant)))
         written.append(path)
     return written

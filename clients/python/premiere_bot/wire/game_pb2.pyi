@@ -7,6 +7,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from . import magic_trick_pb2 as _magic_trick_pb2
 from . import motion_pictures_pb2 as _motion_pictures_pb2
+from . import movie_fight_pb2 as _movie_fight_pb2
 from . import movie_trailer_pb2 as _movie_trailer_pb2
 from . import movie_tricks_pb2 as _movie_tricks_pb2
 import builtins as _builtins
@@ -30,6 +31,7 @@ class Observation(_message.Message):
     MAGIC_TRICK_FIELD_NUMBER: _builtins.int
     MOVIE_TRAILER_FIELD_NUMBER: _builtins.int
     MOTION_PICTURES_FIELD_NUMBER: _builtins.int
+    MOVIE_FIGHT_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def movie_tricks(self) -> _movie_tricks_pb2.MovieTricksObservation:
         """Movie Tricks (game id "movie-tricks")."""
@@ -46,6 +48,10 @@ class Observation(_message.Message):
     def motion_pictures(self) -> _motion_pictures_pb2.MotionPicturesObservation:
         """Motion Pictures (game id "motion-pictures")."""
 
+    @_builtins.property
+    def movie_fight(self) -> _movie_fight_pb2.MovieFightObservation:
+        """Movie Fight (game id "movie-fight")."""
+
     def __init__(
         self,
         *,
@@ -53,12 +59,13 @@ class Observation(_message.Message):
         magic_trick: _magic_trick_pb2.MagicTrickObservation | None = ...,
         movie_trailer: _movie_trailer_pb2.MovieTrailerObservation | None = ...,
         motion_pictures: _motion_pictures_pb2.MotionPicturesObservation | None = ...,
+        movie_fight: _movie_fight_pb2.MovieFightObservation | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "motion_pictures", b"motion_pictures", "movie_trailer", b"movie_trailer", "movie_tricks", b"movie_tricks"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "motion_pictures", b"motion_pictures", "movie_fight", b"movie_fight", "movie_trailer", b"movie_trailer", "movie_tricks", b"movie_tricks"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "motion_pictures", b"motion_pictures", "movie_trailer", b"movie_trailer", "movie_tricks", b"movie_tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "motion_pictures", b"motion_pictures", "movie_fight", b"movie_fight", "movie_trailer", b"movie_trailer", "movie_tricks", b"movie_tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["movie_tricks", "magic_trick", "movie_trailer", "motion_pictures"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["movie_tricks", "magic_trick", "movie_trailer", "motion_pictures", "movie_fight"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -74,6 +81,7 @@ class Move(_message.Message):
     MAGIC_TRICK_FIELD_NUMBER: _builtins.int
     MOVIE_TRAILER_FIELD_NUMBER: _builtins.int
     MOTION_PICTURES_FIELD_NUMBER: _builtins.int
+    MOVIE_FIGHT_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def movie_tricks(self) -> _movie_tricks_pb2.MovieTricksMove:
         """Movie Tricks (game id "movie-tricks")."""
@@ -90,6 +98,10 @@ class Move(_message.Message):
     def motion_pictures(self) -> _motion_pictures_pb2.MotionPicturesMove:
         """Motion Pictures (game id "motion-pictures")."""
 
+    @_builtins.property
+    def movie_fight(self) -> _movie_fight_pb2.MovieFightMove:
+        """Movie Fight (game id "movie-fight")."""
+
     def __init__(
         self,
         *,
@@ -97,12 +109,13 @@ class Move(_message.Message):
         magic_trick: _magic_trick_pb2.MagicTrickMove | None = ...,
         movie_trailer: _movie_trailer_pb2.MovieTrailerMove | None = ...,
         motion_pictures: _motion_pictures_pb2.MotionPicturesMove | None = ...,
+        movie_fight: _movie_fight_pb2.MovieFightMove | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "motion_pictures", b"motion_pictures", "movie_trailer", b"movie_trailer", "movie_tricks", b"movie_tricks"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "motion_pictures", b"motion_pictures", "movie_fight", b"movie_fight", "movie_trailer", b"movie_trailer", "movie_tricks", b"movie_tricks"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "motion_pictures", b"motion_pictures", "movie_trailer", b"movie_trailer", "movie_tricks", b"movie_tricks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "magic_trick", b"magic_trick", "motion_pictures", b"motion_pictures", "movie_fight", b"movie_fight", "movie_trailer", b"movie_trailer", "movie_tricks", b"movie_tricks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["movie_tricks", "magic_trick", "movie_trailer", "motion_pictures"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["movie_tricks", "magic_trick", "movie_trailer", "motion_pictures", "movie_fight"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 

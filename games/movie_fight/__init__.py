@@ -1,0 +1,5 @@
+"""Movie Fight: draft twelve entertainment cards into a two-floor cinema, solo against an automa."""
+
+from games.movie_fight.state import MovieFight, MovieFightState
+
+__all__ = ["MovieFight", "MovieFightState"]

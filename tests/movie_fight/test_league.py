@@ -1,0 +1,90 @@
+"""Movie Fight through the arbiter: a league of built-ins and a remote Python bot, and solo
+matches of the same remote bot and built-ins against the automa, all rated on the ladder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ladder import elo
+from ladder.store import rate_finished
+from premiere_bot.wire import match_pb2
+from tests.integration.services import Arbiter, Workers, start_bot, wait_ended
+from tests.integration.test_leagues import assert_exactly_once, query, wait_finished, wait_rated
+from workers.planning import check
+
+RANDOM = "premiere_bot.examples.random_bot:RandomBot"
+
+
+def create_solo(arbiter: Arbiter, seat: str, level: int, seed: str) -> str:
+    request = match_pb2.CreateMatchRequest(game="movie-fight", seed=seed)
+    request.options["level"] = str(level)
+    if seat.startswith("builtin:"):
+        request.seats.add(builtin=seat.removeprefix("builtin:"))
+    else:
+        request.seats.add(bot=seat)
+    return str(arbiter.matches().CreateMatch(request, timeout=10).match_id)
+
+
+def test_leagues_refuse_one_seat_tables() -> None:
+    with pytest.raises(ValueError, match="solo"):
+        check("round-robin", ["builtin:heuristic", "builtin:random"], 1)
+
+
+def test_movie_fight_league_and_solo_matches(arbiter: Arbiter, tmp_path: Path) -> None:
+    token = arbiter.add_bot("remote")
+    bot = start_bot(arbiter, RANDOM, token, tmp_path / "remote.log")
+    workers = Workers(arbiter, tmp_path)
+    workers.start_worker()
+    workers.start_beat()
+    try:
+        workers.cli(
+            "league",
+            "create",
+            "--name",
+            "trio",
+            "--game",
+            "movie-fight",
+            "--format",
+            "round-robin",
+            "--bots",
+            "builtin:heuristic,builtin:random,builtin:first,remote",
+            "--players",
+            "3",
+            "--option",
+            "side=B",
+            "--rounds",
+            "1",
+        )
+        solos = [
+            create_solo(arbiter, seat, level, f"solo-{seat}-{level}")
+            for seat, level in (("remote", 1), ("builtin:heuristic", 2), ("remote", 3))
+        ]
+        for match_id in solos:
+            match = wait_ended(arbiter.matches(), match_id)
+            assert match.status == match_pb2.MATCH_STATUS_FINISHED, arbiter.log()
+        wait_finished(arbiter, workers, "trio")
+        wait_rated(arbiter, "trio")
+        assert_exactly_once(arbiter, "trio")
+        rate_finished(arbiter.database_url)
+        history = query(
+            arbiter,
+            "SELECT h.match_id::text AS match_id, coalesce(b.name, p.builtin) AS player,"
+            " h.after FROM rating_history h JOIN ladder_players p ON p.id = h.player_id"
+            " LEFT JOIN bots b ON b.id = p.bot_id WHERE h.match_id::text = ANY(%s)",
+            solos,
+        )
+        by_match: dict[str, list[str]] = {}
+        for row in history:
+            by_match.setdefault(row["match_id"], []).append(row["player"])
+        assert sorted(by_match[solos[0]]) == ["automa:1", "remote"]
+        assert sorted(by_match[solos[1]]) == ["automa:2", "heuristic"]
+        assert sorted(by_match[solos[2]]) == ["automa:3", "remote"]
+        for row in history:
+            if str(row["player"]).startswith("automa:"):
+                assert row["after"] == elo.REFERENCE_RATINGS[row["player"]]
+    finally:
+        workers.stop()
+        bot.terminate()
+        bot.wait(10)

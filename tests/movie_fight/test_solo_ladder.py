@@ -1,0 +1,137 @@
+"""Solo Movie Fight on the ladder: a two-sided result against a fixed-rating automa level."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from games.play import play_match
+from games.values import to_plain
+from ladder import elo
+from ladder.queries import StandingsCache, leaderboard
+from ladder.store import rate_finished, void_match
+from tests.integration.services import scratch_database
+from tests.ladder.synthetic import add_bots
+from tests.movie_fight.helpers import GAME
+
+Conn = psycopg.Connection[Any]
+
+
+def test_reference_update_moves_only_the_bot() -> None:
+    win = elo.reference_update(1500.0, 30, (1, 2), 1400.0)
+    two_player = elo.update([1500.0, 1400.0], [30, 30], [1, 2])
+    assert win.ratings[0] == two_player.ratings[0]
+    assert win.ratings[1] == 1400.0 and win.deltas[1] == 0.0
+    loss = elo.reference_update(1500.0, 30, (2, 1), 1400.0)
+    assert loss.deltas[0] < 0 < win.deltas[0]
+    draw = elo.reference_update(1400.0, 30, (1, 1), 1400.0)
+    assert draw.deltas == (0.0, 0.0)
+    provisional = elo.reference_update(1500.0, 0, (1, 2), 1400.0)
+    assert provisional.deltas[0] == pytest.approx(2 * win.deltas[0], abs=2 * elo.GRAIN)
+
+
+def test_solo_ranks() -> None:
+    assert elo.solo_ranks(70, 60) == (1, 2)
+    assert elo.solo_ranks(50, 60) == (2, 1)
+    assert elo.solo_ranks(60, 60) == (1, 1)
+    assert elo.solo_ranks(90, 60, forfeited=True) == (2, 1)
+
+
+def test_reference_ratings_rise_with_the_level() -> None:
+    ratings = [elo.REFERENCE_RATINGS[f"automa:{level}"] for level in (1, 2, 3, 4)]
+    assert ratings == sorted(ratings) and len(set(ratings)) == 4
+
+
+@pytest.fixture
+def conn() -> Iterator[Conn]:
+    with scratch_database() as url, psycopg.connect(url, autocommit=True) as connection:
+        yield connection
+
+
+def insert_solo(
+    conn: Conn, bot_id: int, level: int, seed: str, bot: str
+) -> tuple[str, dict[str, Any]]:
+    """A solo match really played in-process by a built-in bot, stored as the arbiter stores it
+    (the remote bot ``bot_id`` in seat 0)."""
+    record = play_match(GAME, 1, seed, [bot], {"level": level})
+    outcome = to_plain(record.outcome)
+    assert isinstance(outcome, dict)
+    match_id = str(uuid.uuid4())
+    with conn.transaction():
+        conn.execute(
+            "INSERT INTO matches (id, game, options, players, seed, move_time_ms, time_bank_ms,"
+            " strike_limit, status, outcome, finished_at, created_at)"
+            " VALUES (%s, %s, %s, 1, %s, 1000, 10000, 3, 'finished', %s, %s, now())",
+            (
+                match_id,
+                GAME.id,
+                json.dumps(record.options),
+                seed,
+                json.dumps(outcome),
+                datetime.datetime.now(datetime.UTC),
+            ),
+        )
+        conn.execute(
+            "INSERT INTO match_seats (match_id, seat, bot_id, builtin) VALUES (%s, 0, %s, NULL)",
+            (match_id, bot_id),
+        )
+    return match_id, outcome
+
+
+def test_solo_matches_are_rated_against_the_automa_level(conn: Conn) -> None:
+    bots = add_bots(conn, ["soloist"])
+    played = [
+        insert_solo(conn, bots["soloist"], level, f"solo-{level}", "heuristic") for level in (1, 4)
+    ]
+    played.append(insert_solo(conn, bots["soloist"], 2, "solo-random", "random"))
+    assert rate_finished(conn.info.dsn) == 3
+    rating, games = 1500.0, 0
+    for _, outcome in played:
+        reference = outcome["detail"]["reference"]
+        ranks = elo.solo_ranks(outcome["scores"][0], reference["score"])
+        update = elo.reference_update(
+            rating, games, ranks, elo.REFERENCE_RATINGS[reference["player"]]
+        )
+        rating, games = update.ratings[0], games + 1
+    rows = dict(
+        conn.execute(
+            "SELECT coalesce(b.name, p.builtin), r.rating FROM ratings r"
+            " JOIN ladder_players p ON p.id = r.player_id LEFT JOIN bots b ON b.id = p.bot_id"
+            " WHERE r.game = %s",
+            (GAME.id,),
+        ).fetchall()
+    )
+    assert rows["soloist"] == rating
+    assert rows["automa:1"] == elo.REFERENCE_RATINGS["automa:1"]
+    assert rows["automa:2"] == elo.REFERENCE_RATINGS["automa:2"]
+    assert rows["automa:4"] == elo.REFERENCE_RATINGS["automa:4"]
+    board = leaderboard(conn, GAME.id, StandingsCache())
+    names = {entry.player for entry in board.entries}
+    assert {"soloist", "builtin:automa:1", "builtin:automa:4"} <= names
+
+    # Voiding the first solo match replays the rest: the automa stays where it was.
+    assert void_match(conn, played[0][0], "test")
+    rating, games = 1500.0, 0
+    for _, outcome in played[1:]:
+        reference = outcome["detail"]["reference"]
+        ranks = elo.solo_ranks(outcome["scores"][0], reference["score"])
+        update = elo.reference_update(
+            rating, games, ranks, elo.REFERENCE_RATINGS[reference["player"]]
+        )
+        rating, games = update.ratings[0], games + 1
+    after = dict(
+        conn.execute(
+            "SELECT coalesce(b.name, p.builtin), r.rating FROM ratings r"
+            " JOIN ladder_players p ON p.id = r.player_id LEFT JOIN bots b ON b.id = p.bot_id"
+            " WHERE r.game = %s",
+            (GAME.id,),
+        ).fetchall()
+    )
+    assert after["soloist"] == rating
+    assert after["automa:1"] == elo.REFERENCE_RATINGS["automa:1"]
