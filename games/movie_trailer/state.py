@@ -40,7 +40,7 @@ MAX_ROUNDS = 4
 """The ``rounds`` option: 0 lets ``length`` decide, otherwise turns = rounds x players."""
 
 
-@functools.cache
+@functools.lru_cache(maxsize=512)
 def _film_moves(used: frozenset[int]) -> tuple[tuple[ChooseFilm, ...], tuple[Guess, ...]]:
     """Choices and guesses among the films not shown in an earlier turn (catalog order)."""
     films = [film for film in catalog().films if film.index not in used]
@@ -304,10 +304,10 @@ class MovieTrailerState(State):
             twin.film = rng.choice(self.candidates())
         for other in list(twin.pending):
             if other != seat:
-                twin.pending[other] = rng.choice(self._guess_moves(other))
+                twin.pending[other] = rng.choice(self._guess_moves())
         return twin
 
-    def _guess_moves(self, seat: int) -> tuple[Move, ...]:
+    def _guess_moves(self) -> tuple[Move, ...]:
         """A speed-game guesser's options, also once its answer is in."""
         _, guesses = _film_moves(frozenset(self.used))
         return (_PASS, *guesses)
