@@ -276,7 +276,7 @@ def league() -> None:
 @click.option("--every", help="Open a round every 30s, 10m, 2h, 1d ...")
 @click.option("--cron", help="Open a round on a cron schedule (UTC), e.g. '0 * * * *'.")
 @click.option("--rounds", type=click.IntRange(min=1), help="Stop after this many rounds.")
-@click.option("--seed", help="League seed (default: random).")
+@click.option("--seed", help="League seed: 32+ lowercase hex digits (default: 256 random bits).")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE")
 @click.option("--move-time-ms", type=int, default=0, help="Per-move limit (0: arbiter default).")
 def league_create(

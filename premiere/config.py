@@ -100,7 +100,7 @@ class Settings(BaseSettings):
         description="Largest gRPC message accepted (bigger ones: RESOURCE_EXHAUSTED).",
     )
     max_refusals_per_minute: int = Field(
-        default=120,
+        default=600,
         ge=1,
         description="Refused (stale, unknown, illegal) answers one stream may send per minute;"
         " past it the stream is closed with RESOURCE_EXHAUSTED.",
