@@ -28,6 +28,16 @@ def database_url(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[st
         yield url
 
 
+@pytest.fixture(autouse=True)
+def _keep_environment() -> Iterator[None]:
+    """The CLI runs in this process and fills os.environ from a found stack.json, as a real
+    command would for its children; later tests in this worker must not inherit that."""
+    saved = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+
+
 def run(*args: str) -> Result:
     return CliRunner().invoke(main, list(args))
 
