@@ -301,7 +301,7 @@ def league_create(
     from workers.schedule import check_cron, parse_every
 
     game = get(game_id)
-    seats = players or min(game.player_counts)
+    seats = players or min(n for n in game.player_counts if n >= 2)
     try:
         every_seconds = parse_every(every) if every else None
         cron_expression = check_cron(cron) if cron else None

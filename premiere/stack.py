@@ -179,7 +179,8 @@ class Stack:
         )
 
     def create_demo_leagues(self) -> list[str]:
-        """A round robin per game: three built-in bots and the example bot over gRPC.
+        """A round robin per game at its smallest table (leagues seat two or more): three built-in
+        bots and the example bot over gRPC.
 
         Created once per database and reused by every later start; a demo league that has
         finished plays one more cycle (with fresh deals)."""
@@ -204,7 +205,7 @@ class Stack:
                     name=name,
                     game=game.id,
                     format="round-robin",
-                    players=min(game.player_counts),
+                    players=min(n for n in game.player_counts if n >= 2),
                     bots=[*DEMO_BOTS, self.example_bot],
                 )
         return names
