@@ -17,8 +17,9 @@ from workers.planning import check
 RANDOM = "premiere_bot.examples.random_bot:RandomBot"
 
 
-def create_solo(arbiter: Arbiter, seat: str, level: int, seed: str) -> str:
-    request = match_pb2.CreateMatchRequest(game="movie-fight", seed=seed)
+def create_solo(arbiter: Arbiter, seat: str, level: int) -> str:
+    """A rated solo match made by the operator, on a seed the arbiter draws."""
+    request = match_pb2.CreateMatchRequest(game="movie-fight", rated=True)
     request.options["level"] = str(level)
     if seat.startswith("builtin:"):
         request.seats.add(builtin=seat.removeprefix("builtin:"))
@@ -38,6 +39,7 @@ def test_movie_fight_league_and_solo_matches(arbiter: Arbiter, tmp_path: Path) -
     workers = Workers(arbiter, tmp_path)
     workers.start_worker()
     workers.start_beat()
+    workers.start_ladder()
     try:
         workers.cli(
             "league",
@@ -58,7 +60,7 @@ def test_movie_fight_league_and_solo_matches(arbiter: Arbiter, tmp_path: Path) -
             "1",
         )
         solos = [
-            create_solo(arbiter, seat, level, f"solo-{seat}-{level}")
+            create_solo(arbiter, seat, level)
             for seat, level in (("remote", 1), ("builtin:heuristic", 2), ("remote", 3))
         ]
         for match_id in solos:

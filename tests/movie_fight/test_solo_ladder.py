@@ -66,8 +66,8 @@ def insert_solo(
     with conn.transaction():
         conn.execute(
             "INSERT INTO matches (id, game, options, players, seed, move_time_ms, time_bank_ms,"
-            " strike_limit, status, outcome, finished_at, created_at)"
-            " VALUES (%s, %s, %s, 1, %s, 1000, 10000, 3, 'finished', %s, %s, now())",
+            " strike_limit, status, outcome, finished_at, created_at, rated)"
+            " VALUES (%s, %s, %s, 1, %s, 1000, 10000, 3, 'finished', %s, %s, now(), true)",
             (
                 match_id,
                 GAME.id,
