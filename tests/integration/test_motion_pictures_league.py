@@ -23,6 +23,7 @@ def test_motion_pictures_league_lands_on_the_ladder(arbiter: Arbiter, tmp_path: 
     workers = Workers(arbiter, tmp_path)
     workers.start_worker()
     workers.start_beat()
+    workers.start_ladder()
     try:
         workers.cli(
             "league",

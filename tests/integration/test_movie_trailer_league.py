@@ -23,6 +23,7 @@ def test_movie_trailer_speed_league_lands_on_the_ladder(arbiter: Arbiter, tmp_pa
     workers = Workers(arbiter, tmp_path)
     workers.start_worker()
     workers.start_beat()
+    workers.start_ladder()
     try:
         workers.cli(
             "league",
