@@ -67,5 +67,5 @@ def test_check_refuses_what_cannot_be_planned() -> None:
         check("swiss", ("a", "a"), 2)
     with pytest.raises(ValueError, match="cannot fill"):
         check("round-robin", ("a", "b"), 3)
-    with pytest.raises(ValueError, match="at least 2"):
+    with pytest.raises(ValueError, match="seat 2 or more"):
         check("gauntlet", ("a",), 1)
