@@ -66,6 +66,7 @@ from games.motion_pictures.views import (
     Studio,
 )
 from games.rng import Rng
+from games.turns import OneSeatAtATime
 
 RULES = DATA.rules
 _AUDITION_TARGET = -1
@@ -96,7 +97,7 @@ _ONGOING_CARDS = frozenset(
 )
 
 
-class MotionPicturesState(State):
+class MotionPicturesState(OneSeatAtATime):
     game_id: ClassVar[str] = "motion-pictures"
     move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
 
@@ -167,31 +168,7 @@ class MotionPicturesState(State):
     def players(self) -> int:
         return self._players
 
-    # --- the interface -------------------------------------------------------------------
-
-    def to_move(self) -> tuple[int, ...]:
-        return () if self.turn is None else (self.turn,)
-
-    def legal_moves(self, seat: int) -> tuple[Move, ...]:
-        return self._legal if seat == self.turn else ()
-
-    def _apply(self, seat: int, move: Any) -> None:
-        self._step(seat, move)
-        self._settle()
-
-    def outcome(self) -> Outcome | None:
-        return self.result
-
     # --- decisions -----------------------------------------------------------------------
-
-    def _settle(self) -> None:
-        while self.turn is not None:
-            legal = self._compute_legal(self.turn)
-            if len(legal) != 1:
-                self._legal = legal
-                return
-            self._step(self.turn, legal[0])
-        self._legal = ()
 
     def reachable(self, seat: int) -> tuple[int, ...]:
         """The slots beside a seat: the gap to its left and the gap to its right."""

@@ -39,6 +39,7 @@ from games.movie_fight.views import (
     Pending,
 )
 from games.rng import Rng
+from games.turns import OneSeatAtATime
 
 SIDES = ("A", "B")
 LEVELS = (1, 2, 3, 4)
@@ -73,7 +74,7 @@ def set_upgraded(cinema: Cinema, card: int, upgraded: bool) -> Cinema:
     return replace(cinema, upgraded=tuple(sorted(cards)))
 
 
-class MovieFightState(State):
+class MovieFightState(OneSeatAtATime):
     game_id: ClassVar[str] = "movie-fight"
     move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
 
@@ -112,19 +113,6 @@ class MovieFightState(State):
         return self._players
 
     # --- the interface -------------------------------------------------------------------
-
-    def to_move(self) -> tuple[int, ...]:
-        return () if self.turn is None else (self.turn,)
-
-    def legal_moves(self, seat: int) -> tuple[Move, ...]:
-        return self._legal if seat == self.turn else ()
-
-    def _apply(self, seat: int, move: Any) -> None:
-        self._step(seat, move)
-        self._settle()
-
-    def outcome(self) -> Outcome | None:
-        return self.result
 
     def observe(self, seat: int) -> MovieFightObservation:
         return self._view(seat)
@@ -202,15 +190,6 @@ class MovieFightState(State):
         return tickets, tuple(p.subtotal + t for p, t in zip(parts, places, strict=True)), None
 
     # --- moves ---------------------------------------------------------------------------
-
-    def _settle(self) -> None:
-        while self.turn is not None:
-            legal = self._compute_legal(self.turn)
-            if len(legal) != 1:
-                self._legal = legal
-                return
-            self._step(self.turn, legal[0])
-        self._legal = ()
 
     def _compute_legal(self, seat: int) -> tuple[Move, ...]:
         cinema = self.cinemas[seat]

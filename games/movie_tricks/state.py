@@ -48,6 +48,7 @@ from games.movie_tricks.views import (
     Tableau,
 )
 from games.rng import Rng
+from games.turns import OneSeatAtATime
 
 _PROPS_COLUMN = COLUMN[PROPS]
 _RESUME_DRAFT = "draft"
@@ -78,7 +79,7 @@ def _is_hidden(card: int) -> bool:
     return CARDS[card].kind == PLAYING
 
 
-class MovieTricksState(State):
+class MovieTricksState(OneSeatAtATime):
     game_id: ClassVar[str] = "movie-tricks"
     move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
 
@@ -148,31 +149,7 @@ class MovieTricksState(State):
     def players(self) -> int:
         return self._players
 
-    # --- the interface -------------------------------------------------------------------
-
-    def to_move(self) -> tuple[int, ...]:
-        return () if self.turn is None else (self.turn,)
-
-    def legal_moves(self, seat: int) -> tuple[Move, ...]:
-        return self._legal if seat == self.turn else ()
-
-    def _apply(self, seat: int, move: Any) -> None:
-        self._step(seat, move)
-        self._settle()
-
-    def outcome(self) -> Outcome | None:
-        return self.result
-
     # --- moves ---------------------------------------------------------------------------
-
-    def _settle(self) -> None:
-        while self.turn is not None:
-            legal = self._compute_legal(self.turn)
-            if len(legal) != 1:
-                self._legal = legal
-                return
-            self._step(self.turn, legal[0])
-        self._legal = ()
 
     def _compute_legal(self, seat: int) -> tuple[Move, ...]:
         phase = self.phase
