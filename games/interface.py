@@ -176,6 +176,10 @@ class Game(abc.ABC):
     private_information: ClassVar[bool] = True
     """False when every seat sees everything but chance (a shuffled deck): the conformance
     suite then asks `State.indistinguishable` to re-draw that chance, not another seat's view."""
+    reference_players: ClassVar[Mapping[str, float]] = {}
+    """Built-in opponents of fixed rating that a one-seat outcome may name in its
+    ``detail["reference"]`` (``{"player": name, "score": points}``): the ladder rates such a
+    match as a two-player game against that player, whose rating never moves."""
 
     @abc.abstractmethod
     def _new(self, players: int, rng: Rng, options: Mapping[str, OptionValue]) -> State: ...

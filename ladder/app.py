@@ -139,6 +139,7 @@ def leaderboard_message(board: queries.Leaderboard) -> ladder_pb2.GetLeaderboard
             games=entry.games,
             provisional=entry.provisional,
             last_played=_timestamp(entry.last_played),
+            reference=entry.reference,
         )
         if entry.standing is not None:
             row.standing.CopyFrom(

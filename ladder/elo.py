@@ -24,13 +24,12 @@ two) would either do exactly that or slow the newcomer down.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
     "DEFAULT_PARAMS",
     "GRAIN",
-    "REFERENCE_RATINGS",
     "EloParams",
     "EloUpdate",
     "expected_score",
@@ -164,16 +163,6 @@ def _transfer(k: float, expected_minus_half: float, score_minus_half: float) -> 
     """
     raw = k * (score_minus_half - expected_minus_half)
     return round(raw * _SCALE_TO_GRAIN) / _SCALE_TO_GRAIN
-
-
-REFERENCE_RATINGS: Mapping[str, float] = {
-    "automa:1": 1200.0,
-    "automa:2": 1400.0,
-    "automa:3": 1600.0,
-    "automa:4": 1800.0,
-}
-"""Built-in reference players of fixed live Elo: the Movie Fight automa levels. A solo match
-is rated as one two-player game against one of them (docs/ratings.md)."""
 
 
 def solo_ranks(score: int, reference_score: int, forfeited: bool = False) -> tuple[int, int]:

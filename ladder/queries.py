@@ -32,7 +32,7 @@ from ladder.standings import (
     extend_log,
     fit,
 )
-from ladder.store import tuples
+from ladder.store import reference_ratings, tuples
 
 __all__ = [
     "BadRequest",
@@ -86,6 +86,8 @@ class LeaderboardEntry:
     provisional: bool
     standing: Interval | None
     last_played: datetime.datetime
+    reference: bool = False
+    """A built-in of fixed rating (a solo match's opponent): its Elo never moves."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +322,7 @@ def leaderboard(
             " WHERE r.game = %s AND r.games > 0",
             (BUILTIN_PREFIX, game),
         ).fetchall()
+    fixed = reference_ratings(game)
     unsorted = []
     for player_id, name, builtin, rating, games, updated_at in rows:
         fitted = by_player.get(player_id)
@@ -347,6 +350,7 @@ def leaderboard(
             provisional=elo.is_provisional(games, params),
             standing=interval,
             last_played=updated_at,
+            reference=builtin and name.removeprefix(BUILTIN_PREFIX) in fixed,
         )
         for position, (name, builtin, rating, games, updated_at, interval) in enumerate(
             unsorted, start=1

@@ -47,6 +47,7 @@ import psycopg
 from psycopg.pq import TransactionStatus
 from psycopg.rows import tuple_row
 
+from games import registry
 from ladder import elo
 from ladder.metrics import MATCHES_RATED, RATING_FAILURES, RATING_QUEUE, RATING_SECONDS
 
@@ -57,6 +58,7 @@ __all__ = [
     "rate_match",
     "rate_queued",
     "rated_seats",
+    "reference_ratings",
     "tuples",
     "void_match",
 ]
@@ -324,25 +326,46 @@ def _prepare(conn: Connection, game: str, match_id: Any, params: elo.EloParams) 
             (game, params.start_rating, match_id, match_id, game),
         )
         row = cur.execute("SELECT outcome FROM matches WHERE id = %s", (match_id,)).fetchone()
-        reference = _reference(row[0] if row else None)
+        reference = _reference(game, row[0] if row else None)
         if reference is not None:
-            _prepare_reference(cur, game, reference[0])
+            _prepare_reference(cur, game, reference)
     return True
 
 
-def _reference(outcome: Any) -> tuple[str, int] | None:
-    """The fixed-rating reference player a solo outcome names, with its score, if any."""
+@dataclass(frozen=True, slots=True)
+class _Reference:
+    """The fixed-rating built-in a solo outcome was played against, and its points."""
+
+    player: str
+    score: int
+    rating: float
+
+
+def reference_ratings(game: str) -> dict[str, float]:
+    """The game's built-in players of fixed rating (none for most games)."""
+    try:
+        return dict(registry.get(game).reference_players)
+    except KeyError:
+        return {}
+
+
+def _reference(game: str, outcome: Any) -> _Reference | None:
+    """The reference player a solo outcome names, if the game declares it."""
     detail = outcome.get("detail") if isinstance(outcome, dict) else None
     reference = detail.get("reference") if isinstance(detail, dict) else None
     if not isinstance(reference, dict):
         return None
     name, score = reference.get("player"), reference.get("score")
-    if name not in elo.REFERENCE_RATINGS or not isinstance(score, int):
+    ratings = reference_ratings(game)
+    if not isinstance(name, str) or name not in ratings or not isinstance(score, int):
         return None
-    return str(name), score
+    return _Reference(name, score, ratings[name])
 
 
-def _prepare_reference(cur: psycopg.Cursor[tuple[Any, ...]], game: str, name: str) -> None:
+def _prepare_reference(
+    cur: psycopg.Cursor[tuple[Any, ...]], game: str, reference: _Reference
+) -> None:
+    name = reference.player
     cur.execute(
         "INSERT INTO ladder_players (builtin) SELECT %s::text WHERE NOT EXISTS"
         " (SELECT 1 FROM ladder_players WHERE builtin = %s) ON CONFLICT (builtin) DO NOTHING",
@@ -353,7 +376,7 @@ def _prepare_reference(cur: psycopg.Cursor[tuple[Any, ...]], game: str, name: st
         " SELECT %s, id, %s FROM ladder_players p WHERE builtin = %s AND NOT EXISTS"
         " (SELECT 1 FROM ratings r WHERE r.game = %s AND r.player_id = p.id)"
         " ON CONFLICT DO NOTHING",
-        (game, elo.REFERENCE_RATINGS[name], name, game),
+        (game, reference.rating, name, game),
     )
 
 
@@ -393,7 +416,7 @@ def _apply(conn: Connection, game: str, match_id: Any, params: elo.EloParams) ->
             raise ValueError(f"match {match_id}: seats {[s for s, *_ in seats]} of {players}")
         player_ids = {(bot_id, builtin): player_id for _, player_id, bot_id, builtin in seats}
         chosen = rated_seats([(bot_id, builtin) for _, _, bot_id, builtin in seats], ranks)
-        reference = _reference(outcome) if len(chosen) == 1 else None
+        reference = _reference(game, outcome) if len(chosen) == 1 else None
         if reference is not None:
             chosen, player_ids = _against_reference(cur, outcome, chosen[0], players, reference)
         if len(chosen) < 2:
@@ -414,7 +437,7 @@ def _apply(conn: Connection, game: str, match_id: Any, params: elo.EloParams) ->
                 before[0][0],
                 before[0][1],
                 (chosen[0].rank, chosen[1].rank),
-                elo.REFERENCE_RATINGS[reference[0]],
+                reference.rating,
                 params,
             )
         else:
@@ -461,11 +484,11 @@ def _against_reference(
     outcome: Any,
     seat: RatedSeat,
     players: int,
-    reference: tuple[str, int],
+    reference: _Reference,
 ) -> tuple[list[RatedSeat], dict[PlayerKey, int]]:
     """A solo match as two rated seats: the bot, and the reference player in seat ``players``
     (after the real seats), ranked by points; a forfeit loses."""
-    name, score = reference
+    name, score = reference.player, reference.score
     row = cur.execute("SELECT id FROM ladder_players WHERE builtin = %s", (name,)).fetchone()
     assert row is not None, "prepared before the rating transaction"
     player_id = cur.execute(
@@ -507,11 +530,11 @@ def _replay_from(
         (game, seq),
     ).fetchall()
     concerned = sorted({row[3] for row in rows} | set(voided_players))
+    fixed = reference_ratings(game)
     references = {
-        player_id: elo.REFERENCE_RATINGS[name]
+        player_id: fixed[name]
         for player_id, name in cur.execute(
-            "SELECT id, builtin FROM ladder_players WHERE builtin = ANY(%s)",
-            (list(elo.REFERENCE_RATINGS),),
+            "SELECT id, builtin FROM ladder_players WHERE builtin = ANY(%s)", (list(fixed),)
         )
     }
     state: dict[int, tuple[float, int]] = {

@@ -369,8 +369,13 @@ class MovieFightState(OneSeatAtATime):
                 "result": result,
             }
             # The ladder rates a solo match against this built-in reference player.
-            detail["reference"] = {"player": f"automa:{self.level}", "score": automa_score}
+            detail["reference"] = {"player": automa_player(self.level), "score": automa_score}
         self.result = Outcome.ranked(scores, (TieBreak("tickets", tickets),), detail)
+
+
+def automa_player(level: int) -> str:
+    """The ladder's name for the automa at ``level``."""
+    return f"automa:{level}"
 
 
 class MovieFight(Game):
@@ -383,6 +388,12 @@ class MovieFight(Game):
     )
     move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
     private_information: ClassVar[bool] = False
+    reference_players: ClassVar[Mapping[str, float]] = {
+        automa_player(1): 1200.0,
+        automa_player(2): 1400.0,
+        automa_player(3): 1600.0,
+        automa_player(4): 1800.0,
+    }
 
     def _new(self, players: int, rng: Rng, options: Mapping[str, OptionValue]) -> State:
         return MovieFightState(players, rng, str(options["side"]), int(options["level"]))

@@ -117,13 +117,13 @@ function matchesText(count) {
   return `${count} rated match${count === 1 ? "" : "es"}`;
 }
 
-function playerLabel(name, builtin) {
+function playerLabel(name, builtin, reference) {
   return el(
     "span",
     { class: "player-name" },
     name,
     builtin ? el("span", { class: "badge builtin", title: "built-in bot", text: "built-in" }) : null,
-    builtin && name.startsWith("builtin:automa:")
+    reference
       ? el("span", { class: "badge reference", title: "solo reference: fixed rating", text: "reference" })
       : null,
   );
@@ -191,7 +191,7 @@ function renderLeaderboard(board) {
             "aria-pressed": selected ? "true" : "false",
             onclick: () => selectPlayer(entry.player),
           },
-          playerLabel(entry.player, entry.builtin),
+          playerLabel(entry.player, entry.builtin, entry.reference),
         ),
       ),
       el("td", { class: "num elo", text: rating(entry.elo) }),

@@ -20,6 +20,8 @@ from games import all_games
 from tests.integration.services import scratch_database
 from tests.ladder.synthetic import Synthetic, add_bots, insert_matches, random_matches
 from tests.ladder.test_api import Ladder
+from tests.movie_fight.helpers import GAME as MOVIE_FIGHT
+from tests.movie_fight.helpers import insert_solo
 
 CHROMIUM = Path(os.environ.get("PREMIERE_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -32,6 +34,7 @@ CHROMIUM_ARGS = [
 ]
 TRICKS = "movie-tricks"
 MAGIC = "magic-trick"
+FIGHT = MOVIE_FIGHT.id
 TRICKS_PLAYERS = ["ada", "grace", "edsger", "barbara", "donald", "builtin:heuristic"]
 MAGIC_PLAYERS = ["ada", "linus", "builtin:random"]
 
@@ -72,6 +75,7 @@ def expected_rows(board: dict[str, Any]) -> list[dict[str, Any]]:
                 "games": str(entry["games"]),
                 "provisional": entry["provisional"],
                 "builtin": entry["builtin"],
+                "reference": entry["reference"],
             }
         )
     return rows
@@ -85,6 +89,7 @@ SHOWN_ROWS = """() => [...document.querySelectorAll('#leaderboard tbody tr')].ma
   games: row.querySelector('.games').textContent,
   provisional: row.querySelector('.badge.provisional') !== null,
   builtin: row.querySelector('.badge.builtin') !== null,
+  reference: row.querySelector('.badge.reference') !== null,
 }))"""
 
 SHOWN_MATCHES = (
@@ -226,6 +231,21 @@ def test_dashboard_in_a_real_browser(database_url: str, browser: Browser, tmp_pa
         eventually(lambda: shown_rows(page) == want_magic, "the magic-trick leaderboard")
         assert {row["player"] for row in want_magic} == set(MAGIC_PLAYERS)
         assert "game=magic-trick" in page.url
+
+        # Solo Movie Fight: the automa levels it was rated against are fixed reference rows.
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            for level in (1, 3):
+                insert_solo(conn, bots["ada"], level, f"dashboard-solo-{level}", "heuristic")
+        solo_board = wait_fitted(ladder, FIGHT, 2)
+        page.select_option("#game", FIGHT)
+        want_solo = expected_rows(solo_board)
+        eventually(lambda: shown_rows(page) == want_solo, "the movie-fight leaderboard")
+        assert {row["player"] for row in want_solo if row["reference"]} == {
+            "builtin:automa:1",
+            "builtin:automa:3",
+        }
+        assert not next(row for row in want_solo if row["player"] == "ada")["reference"]
+
         page.select_option("#game", TRICKS)
         eventually(lambda: shown_rows(page) == want, "the movie-tricks leaderboard again")
 

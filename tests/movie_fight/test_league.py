@@ -7,12 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from ladder import elo
+from games.movie_fight import MovieFight
 from ladder.store import rate_finished
 from premiere_bot.wire import match_pb2
 from tests.integration.services import Arbiter, Workers, start_bot, wait_ended
 from tests.integration.test_leagues import assert_exactly_once, query, wait_finished, wait_rated
 from workers.planning import check
+
+REFERENCE_RATINGS = MovieFight.reference_players
 
 RANDOM = "premiere_bot.examples.random_bot:RandomBot"
 
@@ -85,7 +87,7 @@ def test_movie_fight_league_and_solo_matches(arbiter: Arbiter, tmp_path: Path) -
         assert sorted(by_match[solos[2]]) == ["automa:3", "remote"]
         for row in history:
             if str(row["player"]).startswith("automa:"):
-                assert row["after"] == elo.REFERENCE_RATINGS[row["player"]]
+                assert row["after"] == REFERENCE_RATINGS[row["player"]]
     finally:
         workers.stop()
         bot.terminate()

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-import datetime
-import json
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import psycopg
 import pytest
 
-from games.play import play_match
-from games.values import to_plain
+from games.movie_fight import MovieFight
 from ladder import elo
 from ladder.queries import StandingsCache, leaderboard
 from ladder.store import rate_finished, void_match
 from tests.integration.services import scratch_database
 from tests.ladder.synthetic import add_bots
-from tests.movie_fight.helpers import GAME
+from tests.movie_fight.helpers import GAME, insert_solo
+
+REFERENCE_RATINGS = MovieFight.reference_players
 
 Conn = psycopg.Connection[Any]
 
@@ -44,7 +42,7 @@ def test_solo_ranks() -> None:
 
 
 def test_reference_ratings_rise_with_the_level() -> None:
-    ratings = [elo.REFERENCE_RATINGS[f"automa:{level}"] for level in (1, 2, 3, 4)]
+    ratings = [REFERENCE_RATINGS[f"automa:{level}"] for level in (1, 2, 3, 4)]
     assert ratings == sorted(ratings) and len(set(ratings)) == 4
 
 
@@ -52,36 +50,6 @@ def test_reference_ratings_rise_with_the_level() -> None:
 def conn() -> Iterator[Conn]:
     with scratch_database() as url, psycopg.connect(url, autocommit=True) as connection:
         yield connection
-
-
-def insert_solo(
-    conn: Conn, bot_id: int, level: int, seed: str, bot: str
-) -> tuple[str, dict[str, Any]]:
-    """A solo match really played in-process by a built-in bot, stored as the arbiter stores it
-    (the remote bot ``bot_id`` in seat 0)."""
-    record = play_match(GAME, 1, seed, [bot], {"level": level})
-    outcome = to_plain(record.outcome)
-    assert isinstance(outcome, dict)
-    match_id = str(uuid.uuid4())
-    with conn.transaction():
-        conn.execute(
-            "INSERT INTO matches (id, game, options, players, seed, move_time_ms, time_bank_ms,"
-            " strike_limit, status, outcome, finished_at, created_at, rated)"
-            " VALUES (%s, %s, %s, 1, %s, 1000, 10000, 3, 'finished', %s, %s, now(), true)",
-            (
-                match_id,
-                GAME.id,
-                json.dumps(record.options),
-                seed,
-                json.dumps(outcome),
-                datetime.datetime.now(datetime.UTC),
-            ),
-        )
-        conn.execute(
-            "INSERT INTO match_seats (match_id, seat, bot_id, builtin) VALUES (%s, 0, %s, NULL)",
-            (match_id, bot_id),
-        )
-    return match_id, outcome
 
 
 def test_solo_matches_are_rated_against_the_automa_level(conn: Conn) -> None:
@@ -95,9 +63,7 @@ def test_solo_matches_are_rated_against_the_automa_level(conn: Conn) -> None:
     for _, outcome in played:
         reference = outcome["detail"]["reference"]
         ranks = elo.solo_ranks(outcome["scores"][0], reference["score"])
-        update = elo.reference_update(
-            rating, games, ranks, elo.REFERENCE_RATINGS[reference["player"]]
-        )
+        update = elo.reference_update(rating, games, ranks, REFERENCE_RATINGS[reference["player"]])
         rating, games = update.ratings[0], games + 1
     rows = dict(
         conn.execute(
@@ -108,12 +74,14 @@ def test_solo_matches_are_rated_against_the_automa_level(conn: Conn) -> None:
         ).fetchall()
     )
     assert rows["soloist"] == rating
-    assert rows["automa:1"] == elo.REFERENCE_RATINGS["automa:1"]
-    assert rows["automa:2"] == elo.REFERENCE_RATINGS["automa:2"]
-    assert rows["automa:4"] == elo.REFERENCE_RATINGS["automa:4"]
+    assert rows["automa:1"] == REFERENCE_RATINGS["automa:1"]
+    assert rows["automa:2"] == REFERENCE_RATINGS["automa:2"]
+    assert rows["automa:4"] == REFERENCE_RATINGS["automa:4"]
     board = leaderboard(conn, GAME.id, StandingsCache())
     names = {entry.player for entry in board.entries}
     assert {"soloist", "builtin:automa:1", "builtin:automa:4"} <= names
+    references = {entry.player for entry in board.entries if entry.reference}
+    assert references == names - {"soloist"}
 
     # Voiding the first solo match replays the rest: the automa stays where it was.
     assert void_match(conn, played[0][0], "test")
@@ -121,9 +89,7 @@ def test_solo_matches_are_rated_against_the_automa_level(conn: Conn) -> None:
     for _, outcome in played[1:]:
         reference = outcome["detail"]["reference"]
         ranks = elo.solo_ranks(outcome["scores"][0], reference["score"])
-        update = elo.reference_update(
-            rating, games, ranks, elo.REFERENCE_RATINGS[reference["player"]]
-        )
+        update = elo.reference_update(rating, games, ranks, REFERENCE_RATINGS[reference["player"]])
         rating, games = update.ratings[0], games + 1
     after = dict(
         conn.execute(
@@ -134,4 +100,4 @@ def test_solo_matches_are_rated_against_the_automa_level(conn: Conn) -> None:
         ).fetchall()
     )
     assert after["soloist"] == rating
-    assert after["automa:1"] == elo.REFERENCE_RATINGS["automa:1"]
+    assert after["automa:1"] == REFERENCE_RATINGS["automa:1"]

@@ -92,6 +92,7 @@ class LeaderboardEntry(_message.Message):
     PROVISIONAL_FIELD_NUMBER: _builtins.int
     STANDING_FIELD_NUMBER: _builtins.int
     LAST_PLAYED_FIELD_NUMBER: _builtins.int
+    REFERENCE_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     """Place on the leaderboard, from 1, by official standing."""
     player: _builtins.str
@@ -104,6 +105,10 @@ class LeaderboardEntry(_message.Message):
     """Rated matches played on this ladder."""
     provisional: _builtins.bool
     """True while the player has too few rated matches for its numbers to be settled."""
+    reference: _builtins.bool
+    """True for a built-in of fixed rating that solo matches are rated against (Movie Fight's
+    automa levels): its Elo never moves.
+    """
     @_builtins.property
     def standing(self) -> Global___Standing:
         """The official standing; unset when the player joined after the last fit."""
@@ -123,10 +128,11 @@ class LeaderboardEntry(_message.Message):
         provisional: _builtins.bool = ...,
         standing: Global___Standing | None = ...,
         last_played: _timestamp_pb2.Timestamp | None = ...,
+        reference: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["last_played", b"last_played", "standing", b"standing"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["builtin", b"builtin", "elo", b"elo", "games", b"games", "last_played", b"last_played", "player", b"player", "provisional", b"provisional", "rank", b"rank", "standing", b"standing"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["builtin", b"builtin", "elo", b"elo", "games", b"games", "last_played", b"last_played", "player", b"player", "provisional", b"provisional", "rank", b"rank", "reference", b"reference", "standing", b"standing"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
