@@ -36,7 +36,6 @@ __all__ = [
     "is_provisional",
     "k_factor",
     "reference_update",
-    "solo_ranks",
     "update",
 ]
 
@@ -163,14 +162,6 @@ def _transfer(k: float, expected_minus_half: float, score_minus_half: float) -> 
     """
     raw = k * (score_minus_half - expected_minus_half)
     return round(raw * _SCALE_TO_GRAIN) / _SCALE_TO_GRAIN
-
-
-def solo_ranks(score: int, reference_score: int, forfeited: bool = False) -> tuple[int, int]:
-    """(bot, reference) ranks of a solo match: more points wins, equal points tie, and a bot
-    that forfeited lost whatever its points."""
-    if forfeited or score < reference_score:
-        return 2, 1
-    return (1, 2) if score > reference_score else (1, 1)
 
 
 def reference_update(

@@ -48,6 +48,7 @@ from psycopg.pq import TransactionStatus
 from psycopg.rows import tuple_row
 
 from games import registry
+from games.reference import ReferenceResult, reference_result
 from ladder import elo
 from ladder.metrics import MATCHES_RATED, RATING_FAILURES, RATING_QUEUE, RATING_SECONDS
 
@@ -326,19 +327,11 @@ def _prepare(conn: Connection, game: str, match_id: Any, params: elo.EloParams) 
             (game, params.start_rating, match_id, match_id, game),
         )
         row = cur.execute("SELECT outcome FROM matches WHERE id = %s", (match_id,)).fetchone()
-        reference = _reference(game, row[0] if row else None)
+        fixed = reference_ratings(game)
+        reference = reference_result(row[0] if row else None, fixed)
         if reference is not None:
-            _prepare_reference(cur, game, reference)
+            _prepare_reference(cur, game, reference.player, fixed[reference.player])
     return True
-
-
-@dataclass(frozen=True, slots=True)
-class _Reference:
-    """The fixed-rating built-in a solo outcome was played against, and its points."""
-
-    player: str
-    score: int
-    rating: float
 
 
 def reference_ratings(game: str) -> dict[str, float]:
@@ -349,23 +342,9 @@ def reference_ratings(game: str) -> dict[str, float]:
         return {}
 
 
-def _reference(game: str, outcome: Any) -> _Reference | None:
-    """The reference player a solo outcome names, if the game declares it."""
-    detail = outcome.get("detail") if isinstance(outcome, dict) else None
-    reference = detail.get("reference") if isinstance(detail, dict) else None
-    if not isinstance(reference, dict):
-        return None
-    name, score = reference.get("player"), reference.get("score")
-    ratings = reference_ratings(game)
-    if not isinstance(name, str) or name not in ratings or not isinstance(score, int):
-        return None
-    return _Reference(name, score, ratings[name])
-
-
 def _prepare_reference(
-    cur: psycopg.Cursor[tuple[Any, ...]], game: str, reference: _Reference
+    cur: psycopg.Cursor[tuple[Any, ...]], game: str, name: str, rating: float
 ) -> None:
-    name = reference.player
     cur.execute(
         "INSERT INTO ladder_players (builtin) SELECT %s::text WHERE NOT EXISTS"
         " (SELECT 1 FROM ladder_players WHERE builtin = %s) ON CONFLICT (builtin) DO NOTHING",
@@ -376,7 +355,7 @@ def _prepare_reference(
         " SELECT %s, id, %s FROM ladder_players p WHERE builtin = %s AND NOT EXISTS"
         " (SELECT 1 FROM ratings r WHERE r.game = %s AND r.player_id = p.id)"
         " ON CONFLICT DO NOTHING",
-        (game, reference.rating, name, game),
+        (game, rating, name, game),
     )
 
 
@@ -416,9 +395,10 @@ def _apply(conn: Connection, game: str, match_id: Any, params: elo.EloParams) ->
             raise ValueError(f"match {match_id}: seats {[s for s, *_ in seats]} of {players}")
         player_ids = {(bot_id, builtin): player_id for _, player_id, bot_id, builtin in seats}
         chosen = rated_seats([(bot_id, builtin) for _, _, bot_id, builtin in seats], ranks)
-        reference = _reference(game, outcome) if len(chosen) == 1 else None
+        fixed = reference_ratings(game)
+        reference = reference_result(outcome, fixed) if len(chosen) == 1 else None
         if reference is not None:
-            chosen, player_ids = _against_reference(cur, outcome, chosen[0], players, reference)
+            chosen, player_ids = _against_reference(cur, chosen[0], players, reference)
         if len(chosen) < 2:
             return False
 
@@ -437,7 +417,7 @@ def _apply(conn: Connection, game: str, match_id: Any, params: elo.EloParams) ->
                 before[0][0],
                 before[0][1],
                 (chosen[0].rank, chosen[1].rank),
-                reference.rating,
+                fixed[reference.player],
                 params,
             )
         else:
@@ -481,14 +461,13 @@ def _apply(conn: Connection, game: str, match_id: Any, params: elo.EloParams) ->
 
 def _against_reference(
     cur: psycopg.Cursor[tuple[Any, ...]],
-    outcome: Any,
     seat: RatedSeat,
     players: int,
-    reference: _Reference,
+    reference: ReferenceResult,
 ) -> tuple[list[RatedSeat], dict[PlayerKey, int]]:
     """A solo match as two rated seats: the bot, and the reference player in seat ``players``
     (after the real seats), ranked by points; a forfeit loses."""
-    name, score = reference.player, reference.score
+    name = reference.player
     row = cur.execute("SELECT id FROM ladder_players WHERE builtin = %s", (name,)).fetchone()
     assert row is not None, "prepared before the rating transaction"
     player_id = cur.execute(
@@ -497,8 +476,7 @@ def _against_reference(
         seat.player,
     ).fetchone()
     assert player_id is not None
-    forfeited = seat.seat in (outcome.get("forfeited") or [])
-    mine, theirs = elo.solo_ranks(int(outcome["scores"][seat.seat]), score, forfeited)
+    mine, theirs = reference.ranks
     chosen = [RatedSeat(seat.seat, seat.player, mine), RatedSeat(players, (None, name), theirs)]
     return chosen, {seat.player: int(player_id[0]), (None, name): int(row[0])}
 

@@ -9,6 +9,7 @@ import psycopg
 import pytest
 
 from games.movie_fight import MovieFight
+from games.reference import reference_result, solo_ranks
 from ladder import elo
 from ladder.queries import StandingsCache, leaderboard
 from ladder.store import rate_finished, void_match
@@ -35,10 +36,10 @@ def test_reference_update_moves_only_the_bot() -> None:
 
 
 def test_solo_ranks() -> None:
-    assert elo.solo_ranks(70, 60) == (1, 2)
-    assert elo.solo_ranks(50, 60) == (2, 1)
-    assert elo.solo_ranks(60, 60) == (1, 1)
-    assert elo.solo_ranks(90, 60, forfeited=True) == (2, 1)
+    assert solo_ranks(70, 60) == (1, 2)
+    assert solo_ranks(50, 60) == (2, 1)
+    assert solo_ranks(60, 60) == (1, 1)
+    assert solo_ranks(90, 60, forfeited=True) == (2, 1)
 
 
 def test_reference_ratings_rise_with_the_level() -> None:
@@ -62,7 +63,7 @@ def test_solo_matches_are_rated_against_the_automa_level(conn: Conn) -> None:
     rating, games = 1500.0, 0
     for _, outcome in played:
         reference = outcome["detail"]["reference"]
-        ranks = elo.solo_ranks(outcome["scores"][0], reference["score"])
+        ranks = solo_ranks(outcome["scores"][0], reference["score"])
         update = elo.reference_update(rating, games, ranks, REFERENCE_RATINGS[reference["player"]])
         rating, games = update.ratings[0], games + 1
     rows = dict(
@@ -88,7 +89,7 @@ def test_solo_matches_are_rated_against_the_automa_level(conn: Conn) -> None:
     rating, games = 1500.0, 0
     for _, outcome in played[1:]:
         reference = outcome["detail"]["reference"]
-        ranks = elo.solo_ranks(outcome["scores"][0], reference["score"])
+        ranks = solo_ranks(outcome["scores"][0], reference["score"])
         update = elo.reference_update(rating, games, ranks, REFERENCE_RATINGS[reference["player"]])
         rating, games = update.ratings[0], games + 1
     after = dict(
@@ -101,3 +102,17 @@ def test_solo_matches_are_rated_against_the_automa_level(conn: Conn) -> None:
     )
     assert after["soloist"] == rating
     assert after["automa:1"] == REFERENCE_RATINGS["automa:1"]
+
+
+def test_reference_result_reads_only_declared_one_seat_outcomes() -> None:
+    reference = {"player": "automa:2", "score": 60}
+    solo = {"scores": [70], "ranks": [1], "detail": {"reference": reference}}
+    won = reference_result(solo, REFERENCE_RATINGS)
+    assert won is not None and (won.player, won.score, won.ranks) == ("automa:2", 60, (1, 2))
+    forfeit = reference_result({**solo, "forfeited": [0]}, REFERENCE_RATINGS)
+    assert forfeit is not None and forfeit.ranks == (2, 1)
+    assert reference_result(solo, {}) is None
+    unknown = {**solo, "detail": {"reference": {**reference, "player": "automa:9"}}}
+    assert reference_result(unknown, REFERENCE_RATINGS) is None
+    assert reference_result({**solo, "scores": [70, 50]}, REFERENCE_RATINGS) is None
+    assert reference_result({"scores": [70], "ranks": [1]}, REFERENCE_RATINGS) is None
