@@ -48,6 +48,8 @@ class LeagueFormat:
     min_bots: int = 1
     swiss_byes: bool = False
     """Whether a bot left out of a round counts a bye in the standings."""
+    endless: bool = False
+    """Whether the format runs until stopped (no natural length at any table size)."""
 
 
 def byes(bots: Sequence[str], history: History) -> list[str]:
@@ -76,6 +78,15 @@ def _round_robin_round(request: RoundRequest) -> formats.Round:
 
 def _round_seed(request: RoundRequest) -> bytes:
     return derive_seed(request.seed, "round", request.number)
+
+
+def plan_solo(request: RoundRequest) -> list[Table]:
+    """One-seat tables, whatever the format: every bot plays its own deal against the game's
+    reference opponent each round, so there is nothing to pair."""
+    return [
+        Table((bot,), derive_seed(request.seed, "solo", request.number, index).hex())
+        for index, bot in enumerate(request.bots)
+    ]
 
 
 def _plan_round_robin(request: RoundRequest) -> list[Table]:
@@ -131,7 +142,7 @@ _FORMATS: dict[str, LeagueFormat] = {
             swiss_byes=True,
         ),
         LeagueFormat("gauntlet", _plan_gauntlet, lambda _bots, _players: 1, min_bots=2),
-        LeagueFormat("ladder", _plan_ladder, lambda _bots, _players: None),
+        LeagueFormat("ladder", _plan_ladder, lambda _bots, _players: None, endless=True),
         LeagueFormat("duplicate", _plan_duplicate, formats.cycle_length),
     )
 }

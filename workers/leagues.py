@@ -19,6 +19,7 @@ from psycopg.rows import dict_row
 
 import games
 from games.bots import bot_names
+from games.reference import reference_result
 from premiere.seeds import new_seed, strong_seed
 from workers.planning import History, Table, check, default_rounds, plan, standings
 from workers.schedule import due_slot
@@ -253,15 +254,28 @@ def _finish(conn: psycopg.Connection[Row], league_id: int) -> None:
 
 
 def history(conn: psycopg.Connection[Row], league_id: int) -> History:
-    """Every finished table of the league: round, seats and the ranks they got, in order."""
+    """Every finished table of the league: round, seats and the ranks they got, in order.
+
+    A solo table reads as a two-seat result against the reference player it was played
+    against (``builtin:<name>``), ranked by points, as the ladder rates it."""
     rows = conn.execute(
-        "SELECT t.round, t.seats, m.outcome FROM league_tables t"
+        "SELECT t.round, t.seats, m.outcome, l.game FROM league_tables t"
+        " JOIN leagues l ON l.id = t.league_id"
         " JOIN match_results m ON m.id = t.match_id"
         " WHERE t.league_id = %s AND t.status = 'finished' AND m.status = 'finished'"
         " ORDER BY t.round, t.table_no",
         (league_id,),
     ).fetchall()
-    return [(row["round"], tuple(row["seats"]), tuple(row["outcome"]["ranks"])) for row in rows]
+    return [_result(row["round"], tuple(row["seats"]), row["outcome"], row["game"]) for row in rows]
+
+
+def _result(
+    number: int, seats: tuple[str, ...], outcome: Any, game: str
+) -> tuple[int, tuple[str, ...], tuple[int, ...]]:
+    against = reference_result(outcome, games.get(game).reference_players)
+    if len(seats) == 1 and against is not None:
+        return number, (seats[0], f"builtin:{against.player}"), against.ranks
+    return number, seats, tuple(outcome["ranks"])
 
 
 def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> list[Table]:

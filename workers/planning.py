@@ -17,11 +17,8 @@ __all__ = ["History", "Table", "check", "default_rounds", "plan", "standings"]
 
 def check(format: str, bots: Sequence[str], players: int) -> None:
     entry = league_formats.get(format)
-    if players < 2:
-        raise ValueError(
-            "league tables seat 2 or more players; play solo matches one by one (the ladder"
-            " rates each against its reference opponent)"
-        )
+    if players < 1:
+        raise ValueError("league tables seat 1 or more players")
     if len(set(bots)) != len(bots):
         raise ValueError("a bot appears twice in the league")
     if len(bots) < players:
@@ -31,8 +28,12 @@ def check(format: str, bots: Sequence[str], players: int) -> None:
 
 
 def default_rounds(format: str, bots: int, players: int) -> int | None:
-    """A tournament's natural length; a ladder runs until stopped."""
-    return league_formats.get(format).natural_rounds(bots, players)
+    """A tournament's natural length; a ladder runs until stopped. Solo leagues (one seat a
+    table) play one round unless told more, as there is no one to meet."""
+    entry = league_formats.get(format)
+    if players == 1:
+        return None if entry.endless else 1
+    return entry.natural_rounds(bots, players)
 
 
 def plan(
@@ -47,20 +48,33 @@ def plan(
     """The tables of round `number` (from 1)."""
     check(format, bots, players)
     request = RoundRequest(tuple(bots), players, number, seed, history, ratings)
+    if players == 1:
+        return league_formats.plan_solo(request)
     return league_formats.get(format).plan(request)
 
 
 def standings(format: str, bots: Sequence[str], history: History) -> list[dict[str, Any]]:
-    """Points from ranks (ties share), then head-to-head, Buchholz and wins, as plain rows."""
+    """Points from ranks (ties share), then head-to-head, Buchholz and wins, as plain rows.
+
+    Only the league's bots are listed: a solo table's reference opponent (a seat the history
+    adds, see `workers.leagues.history`) scores its games but takes no place."""
     results = [formats.MatchResult(seats, ranks) for _round, seats, ranks in history]
     skipped = league_formats.byes(bots, history) if league_formats.get(format).swiss_byes else []
+    members = set(bots)
+    rows = [
+        row for row in formats.standings(results, bots=bots, byes=skipped) if row.bot in members
+    ]
+    places: list[int] = []
+    for index, row in enumerate(rows):
+        tied = index > 0 and row.rank == rows[index - 1].rank
+        places.append(places[-1] if tied else index + 1)
     return [
         {
-            "rank": row.rank,
+            "rank": place,
             "bot": str(row.bot),
             "points": round(float(row.points), 3),
             "games": row.games,
             "wins": row.wins,
         }
-        for row in formats.standings(results, bots=bots, byes=skipped)
+        for place, row in zip(places, rows, strict=True)
     ]

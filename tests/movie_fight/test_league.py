@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from games.movie_fight import MovieFight
+from games.reference import reference_result
 from ladder.store import rate_finished
 from premiere_bot.wire import match_pb2
 from tests.integration.services import Arbiter, Workers, start_bot, wait_ended
 from tests.integration.test_leagues import assert_exactly_once, query, wait_finished, wait_rated
-from workers.planning import check
 
 REFERENCE_RATINGS = MovieFight.reference_players
 
@@ -28,11 +26,6 @@ def create_solo(arbiter: Arbiter, seat: str, level: int) -> str:
     else:
         request.seats.add(bot=seat)
     return str(arbiter.matches().CreateMatch(request, timeout=10).match_id)
-
-
-def test_leagues_refuse_one_seat_tables() -> None:
-    with pytest.raises(ValueError, match="solo"):
-        check("round-robin", ["builtin:heuristic", "builtin:random"], 1)
 
 
 def test_movie_fight_league_and_solo_matches(arbiter: Arbiter, tmp_path: Path) -> None:
@@ -61,6 +54,24 @@ def test_movie_fight_league_and_solo_matches(arbiter: Arbiter, tmp_path: Path) -
             "--rounds",
             "1",
         )
+        workers.cli(
+            "league",
+            "create",
+            "--name",
+            "solo",
+            "--game",
+            "movie-fight",
+            "--format",
+            "round-robin",
+            "--bots",
+            "builtin:heuristic,builtin:random,remote",
+            "--players",
+            "1",
+            "--option",
+            "level=2",
+            "--rounds",
+            "2",
+        )
         solos = [
             create_solo(arbiter, seat, level)
             for seat, level in (("remote", 1), ("builtin:heuristic", 2), ("remote", 3))
@@ -88,6 +99,45 @@ def test_movie_fight_league_and_solo_matches(arbiter: Arbiter, tmp_path: Path) -
         for row in history:
             if str(row["player"]).startswith("automa:"):
                 assert row["after"] == REFERENCE_RATINGS[row["player"]]
+
+        # The solo league: every bot alone at its own table each round, rated against the
+        # level-2 automa, and its standings score those results but list only the bots.
+        wait_finished(arbiter, workers, "solo")
+        wait_rated(arbiter, "solo")
+        assert_exactly_once(arbiter, "solo")
+        tables = query(
+            arbiter,
+            "SELECT t.round, t.seats, m.outcome FROM league_tables t"
+            " JOIN leagues l ON l.id = t.league_id JOIN matches m ON m.id = t.match_id"
+            " WHERE l.name = 'solo' ORDER BY t.round, t.table_no",
+        )
+        assert [(t["round"], t["seats"]) for t in tables] == [
+            (number, [bot])
+            for number in (1, 2)
+            for bot in ("builtin:heuristic", "builtin:random", "remote")
+        ]
+        expected: dict[str, float] = {}
+        for table in tables:
+            result = reference_result(table["outcome"], REFERENCE_RATINGS)
+            assert result is not None and result.player == "automa:2"
+            win = {(1, 2): 1.0, (1, 1): 0.5, (2, 1): 0.0}[result.ranks]
+            expected[table["seats"][0]] = expected.get(table["seats"][0], 0.0) + win
+        final = query(
+            arbiter,
+            "SELECT r.standings FROM league_rounds r JOIN leagues l ON l.id = r.league_id"
+            " WHERE l.name = 'solo' ORDER BY r.number DESC LIMIT 1",
+        )[0]["standings"]
+        assert {row["bot"]: row["points"] for row in final} == expected
+        assert all(row["games"] == 2 for row in final)
+        rated = query(
+            arbiter,
+            "SELECT DISTINCT p.builtin FROM rating_history h"
+            " JOIN ladder_players p ON p.id = h.player_id"
+            " JOIN league_tables t ON t.match_id = h.match_id JOIN leagues l ON l.id = t.league_id"
+            " WHERE l.name = 'solo' AND p.builtin LIKE %s",
+            "automa:%",
+        )
+        assert [row["builtin"] for row in rated] == ["automa:2"]
     finally:
         workers.stop()
         bot.terminate()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from workers import formats, league_formats
-from workers.planning import check, default_rounds, plan
+from workers.planning import check, default_rounds, plan, standings
 
 BOTS = ("ada", "grace", "edsger", "barbara", "donald")
 
@@ -67,5 +67,32 @@ def test_check_refuses_what_cannot_be_planned() -> None:
         check("swiss", ("a", "a"), 2)
     with pytest.raises(ValueError, match="cannot fill"):
         check("round-robin", ("a", "b"), 3)
-    with pytest.raises(ValueError, match="seat 2 or more"):
-        check("gauntlet", ("a",), 1)
+    with pytest.raises(ValueError, match="seat 1 or more"):
+        check("round-robin", ("a", "b"), 0)
+
+
+@pytest.mark.parametrize("format", league_formats.names())
+def test_solo_rounds_seat_every_bot_alone_on_a_deal_of_its_own(format: str) -> None:
+    planned = play(format, 1, 3)
+    for tables in planned:
+        assert [table.seats for table in tables] == [(bot,) for bot in BOTS]
+    seeds = [table.seed for tables in planned for table in tables]
+    assert len(set(seeds)) == len(seeds)
+    assert default_rounds(format, len(BOTS), 1) == (None if format == "ladder" else 1)
+
+
+def test_solo_standings_score_results_against_the_reference_and_list_only_the_bots() -> None:
+    history = [
+        (1, ("ada", "builtin:automa:1"), (1, 2)),
+        (1, ("grace", "builtin:automa:1"), (2, 1)),
+        (1, ("edsger", "builtin:automa:1"), (1, 1)),
+        (2, ("ada", "builtin:automa:1"), (1, 2)),
+        (2, ("grace", "builtin:automa:1"), (1, 2)),
+        (2, ("edsger", "builtin:automa:1"), (1, 2)),
+    ]
+    table = standings("round-robin", ("ada", "grace", "edsger"), history)
+    assert [(row["rank"], row["bot"], row["points"]) for row in table] == [
+        (1, "ada", 2.0),
+        (2, "edsger", 1.5),
+        (3, "grace", 1.0),
+    ]
