@@ -24,16 +24,18 @@ POLICY = (
 )
 
 
+def page_headers() -> dict[str, str]:
+    """The headers of every HTML page the ladder serves."""
+    return {
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "no-cache",
+        "Content-Security-Policy": POLICY,
+        "X-Content-Type-Options": "nosniff",
+    }
+
+
 async def index(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(
-        STATIC / "index.html",
-        headers={
-            "Content-Type": "text/html; charset=utf-8",
-            "Cache-Control": "no-cache",
-            "Content-Security-Policy": POLICY,
-            "X-Content-Type-Options": "nosniff",
-        },
-    )
+    return web.FileResponse(STATIC / "index.html", headers=page_headers())
 
 
 async def _no_cache(request: web.Request, response: web.StreamResponse) -> None:
