@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -128,15 +128,15 @@ class LiveHub:
         """Moves of delay of the omniscient view for a match, 0 when none is offered."""
         return self.omniscient_delay if builtin_only else 0
 
-    async def follow(self, match_id: str, game: Game) -> AsyncIterator[dict[str, Any]]:
+    async def follow(self, match_id: str, game: Game) -> AsyncGenerator[dict[str, Any], None]:
+        if self.viewers >= self.max_viewers:
+            raise Busy(f"the ladder already has {self.max_viewers} live viewers")
         feed = self.feeds.get(match_id)
         if feed is None:
             if len(self.feeds) >= self.max_matches:
                 raise Busy(f"the ladder already shows {self.max_matches} live matches")
             feed = self.feeds[match_id] = Feed(match_id)
             feed.task = asyncio.create_task(self._pump(feed, game))
-        if self.viewers >= self.max_viewers:
-            raise Busy(f"the ladder already has {self.max_viewers} live viewers")
         feed.watchers += 1
         self.viewers += 1
         sent = 0
@@ -168,10 +168,10 @@ class LiveHub:
         except asyncio.CancelledError:
             raise
         except grpc.aio.AioRpcError as error:
-            await feed.add({"type": "error", "error": error.details() or error.code().name})
+            await feed.add({"type": "problem", "error": error.details() or error.code().name})
         except Exception:
             log.exception("watching match %s failed", feed.match_id)
-            await feed.add({"type": "error", "error": "the live feed failed"})
+            await feed.add({"type": "problem", "error": "the live feed failed"})
         finally:
             await feed.finish()
             if self.feeds.get(feed.match_id) is feed and feed.watchers == 0:
@@ -262,34 +262,37 @@ def add_routes(app: web.Application, hub: LiveHub) -> None:
             first = await anext(stream, None)
         except Busy as error:
             return web.json_response({"error": str(error)}, status=503)
-        await response.prepare(request)
+        try:
+            await response.prepare(request)
 
-        async def send(name: str, data: Any) -> None:
-            await response.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+            async def send(name: str, data: Any) -> None:
+                await response.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
 
-        await send(
-            "match",
-            {
-                "match_id": match_id,
-                "game": game_id,
-                "title": game.title,
-                "status": status,
-                "players": players,
-                "omniscient_delay": delay,
-            },
-        )
-        event = first
-        while event is not None:
-            if event["type"] != "keepalive":
-                await send(event["type"], event)
-            if event["type"] == "move" and delay and event["ply"] >= delay:
-                seats = await sql(_omniscient, match_id, event["ply"] - delay)
-                if seats is not None:
-                    await send("omniscient", {"ply": event["ply"] - delay, "seats": seats})
-            event = await anext(stream, None)
-            while event is not None and event["type"] == "keepalive":
-                await response.write(b": keep-alive\n\n")
+            await send(
+                "match",
+                {
+                    "match_id": match_id,
+                    "game": game_id,
+                    "title": game.title,
+                    "status": status,
+                    "players": players,
+                    "omniscient_delay": delay,
+                },
+            )
+            event = first
+            while event is not None:
+                if event["type"] != "keepalive":
+                    await send(event["type"], event)
+                if event["type"] == "move" and delay and event["ply"] >= delay:
+                    seats = await sql(_omniscient, match_id, event["ply"] - delay)
+                    if seats is not None:
+                        await send("omniscient", {"ply": event["ply"] - delay, "seats": seats})
                 event = await anext(stream, None)
+                while event is not None and event["type"] == "keepalive":
+                    await response.write(b": keep-alive\n\n")
+                    event = await anext(stream, None)
+        finally:
+            await stream.aclose()
         with contextlib.suppress(ConnectionResetError):
             await response.write_eof()
         return response
