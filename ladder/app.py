@@ -40,8 +40,9 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from psycopg_pool import ConnectionPool
 
 import games
-from ladder import dashboard, elo, live, pages, queries
+from ladder import dashboard, elo, live, pages, profiles, queries
 from ladder.config import LadderSettings
+from ladder.metrics import PLAYERS
 from ladder.queries import BadRequest, NotFound, StandingsCache
 from ladder.store import rate_queued
 from premiere.config import Settings
@@ -362,6 +363,24 @@ async def _rate_loop(ladder: Ladder, interval: float, stop: asyncio.Event) -> No
             await asyncio.wait_for(stop.wait(), interval)
 
 
+async def _metrics_loop(
+    pool: ConnectionPool[Any], settings: LadderSettings, stop: asyncio.Event
+) -> None:
+    """Keep the per-game and per-player gauges (``ladder.metrics.PLAYERS``) fresh."""
+    while not stop.is_set():
+        try:
+
+            def query() -> profiles.MetricsSnapshot:
+                with pool.connection() as conn:
+                    return profiles.metrics_snapshot(conn, settings.metrics_top_players)
+
+            PLAYERS.snapshot = await asyncio.to_thread(query)
+        except Exception:
+            log.exception("refreshing the per-player metrics failed")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), settings.metrics_refresh_s)
+
+
 async def serve(
     database_url: str, settings: LadderSettings, stop: asyncio.Event | None = None
 ) -> None:
@@ -414,6 +433,7 @@ async def serve(
     await site.start()
     await server.start()
     rating = asyncio.create_task(_rate_loop(ladder, settings.rate_interval_s, stop))
+    exporting = asyncio.create_task(_metrics_loop(pool, settings, stop))
     for name in ("", SERVICE):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     log.info(
@@ -430,6 +450,7 @@ async def serve(
         await health.enter_graceful_shutdown()
         stop.set()
         await rating
+        await exporting
         await server.stop(grace=1.0)
         await runner.cleanup()
         await channel.close(None)

@@ -49,3 +49,13 @@ class LadderSettings(BaseSettings):
     max_live_viewers: int = Field(
         default=256, ge=1, description="Browsers following live matches at once, in total."
     )
+    metrics_top_players: int = Field(
+        default=25,
+        ge=0,
+        le=1000,
+        description="Players per game exported with per-player metrics (best live Elo first);"
+        " bounds the ladder's /metrics cardinality.",
+    )
+    metrics_refresh_s: float = Field(
+        default=15.0, gt=0, description="Seconds between refreshes of the per-player metrics."
+    )

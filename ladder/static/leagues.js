@@ -34,7 +34,8 @@ function listPage(leagues) {
 
 function standings(detail) {
   if (detail.standings.length === 0) return el("p", { class: "empty", text: "No round has closed yet." });
-  const columns = Object.keys(detail.standings[0]);
+  const first = ["rank", "bot", "points", "games", "wins"];
+  const columns = [...first.filter((c) => c in detail.standings[0]), ...Object.keys(detail.standings[0]).filter((c) => !first.includes(c))];
   return el(
     "table",
     { class: "grid", id: "standings" },

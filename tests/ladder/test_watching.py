@@ -27,6 +27,7 @@ from tests.ladder.test_dashboard import CHROMIUM, CHROMIUM_ARGS, eventually
 SCREENSHOTS = Path(os.environ.get("PREMIERE_SCREENSHOTS", ROOT / ".state" / "screenshots"))
 OMNISCIENT_DELAY = 3
 LEAGUE = "watch-round-robin"
+TOP_PLAYERS = 2
 
 
 def seats_for(game: str) -> list[str]:
@@ -38,7 +39,10 @@ def seats_for(game: str) -> list[str]:
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     folder = tmp_path_factory.mktemp("watching")
     with running_stack(
-        folder, PREMIERE_LADDER_OMNISCIENT_DELAY_MOVES=str(OMNISCIENT_DELAY)
+        folder,
+        PREMIERE_LADDER_OMNISCIENT_DELAY_MOVES=str(OMNISCIENT_DELAY),
+        PREMIERE_LADDER_METRICS_TOP_PLAYERS=str(TOP_PLAYERS),
+        PREMIERE_LADDER_METRICS_REFRESH_S="0.3",
     ) as running:
         yield running
 
@@ -81,7 +85,7 @@ class Tab:
 
     def open(self, path: str, ready: str = "body[data-ready]") -> Page:
         self.page.goto(self.stack.http + path)
-        self.page.wait_for_selector(ready)
+        self.page.wait_for_selector(ready, state="attached")
         return self.page
 
     def shot(self, name: str) -> None:
@@ -331,3 +335,37 @@ def test_league_pages_and_the_links_from_the_dashboard(stack: Stack, tab: Tab) -
     page.wait_for_selector("body[data-ready]")
     assert re.search(r"/replay/[0-9a-f-]{36}\?ply=0$", page.url)
     tab.shot("dashboard-to-replay")
+
+
+def scrape(stack: Stack) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(f"{stack.http}/metrics", timeout=10) as reply:
+        text = reply.read().decode()
+    return {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def test_per_player_metrics_are_bounded_and_match_the_ladder(stack: Stack) -> None:
+    """Runs after the league above: its three players are rated; the top two are exported."""
+    board = stack.get("/api/games/movie-tricks/leaderboard")
+    by_elo = sorted(board["entries"], key=lambda e: -e["elo"])
+    assert len(by_elo) == 3
+
+    def exported() -> dict[str, float] | None:
+        samples = scrape(stack)
+        ratings = {
+            dict(labels)["player"]: value
+            for (name, labels), value in samples.items()
+            if name == "premiere_ladder_player_rating" and ("game", "movie-tricks") in labels
+        }
+        rated = samples.get(
+            ("premiere_ladder_game_rated_matches", frozenset({("game", "movie-tricks")}))
+        )
+        return ratings if rated == board["rated_matches"] and ratings else None
+
+    ratings = eventually(exported, "the per-player metrics", timeout=20)
+    assert ratings == pytest.approx({e["player"]: e["elo"] for e in by_elo[:TOP_PLAYERS]})
