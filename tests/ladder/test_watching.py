@@ -73,14 +73,18 @@ class Tab:
         self.problems: list[str] = []
         self.page.on(
             "console",
-            lambda m: self.problems.append(f"console {m.type}: {m.text}")
-            if m.type in ("error", "warning")
-            else None,
+            lambda m: (
+                self.problems.append(f"console {m.type}: {m.text}")
+                if m.type in ("error", "warning")
+                else None
+            ),
         )
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
         self.page.on(
             "response",
-            lambda r: self.problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None,
+            lambda r: (
+                self.problems.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None
+            ),
         )
 
     def open(self, path: str, ready: str = "body[data-ready]") -> Page:
@@ -157,7 +161,7 @@ def test_replay_steps_through_a_match_of_every_game(stack: Stack, tab: Tab) -> N
         middle = len(frames) // 2
         page.fill("#jump", str(middle))
         page.press("#jump", "Enter")
-        eventually(lambda: page.get_attribute("#replay", "data-index") == str(middle), "jump")
+        page.wait_for_selector(f"#replay[data-index='{middle}']", state="attached")
         page.select_option("#viewer", "all")
         assert f"ply={middle}" in page.url and "seen=all" in page.url
         shared = page.get_attribute("#share", "href")
@@ -220,10 +224,12 @@ def test_a_running_match_live_then_its_bot_page(stack: Stack, tab: Tab) -> None:
         )
         with psycopg.connect(stack.arbiter.database_url) as conn:
             eventually(
-                lambda: conn.execute(
-                    "SELECT last_connected_at IS NOT NULL FROM bots WHERE name = 'slowpoke'"
-                ).fetchone()[0]
-                or None,
+                lambda: (
+                    conn.execute(
+                        "SELECT last_connected_at IS NOT NULL FROM bots WHERE name = 'slowpoke'"
+                    ).fetchone()[0]
+                    or None
+                ),
                 "the bot connected",
                 timeout=20,
             )
@@ -275,9 +281,10 @@ def test_a_running_match_live_then_its_bot_page(stack: Stack, tab: Tab) -> None:
                     (match_id,),
                 ).fetchall()
             )
-        assert faults.get("timeout", 0) >= 1 and faults.get("illegal", 0) + faults.get(
-            "malformed", 0
-        ) >= 1, faults
+        assert (
+            faults.get("timeout", 0) >= 1
+            and faults.get("illegal", 0) + faults.get("malformed", 0) >= 1
+        ), faults
         tab.open("/bots/slowpoke")
         assert page.locator(f"#recent tr[data-match='{match_id}']").count() == 1
         for kind, count in faults.items():
@@ -301,17 +308,17 @@ def test_league_pages_and_the_links_from_the_dashboard(stack: Stack, tab: Tab) -
     page.locator(f"#leagues tr[data-league='{LEAGUE}'] a").click()
     page.wait_for_selector("body[data-ready]")
     eventually(
-        lambda: page.locator("#standings tbody tr").count() == 3
-        and stack.get(f"/api/leagues/{LEAGUE}")["league"]["status"] == "finished"
-        and page.locator(".round").count() == 2
-        and "finished" in page.inner_text("#league-facts"),
+        lambda: (
+            page.locator("#standings tbody tr").count() == 3
+            and stack.get(f"/api/leagues/{LEAGUE}")["league"]["status"] == "finished"
+            and page.locator(".round").count() == 2
+            and "finished" in page.inner_text("#league-facts")
+        ),
         "the league finished on its page",
         timeout=90,
     )
     detail = stack.get(f"/api/leagues/{LEAGUE}")
-    shown = page.locator("#standings tbody tr").evaluate_all(
-        "rows => rows.map(r => r.dataset.bot)"
-    )
+    shown = page.locator("#standings tbody tr").evaluate_all("rows => rows.map(r => r.dataset.bot)")
     assert shown == [row["bot"] for row in detail["standings"]]
     assert detail["standings_round"] == 2
     tables = [t for r in detail["rounds"] for t in r["tables"]]
