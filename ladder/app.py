@@ -335,7 +335,7 @@ def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application
     app = web.Application(middlewares=[errors])
     app.add_routes(routes)
     dashboard.add_routes(app)
-    pages.add_routes(app, ladder.pool)
+    pages.add_routes(app, ladder)
     if hub is not None:
         live.add_routes(app, hub)
     return app

@@ -44,8 +44,12 @@ def _page(name: str) -> Callable[[web.Request], Any]:
     return serve
 
 
-def add_routes(app: web.Application, pool: ConnectionPool[Any]) -> None:
+def add_routes(app: web.Application, ladder: Any) -> None:
+    """``ladder`` is the ``ladder.app.Ladder`` whose connection pool the queries use."""
+
     async def run(query: Callable[..., _T], *args: Any) -> _T:
+        pool: ConnectionPool[Any] = ladder.pool
+
         def work() -> _T:
             with pool.connection() as conn:
                 return query(conn, *args)
