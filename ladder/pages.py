@@ -16,6 +16,8 @@ HTTP routes (GET):
 from __future__ import annotations
 
 import asyncio
+import json
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -26,6 +28,9 @@ from ladder import profiles, replays
 from ladder.dashboard import STATIC, page_headers
 
 _T = TypeVar("_T")
+
+REPLAYS_AT_ONCE = 2
+CACHED_REPLAYS = 32
 
 PAGES = {
     "/replay/{match_id}": "replay.html",
@@ -58,9 +63,26 @@ def add_routes(app: web.Application, ladder: Any) -> None:
 
     from ladder.app import plain  # the dataclass-to-JSON helper of the JSON API
 
+    # An ended match's frames never change: the last few are kept, as JSON. Re-executing a
+    # match is CPU work, so only a couple run at once, off the event loop and off the pool.
+    ended: OrderedDict[str, bytes] = OrderedDict()
+    replaying = asyncio.Semaphore(REPLAYS_AT_ONCE)
+
     async def views(request: web.Request) -> web.Response:
-        found = await run(replays.replay_views, request.match_info["match_id"])
-        return web.json_response(plain(found))
+        match_id = request.match_info["match_id"]
+        body = ended.get(match_id)
+        if body is None:
+            logged = await run(replays.load, match_id)
+            async with replaying:
+                found = await asyncio.to_thread(replays.build_views, logged)
+            body = json.dumps(plain(found)).encode()
+            if found.status in replays.ENDED:
+                ended[match_id] = body
+                while len(ended) > CACHED_REPLAYS:
+                    ended.popitem(last=False)
+        else:
+            ended.move_to_end(match_id)
+        return web.Response(body=body, content_type="application/json")
 
     async def bot(request: web.Request) -> web.Response:
         found = await run(profiles.bot_profile, request.match_info["player"])

@@ -15,6 +15,7 @@ public-view rules of ``docs/security.md``:
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,8 +69,25 @@ def _parse(match_id: str) -> uuid.UUID:
         raise NotFound(f"no match {match_id[:64]!r}") from None
 
 
-def replay_views(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> ReplayViews:
-    """Every frame of a match, as much as its status allows anybody to see (module doc)."""
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """A match as the database holds it: what ``build_views`` re-executes."""
+
+    match_id: str
+    game: str
+    status: str
+    options: dict[str, Any]
+    seed: str
+    outcome: dict[str, Any] | None
+    players: int
+    rated: bool
+    names: tuple[str, ...]
+    moves: tuple[tuple[int, int, Any, bool], ...]
+    truncated: bool
+
+
+def load(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> Logged:
+    """Read a started match and its move log (the connection is not needed afterwards)."""
     key = _parse(match_id)
     with conn.transaction():
         cur = tuples(conn)
@@ -93,23 +111,45 @@ def replay_views(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> Re
     game_id, status, options, seed, outcome, players, rated = row
     if game_id not in games.ids():
         raise NotFound(f"match {match_id[:64]!r} is of a game this ladder does not know")
-    game = games.get(game_id)
-    ended = status in ENDED
-    truncated = len(moves) > limit
-    frames = list(_frames(game, players, seed, options, moves[:limit], ended))
-    return ReplayViews(
+    return Logged(
         match_id=str(key),
         game=game_id,
-        title=game.title,
         status=status,
-        rated=bool(rated),
-        players=tuple(name for (name,) in names),
         options=dict(options),
-        outcome=outcome if ended else None,
-        seat_views=ended,
-        truncated=truncated,
-        frames=tuple(frames),
+        seed=seed,
+        outcome=outcome,
+        players=players,
+        rated=bool(rated),
+        names=tuple(name for (name,) in names),
+        moves=tuple(tuple(move) for move in moves[:limit]),
+        truncated=len(moves) > limit,
     )
+
+
+def build_views(logged: Logged) -> ReplayViews:
+    """Re-execute a loaded match into its frames (CPU only: run it off the event loop)."""
+    game = games.get(logged.game)
+    ended = logged.status in ENDED
+    return ReplayViews(
+        match_id=logged.match_id,
+        game=logged.game,
+        title=game.title,
+        status=logged.status,
+        rated=logged.rated,
+        players=logged.names,
+        options=logged.options,
+        outcome=logged.outcome if ended else None,
+        seat_views=ended,
+        truncated=logged.truncated,
+        frames=tuple(
+            _frames(game, logged.players, logged.seed, logged.options, logged.moves, ended)
+        ),
+    )
+
+
+def replay_views(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> ReplayViews:
+    """Every frame of a match, as much as its status allows anybody to see (module doc)."""
+    return build_views(load(conn, match_id, limit))
 
 
 def _frames(
@@ -117,7 +157,7 @@ def _frames(
     players: int,
     seed: str,
     options: dict[str, Any],
-    moves: list[tuple[Any, ...]],
+    moves: Sequence[tuple[Any, ...]],
     ended: bool,
 ) -> list[Frame]:
     state = game.new(players, seed, options)
