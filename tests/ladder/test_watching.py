@@ -10,6 +10,7 @@ import json
 import os
 import re
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,6 +59,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         PREMIERE_LADDER_OMNISCIENT_DELAY_MOVES=str(OMNISCIENT_DELAY),
         PREMIERE_LADDER_METRICS_TOP_PLAYERS=str(TOP_PLAYERS),
         PREMIERE_LADDER_METRICS_REFRESH_S="0.3",
+        PREMIERE_LADDER_MAX_LIVE_VIEWERS="1",
     ) as running:
         yield running
 
@@ -281,6 +283,13 @@ def test_a_running_match_live_then_its_bot_page(stack: Stack, tab: Tab) -> None:
             "moves arriving while the match runs",
         )
         assert page.locator("#table > div").get_attribute("data-renderer") == "movie-tricks"
+        # One browser is all this ladder may stream to (PREMIERE_LADDER_MAX_LIVE_VIEWERS=1).
+        try:
+            urllib.request.urlopen(f"{stack.http}/api/live/{match_id}/events", timeout=10)
+            raise AssertionError("a second live viewer was let in")
+        except urllib.error.HTTPError as error:
+            assert error.code == 503
+            assert "live viewers" in json.loads(error.read())["error"]
         assert page.locator("#omniscient").count() == 0  # a network bot sits at this table
         # Only the cards every spectator knows (shown face up when taken) are on the seats.
         hands = page.locator(".seat .hand").all_inner_texts()
@@ -290,6 +299,17 @@ def test_a_running_match_live_then_its_bot_page(stack: Stack, tab: Tab) -> None:
         assert page.is_visible("#ended")
         final = wait_ended(stack.arbiter.matches(), match_id)
         assert int(page.get_attribute("body", "data-moves") or 0) == final.decisions
+
+        # Its live stream, read again after the end: spectator views only, no omniscient view
+        # (a network bot sits at this table), and the faults by kind without their details.
+        events = sse(stack, match_id)
+        assert events[0][0] == "match" and events[0][1]["omniscient_delay"] == 0
+        assert {name for name, _ in events} == {"match", "move", "fault", "end"}
+        for name, data in events:
+            if name == "move":
+                assert set(data) == {"type", "ply", "seat", "defaulted", "spectator"}
+            if name == "fault":
+                assert set(data) == {"type", "ply", "seat", "kind", "blame"}
 
         # The bot's page: its match, and its faults as the arbiter recorded them.
         with psycopg.connect(stack.arbiter.database_url) as conn:
@@ -395,3 +415,25 @@ def test_per_player_metrics_are_bounded_and_match_the_ladder(stack: Stack) -> No
 
     ratings = eventually(exported, "the per-player metrics", timeout=20)
     assert ratings == pytest.approx({e["player"]: e["elo"] for e in by_elo[:TOP_PLAYERS]})
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "says"),
+    [
+        ("/api/matches/not-a-match/views", 404, "no match"),
+        ("/api/matches/00000000-0000-0000-0000-000000000000/views", 404, "no started match"),
+        ("/api/bots/nobody-at-all", 404, "no bot"),
+        ("/api/bots/builtin:nobody", 404, "no player"),
+        ("/api/leagues/no-such-league", 404, "no league"),
+        ("/api/live/not-a-match/events", 404, "no match"),
+        ("/api/live/00000000-0000-0000-0000-000000000000/events", 404, "no match"),
+    ],
+)
+def test_bad_requests_get_a_clear_error(stack: Stack, path: str, status: int, says: str) -> None:
+    try:
+        urllib.request.urlopen(stack.http + path, timeout=10)
+        raise AssertionError(f"{path} answered")
+    except urllib.error.HTTPError as error:
+        assert error.code == status
+        assert says in json.loads(error.read())["error"]
+    assert stack.status("/healthz") == 200
