@@ -51,11 +51,10 @@ def seats_for(game: str) -> list[str]:
     return ["builtin:heuristic", *["builtin:random"] * (count - 1)]
 
 
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    folder = tmp_path_factory.mktemp("watching")
+@pytest.fixture
+def stack(tmp_path: Path) -> Iterator[Stack]:
     with running_stack(
-        folder,
+        tmp_path,
         PREMIERE_LADDER_OMNISCIENT_DELAY_MOVES=str(OMNISCIENT_DELAY),
         PREMIERE_LADDER_METRICS_TOP_PLAYERS=str(TOP_PLAYERS),
         PREMIERE_LADDER_METRICS_REFRESH_S="0.3",
@@ -64,7 +63,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         yield running
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium")
@@ -142,7 +141,17 @@ def sse(stack: Stack, match_id: str) -> list[tuple[str, dict[str, Any]]]:
     return events
 
 
-def test_replay_steps_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
+def test_spectator_pages_on_a_real_stack(stack: Stack, tab: Tab) -> None:
+    """One stack and one browser for every page (xdist would give each test its own stack);
+    the steps run in this order because the league's rated matches are the metrics' data."""
+    replays_step_through_a_match_of_every_game(stack, tab)
+    a_running_match_live_then_its_bot_page(stack, tab)
+    league_pages_and_the_links_from_the_dashboard(stack, tab)
+    per_player_metrics_are_bounded_and_match_the_ladder(stack)
+    bad_requests_get_a_clear_error(stack)
+
+
+def replays_step_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
     matches = {game: stack.match(game, seats_for(game)) for game in games.ids()}
     for match_id in matches.values():
         wait_ended(stack.arbiter.matches(), match_id)
@@ -236,7 +245,7 @@ def frames_of(stack: Stack, match_id: str) -> list[dict[str, Any]]:
     return frames
 
 
-def test_a_running_match_live_then_its_bot_page(stack: Stack, tab: Tab) -> None:
+def a_running_match_live_then_its_bot_page(stack: Stack, tab: Tab) -> None:
     token = stack.arbiter.add_bot("slowpoke")
     bot = start_bot(stack.arbiter, "tests.ladder.slow_bot:SlowBot", token, stack.folder / "bot.log")
     try:
@@ -337,7 +346,7 @@ def test_a_running_match_live_then_its_bot_page(stack: Stack, tab: Tab) -> None:
         bot.wait(10)
 
 
-def test_league_pages_and_the_links_from_the_dashboard(stack: Stack, tab: Tab) -> None:
+def league_pages_and_the_links_from_the_dashboard(stack: Stack, tab: Tab) -> None:
     stack.workers.cli(
         "league", "create", "--name", LEAGUE, "--game", "movie-tricks", "--format",
         "round-robin", "--bots", "builtin:random,builtin:heuristic,builtin:first", "--rounds", "2",
@@ -395,7 +404,7 @@ def scrape(stack: Stack) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
     }
 
 
-def test_per_player_metrics_are_bounded_and_match_the_ladder(stack: Stack) -> None:
+def per_player_metrics_are_bounded_and_match_the_ladder(stack: Stack) -> None:
     """Runs after the league above: its three players are rated; the top two are exported."""
     board = stack.get("/api/games/movie-tricks/leaderboard")
     by_elo = sorted(board["entries"], key=lambda e: -e["elo"])
@@ -417,23 +426,23 @@ def test_per_player_metrics_are_bounded_and_match_the_ladder(stack: Stack) -> No
     assert ratings == pytest.approx({e["player"]: e["elo"] for e in by_elo[:TOP_PLAYERS]})
 
 
-@pytest.mark.parametrize(
-    ("path", "status", "says"),
-    [
-        ("/api/matches/not-a-match/views", 404, "no match"),
-        ("/api/matches/00000000-0000-0000-0000-000000000000/views", 404, "no started match"),
-        ("/api/bots/nobody-at-all", 404, "no bot"),
-        ("/api/bots/builtin:nobody", 404, "no player"),
-        ("/api/leagues/no-such-league", 404, "no league"),
-        ("/api/live/not-a-match/events", 404, "no match"),
-        ("/api/live/00000000-0000-0000-0000-000000000000/events", 404, "no match"),
-    ],
-)
-def test_bad_requests_get_a_clear_error(stack: Stack, path: str, status: int, says: str) -> None:
-    try:
-        urllib.request.urlopen(stack.http + path, timeout=10)
-        raise AssertionError(f"{path} answered")
-    except urllib.error.HTTPError as error:
-        assert error.code == status
-        assert says in json.loads(error.read())["error"]
+BAD_REQUESTS = [
+    ("/api/matches/not-a-match/views", 404, "no match"),
+    ("/api/matches/00000000-0000-0000-0000-000000000000/views", 404, "no started match"),
+    ("/api/bots/nobody-at-all", 404, "no bot"),
+    ("/api/bots/builtin:nobody", 404, "no player"),
+    ("/api/leagues/no-such-league", 404, "no league"),
+    ("/api/live/not-a-match/events", 404, "no match"),
+    ("/api/live/00000000-0000-0000-0000-000000000000/events", 404, "no match"),
+]
+
+
+def bad_requests_get_a_clear_error(stack: Stack) -> None:
+    for path, status, says in BAD_REQUESTS:
+        try:
+            urllib.request.urlopen(stack.http + path, timeout=10)
+            raise AssertionError(f"{path} answered")
+        except urllib.error.HTTPError as error:
+            assert error.code == status, path
+            assert says in json.loads(error.read())["error"], path
     assert stack.status("/healthz") == 200
