@@ -362,14 +362,14 @@ export const RENDERERS = {
   "movie-trailer": movieTrailer,
 };
 
-// Draw one frame. ctx: {players, seats (every seat's view, or null), viewer (a seat whose own
-// view to draw instead of the spectator's, or null), toMove}.
+// Draw one frame. ctx: {players, viewer (a seat whose own view to draw instead of the
+// spectator's, "all" for every seat's, or null), toMove, generic (use the generic renderer)}.
 export function renderFrame(game, frame, ctx) {
   const viewer = ctx.viewer;
   const view = viewer !== null && viewer !== undefined && frame.seats ? frame.seats[viewer] : frame.spectator;
   const full = { ...ctx, view, spectator: frame.spectator, seats: viewer === "all" ? frame.seats : null };
   if (viewer === "all") full.view = frame.spectator;
-  const renderer = RENDERERS[game];
+  const renderer = ctx.generic ? undefined : RENDERERS[game];
   let node;
   try {
     node = renderer ? renderer(frame, full) : generic(frame, full);

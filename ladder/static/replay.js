@@ -1,4 +1,4 @@
-// A match's visual replay: /replay/<match>?ply=N&seen=spectator|all|<seat>. The ladder sends
+// A match's visual replay: /replay/<match>?ply=N&seen=spectator|all|<seat>[&renderer=generic]. The ladder sends
 // the engine's views for every ply (/api/matches/<match>/views); renderers.js draws them. A
 // running match has only spectator views and no moves; an ended one has every seat's view.
 
@@ -8,6 +8,8 @@ import { renderFrame } from "./renderers.js";
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const params = new URLSearchParams(location.search);
 const speed = Math.max(50, Number(params.get("speed")) || 700);
+// ?renderer=generic draws with the renderer a game without one of its own gets.
+const generic = params.get("renderer") === "generic";
 
 let replay = null;
 let index = 0; // frames[index]; frame 0 is the table before the first decision
@@ -39,7 +41,7 @@ function show(next, push = false) {
   const frame = replay.frames[index];
   const toMove = index + 1 < replay.frames.length ? replay.frames[index + 1].seat : null;
   $("table").replaceChildren(
-    renderFrame(replay.game, frame, { players: replay.players, viewer: viewer(), toMove }),
+    renderFrame(replay.game, frame, { players: replay.players, viewer: viewer(), toMove, generic }),
   );
   $("replay").dataset.index = String(index);
   $("scrub").value = String(index);

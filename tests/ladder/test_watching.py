@@ -220,6 +220,16 @@ def replays_step_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
     assert page.locator(".fan .card").count() > 0
     assert page.locator(".fan .card.back").count() == 0
 
+    # The generic renderer, which a game without one of its own gets, draws any view: the
+    # seats with their per-seat values and, with every seat's view, what each seat saw.
+    frames = stack.get(f"/api/matches/{match_id}/views")["frames"]
+    tab.open(f"/replay/{match_id}?ply={ply}&seen=all&renderer=generic")
+    assert page.locator("#table > div").get_attribute("data-renderer") == "generic"
+    assert page.locator(".seat").count() == len(frames[ply]["seats"])
+    assert page.locator(".seat .private").count() == len(frames[ply]["seats"])
+    assert page.locator(".seat .private .card").count() > 0
+    tab.shot("replay-generic-renderer")
+
     # Play runs by itself and stops at the end; pause stops it.
     tab.open(f"/replay/{matches['movie-fight']}?speed=50")
     page.click("#play")
@@ -238,6 +248,14 @@ def replays_step_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
     assert [s["ply"] for s in seen] == [m["ply"] - OMNISCIENT_DELAY for m in moves[3:]]
     assert seen[-1]["seats"] == frames_of(stack, matches["movie-tricks"])[-1 - 3]["seats"]
     assert events[-1][0] == "end"
+    # The same on the live page (here a finished match, whose stream replays to its end).
+    tab.open(f"/live/{matches['movie-tricks']}")
+    page.wait_for_selector("body[data-ended]", state="attached")
+    heading = page.inner_text("#omniscient h2")
+    assert f"Every hand, {OMNISCIENT_DELAY} moves behind" in heading, heading
+    renderer = page.locator("#omniscient > div").get_attribute("data-renderer")
+    assert renderer == "movie-tricks"
+    tab.shot("live-omniscient")
 
 
 def frames_of(stack: Stack, match_id: str) -> list[dict[str, Any]]:
