@@ -24,7 +24,7 @@ import logging
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 from aiohttp import web
@@ -35,7 +35,7 @@ import games
 from games.interface import Game
 from games.values import JSON, to_plain
 from ladder.queries import NotFound
-from ladder.replays import seat_views_at
+from ladder.replays import Replica, logged_moves, open_replica
 from premiere.config import Settings
 from premiere_bot.convert import build
 from premiere_bot.wire import match_pb2, match_pb2_grpc
@@ -43,6 +43,8 @@ from premiere_bot.wire import match_pb2, match_pb2_grpc
 log = logging.getLogger("premiere.ladder.live")
 
 KEEPALIVE_S = 15.0
+
+_T = TypeVar("_T")
 
 
 class Busy(Exception):
@@ -128,7 +130,12 @@ class LiveHub:
         """Moves of delay of the omniscient view for a match, 0 when none is offered."""
         return self.omniscient_delay if builtin_only else 0
 
-    async def follow(self, match_id: str, game: Game) -> AsyncGenerator[dict[str, Any], None]:
+    async def follow(
+        self, match_id: str, game: Game, delay: int = 0
+    ) -> AsyncGenerator[dict[str, Any], None]:
+        """The match's events so far, then as they come; with ``delay``, after each move also
+        every seat's view ``delay`` moves back ("omniscient" events), worked out once per
+        match for all its watchers."""
         if self.viewers >= self.max_viewers:
             raise Busy(f"the ladder already has {self.max_viewers} live viewers")
         feed = self.feeds.get(match_id)
@@ -136,7 +143,7 @@ class LiveHub:
             if len(self.feeds) >= self.max_matches:
                 raise Busy(f"the ladder already shows {self.max_matches} live matches")
             feed = self.feeds[match_id] = Feed(match_id)
-            feed.task = asyncio.create_task(self._pump(feed, game))
+            feed.task = asyncio.create_task(self._pump(feed, game, delay))
         feed.watchers += 1
         self.viewers += 1
         sent = 0
@@ -160,11 +167,17 @@ class LiveHub:
                 if feed.task is not None and not feed.task.done():
                     feed.task.cancel()
 
-    async def _pump(self, feed: Feed, game: Game) -> None:
+    async def _pump(self, feed: Feed, game: Game, delay: int) -> None:
+        replica: Replica | None = None
         try:
             call = self.stub().WatchMatch(match_pb2.WatchMatchRequest(match_id=feed.match_id))
             async for message in call:  # type: ignore[attr-defined]
-                await feed.add(self._event(game, message))
+                event = self._event(game, message)
+                await feed.add(event)
+                if delay and event["type"] == "move" and event["ply"] >= delay:
+                    if replica is None:
+                        replica = await self._sql(open_replica, feed.match_id)
+                    await feed.add(await self._omniscient(feed.match_id, replica, event, delay))
         except asyncio.CancelledError:
             raise
         except grpc.aio.AioRpcError as error:
@@ -176,6 +189,22 @@ class LiveHub:
             await feed.finish()
             if self.feeds.get(feed.match_id) is feed and feed.watchers == 0:
                 del self.feeds[feed.match_id]
+
+    async def _sql(self, query: Callable[..., _T], *args: Any) -> _T:
+        def work() -> _T:
+            with self.pool.connection() as conn:
+                return query(conn, *args)
+
+        return await asyncio.to_thread(work)
+
+    async def _omniscient(
+        self, match_id: str, replica: Replica, event: dict[str, Any], delay: int
+    ) -> dict[str, Any]:
+        upto = event["ply"] - delay
+        moves = await self._sql(logged_moves, match_id, replica.applied, upto)
+        await asyncio.to_thread(replica.advance, moves)
+        spectator, seats = await asyncio.to_thread(replica.views)
+        return {"type": "omniscient", "ply": upto, "spectator": spectator, "seats": seats}
 
     @staticmethod
     def _event(game: Game, message: match_pb2.WatchMatchResponse) -> dict[str, Any]:
@@ -228,13 +257,6 @@ def _match(conn: Any, match_id: str) -> tuple[str, str, list[str], bool]:
     return row[0], row[1], [name for name, _ in seats], all(b for _, b in seats)
 
 
-def _omniscient(conn: Any, match_id: str, upto: int) -> list[JSON] | None:
-    """Every seat's view after decision ``upto`` (0-based), replayed from the database. Only
-    called for a match that ``LiveHub.omniscient_for`` allows."""
-    seats = seat_views_at(conn, match_id, upto)
-    return list(seats) if seats is not None else None
-
-
 def add_routes(app: web.Application, hub: LiveHub) -> None:
     def sql(query: Callable[..., Any], *args: Any) -> Any:
         def work() -> Any:
@@ -258,7 +280,7 @@ def add_routes(app: web.Application, hub: LiveHub) -> None:
             }
         )
         try:
-            stream = hub.follow(match_id, game)
+            stream = hub.follow(match_id, game, delay)
             first = await anext(stream, None)
         except Busy as error:
             return web.json_response({"error": str(error)}, status=503)
@@ -283,10 +305,6 @@ def add_routes(app: web.Application, hub: LiveHub) -> None:
             while event is not None:
                 if event["type"] != "keepalive":
                     await send(event["type"], event)
-                if event["type"] == "move" and delay and event["ply"] >= delay:
-                    seats = await sql(_omniscient, match_id, event["ply"] - delay)
-                    if seats is not None:
-                        await send("omniscient", {"ply": event["ply"] - delay, "seats": seats})
                 event = await anext(stream, None)
                 while event is not None and event["type"] == "keepalive":
                     await response.write(b": keep-alive\n\n")

@@ -182,24 +182,54 @@ def _frames(
     return frames
 
 
-def seat_views_at(conn: Connection, match_id: str, ply: int) -> tuple[JSON, ...] | None:
-    """Every seat's view right after decision ``ply``, whatever the match's status: for the
-    live page's delayed omniscient view only (``ladder.live`` says when it may be shown).
-    None when the match has not got that far."""
-    key = _parse(match_id)
-    with conn.transaction():
-        cur = tuples(conn)
-        row = cur.execute(
-            "SELECT game, options, seed, players FROM matches WHERE id = %s", (key,)
-        ).fetchone()
-        if row is None:
-            raise NotFound(f"no match {match_id[:64]!r}")
-        moves = cur.execute(
-            "SELECT ply, seat, move, defaulted FROM match_moves WHERE match_id = %s AND ply <= %s"
-            " ORDER BY ply",
-            (key, ply),
-        ).fetchall()
-    game_id, options, seed, players = row
-    if len(moves) != ply + 1:
-        return None
-    return _frames(games.get(game_id), players, seed, options, moves, True)[-1].seats
+class Replica:
+    """A match re-executed move by move, for the live page's delayed omniscient view (every
+    seat's view, whatever the match's status: ``ladder.live`` says when it may be shown)."""
+
+    def __init__(self, game_id: str, players: int, seed: str, options: dict[str, Any]) -> None:
+        self.game = games.get(game_id)
+        self.players = players
+        self.state = self.game.new(players, seed, options)
+        self.applied = 0
+
+    def advance(self, moves: Sequence[tuple[int, int, Any]]) -> None:
+        for ply, seat, move in moves:
+            if ply != self.applied:
+                raise ValueError(f"move {ply} where move {self.applied} was expected")
+            self.state.apply(seat, self.game.decode_move(move, seat))
+            self.applied += 1
+
+    def views(self) -> tuple[JSON, JSON]:
+        """(the spectator's view, every seat's view) now."""
+        seats: JSON = [to_plain(self.state.observe(s)) for s in range(self.players)]
+        return to_plain(self.state.spectate()), seats
+
+
+def open_replica(conn: Connection, match_id: str) -> Replica:
+    row = (
+        tuples(conn)
+        .execute(
+            "SELECT game, players, seed, options FROM matches WHERE id = %s", (_parse(match_id),)
+        )
+        .fetchone()
+    )
+    if row is None:
+        raise NotFound(f"no match {match_id[:64]!r}")
+    game_id, players, seed, options = row
+    return Replica(game_id, players, seed, dict(options))
+
+
+def logged_moves(
+    conn: Connection, match_id: str, start: int, upto: int
+) -> list[tuple[int, int, Any]]:
+    """Moves ``start`` to ``upto`` (inclusive) of the move log."""
+    rows = (
+        tuples(conn)
+        .execute(
+            "SELECT ply, seat, move FROM match_moves WHERE match_id = %s AND ply >= %s"
+            " AND ply <= %s ORDER BY ply",
+            (_parse(match_id), start, upto),
+        )
+        .fetchall()
+    )
+    return [(ply, seat, move) for ply, seat, move in rows]

@@ -88,8 +88,7 @@ function watch() {
   on("move", (e) => live.frames.push({ ply: e.ply, seat: e.seat, defaulted: e.defaulted, move: null, spectator: e.spectator, seats: null }));
   on("fault", (e) => live.faults.push(e));
   on("omniscient", (e) => {
-    const behind = live.frames.find((f) => f.ply === e.ply);
-    live.omniscient = { ply: e.ply, seats: e.seats, spectator: behind ? behind.spectator : e.seats[0] };
+    live.omniscient = { ply: e.ply, seats: e.seats, spectator: e.spectator };
   });
   on("end", (e) => {
     live.ended = e;

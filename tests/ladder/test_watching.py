@@ -246,7 +246,9 @@ def replays_step_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
     moves = [data for name, data in events if name == "move"]
     seen = [data for name, data in events if name == "omniscient"]
     assert [s["ply"] for s in seen] == [m["ply"] - OMNISCIENT_DELAY for m in moves[3:]]
-    assert seen[-1]["seats"] == frames_of(stack, matches["movie-tricks"])[-1 - 3]["seats"]
+    behind = frames_of(stack, matches["movie-tricks"])[-1 - OMNISCIENT_DELAY]
+    assert seen[-1]["seats"] == behind["seats"]
+    assert seen[-1]["spectator"] == behind["spectator"]
     assert events[-1][0] == "end"
     # The same on the live page (here a finished match, whose stream replays to its end).
     tab.open(f"/live/{matches['movie-tricks']}")
