@@ -5,7 +5,8 @@ HTML and a vanilla JavaScript module with no build step. It reads the JSON API o
 service: a game picker, the leaderboard, a player's rating-history chart, the recent matches
 page by page, and a replay view; it refreshes itself every few seconds. The chart library is
 vendored under ``static/vendor/`` (see its README): the page loads nothing from elsewhere, and
-its Content-Security-Policy says so.
+its Content-Security-Policy says so. The spectator pages beside it (replays, live matches, bots,
+leagues) are served by ``ladder.pages`` with the same headers (``page_headers``).
 """
 
 from __future__ import annotations

@@ -277,6 +277,7 @@ def add_routes(app: web.Application, hub: LiveHub) -> None:
                 "Content-Type": "text/event-stream",
                 "Cache-Control": "no-cache",
                 "X-Content-Type-Options": "nosniff",
+                "X-Accel-Buffering": "no",  # a proxy in front must pass each event at once
             }
         )
         try:
@@ -315,4 +316,5 @@ def add_routes(app: web.Application, hub: LiveHub) -> None:
             await response.write_eof()
         return response
 
-    app.router.add_get("/api/live/{match_id}/events", events)
+    # No HEAD: it would open a stream whose body nobody reads.
+    app.router.add_get("/api/live/{match_id}/events", events, allow_head=False)
