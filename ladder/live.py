@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import uuid
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,7 @@ from psycopg_pool import ConnectionPool
 import games
 from games.interface import Game
 from games.values import JSON, to_plain
-from ladder.queries import NotFound
+from ladder.queries import BUILTIN_PREFIX, NotFound
 from ladder.replays import Replica, logged_moves, open_replica
 from premiere.config import Settings
 from premiere_bot.convert import build
@@ -237,11 +238,16 @@ class LiveHub:
         }
 
 
-def _match(conn: Any, match_id: str) -> tuple[str, str, list[str], bool]:
-    import uuid
+@dataclass(frozen=True)
+class Watched:
+    match_id: str  # canonical
+    game: str
+    status: str
+    players: list[str]
+    builtin_only: bool
 
-    from ladder.queries import BUILTIN_PREFIX
 
+def _match(conn: Any, match_id: str) -> Watched:
     try:
         key = uuid.UUID(match_id)
     except ValueError:
@@ -254,7 +260,7 @@ def _match(conn: Any, match_id: str) -> tuple[str, str, list[str], bool]:
         " LEFT JOIN bots b ON b.id = s.bot_id WHERE s.match_id = %s ORDER BY s.seat",
         (BUILTIN_PREFIX, key),
     ).fetchall()
-    return row[0], row[1], [name for name, _ in seats], all(b for _, b in seats)
+    return Watched(str(key), row[0], row[1], [name for name, _ in seats], all(b for _, b in seats))
 
 
 def add_routes(app: web.Application, hub: LiveHub) -> None:
@@ -266,12 +272,12 @@ def add_routes(app: web.Application, hub: LiveHub) -> None:
         return asyncio.to_thread(work)
 
     async def events(request: web.Request) -> web.StreamResponse:
-        match_id = request.match_info["match_id"]
-        game_id, status, players, builtin_only = await sql(_match, match_id)
-        if game_id not in games.ids():
-            raise NotFound(f"match {match_id[:64]!r} is of a game this ladder does not know")
-        game = games.get(game_id)
-        delay = hub.omniscient_for(builtin_only)
+        watched: Watched = await sql(_match, request.match_info["match_id"])
+        match_id = watched.match_id
+        if watched.game not in games.ids():
+            raise NotFound(f"match {match_id} is of a game this ladder does not know")
+        game = games.get(watched.game)
+        delay = hub.omniscient_for(watched.builtin_only)
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -295,10 +301,10 @@ def add_routes(app: web.Application, hub: LiveHub) -> None:
                 "match",
                 {
                     "match_id": match_id,
-                    "game": game_id,
+                    "game": watched.game,
                     "title": game.title,
-                    "status": status,
-                    "players": players,
+                    "status": watched.status,
+                    "players": watched.players,
                     "omniscient_delay": delay,
                 },
             )
