@@ -291,7 +291,14 @@ def a_running_match_live_then_its_bot_page(stack: Stack, tab: Tab) -> None:
             strike_limit=20,
         )
         page = tab.page
-        # Listed as running; the row leads to the live view.
+        # On the dashboard, the running match is a link to its live view.
+        tab.open("/?refresh=0.5", ready=f"#live-matches li[data-match='{match_id}']")
+        assert page.is_visible("#live-section")
+        assert "slowpoke vs builtin:heuristic" in page.inner_text("#live-matches")
+        link = page.locator(f"#live-matches li[data-match='{match_id}'] a.watch")
+        assert link.get_attribute("href") == f"/live/{match_id}"
+        tab.shot("dashboard-live-strip")
+        # Listed as running on the live page too; the row leads to the live view.
         tab.open("/live?refresh=0.5")
         row = page.locator(f"#live tr[data-match='{match_id}']")
         row.wait_for()
