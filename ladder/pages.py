@@ -75,14 +75,16 @@ def add_routes(app: web.Application, ladder: Any) -> None:
             logged = await run(replays.load, match_id)
             async with replaying:
                 found = await asyncio.to_thread(replays.build_views, logged)
-            body = json.dumps(plain(found)).encode()
+            body = json.dumps(plain(replays.compact(found))).encode()
             if found.status in replays.ENDED:
                 ended[match_id] = body
                 while len(ended) > CACHED_REPLAYS:
                     ended.popitem(last=False)
         else:
             ended.move_to_end(match_id)
-        return web.Response(body=body, content_type="application/json")
+        response = web.Response(body=body, content_type="application/json")
+        response.enable_compression()
+        return response
 
     async def bot(request: web.Request) -> web.Response:
         found = await run(profiles.bot_profile, request.match_info["player"])

@@ -147,6 +147,62 @@ def build_views(logged: Logged) -> ReplayViews:
     )
 
 
+def compact(views: ReplayViews) -> dict[str, Any]:
+    """The replay as the JSON API sends it: each frame's spectator view holds only the fields
+    that changed since the previous frame (the first frame's is whole), and each seat's view
+    only the fields where it differs from that frame's spectator view. A long match's views
+    repeat most of themselves; this keeps an 8-player Movie Trailer replay small.
+    ``expand`` (and the page's ``replay.js``) undo it."""
+    frames: list[dict[str, Any]] = []
+    previous: dict[str, Any] = {}
+    for frame in views.frames:
+        spectator = frame.spectator if isinstance(frame.spectator, dict) else {}
+        changed = {k: v for k, v in spectator.items() if previous.get(k, _NONE) != v}
+        seats = (
+            [
+                {k: v for k, v in seat.items() if spectator.get(k, _NONE) != v}
+                if isinstance(seat, dict)
+                else seat
+                for seat in frame.seats
+            ]
+            if frame.seats is not None
+            else None
+        )
+        frames.append(
+            {
+                "ply": frame.ply,
+                "seat": frame.seat,
+                "move": frame.move,
+                "defaulted": frame.defaulted,
+                "spectator": changed,
+                "seats": seats,
+            }
+        )
+        previous = spectator
+    meta = {name: getattr(views, name) for name in ReplayViews.__slots__ if name != "frames"}
+    return {**meta, "encoding": "changes", "frames": frames}
+
+
+def expand(body: dict[str, Any]) -> dict[str, Any]:
+    """The whole views back from ``compact``."""
+    frames = []
+    spectator: dict[str, Any] = {}
+    for frame in body["frames"]:
+        spectator = {**spectator, **frame["spectator"]}
+        seats = frame["seats"]
+        frames.append(
+            {
+                **frame,
+                "spectator": spectator,
+                "seats": None if seats is None else [{**spectator, **seat} for seat in seats],
+            }
+        )
+    return {**body, "frames": frames}
+
+
+_NONE = object()
+
+
 def replay_views(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> ReplayViews:
     """Every frame of a match, as much as its status allows anybody to see (module doc)."""
     return build_views(load(conn, match_id, limit))

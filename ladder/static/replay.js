@@ -15,6 +15,17 @@ let replay = null;
 let index = 0; // frames[index]; frame 0 is the table before the first decision
 let timer = null;
 
+// The API sends each frame's changes only (ladder/replays.py, compact): rebuild whole views.
+function expand(body) {
+  let spectator = {};
+  body.frames = body.frames.map((frame) => {
+    spectator = { ...spectator, ...frame.spectator };
+    const seats = frame.seats === null ? null : frame.seats.map((seat) => ({ ...spectator, ...seat }));
+    return { ...frame, spectator, seats };
+  });
+  return body;
+}
+
 function describeMove(frame) {
   if (frame.ply === null) return "Before the first decision.";
   const who = replay.players[frame.seat] ?? `seat ${frame.seat}`;
@@ -115,7 +126,7 @@ function setup() {
 async function main() {
   $("nav").replaceWith(nav(""));
   try {
-    replay = await api(`/api/matches/${encodeURIComponent(matchId)}/views`);
+    replay = expand(await api(`/api/matches/${encodeURIComponent(matchId)}/views`));
   } catch (error) {
     $("status").textContent = "";
     showError(error);

@@ -4,12 +4,15 @@ test_watching.py."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import games
 from games.play import play_match
 from games.values import to_plain
-from ladder.replays import Logged, Replica, build_views
+from ladder.app import plain
+from ladder.replays import Logged, Replica, build_views, compact, expand
 
 SEED = "5eed" * 16
 
@@ -76,3 +79,16 @@ def test_the_live_replica_advances_in_order_only() -> None:
     with pytest.raises(ValueError, match="move 12 where move 10 was expected"):
         replica.advance([(p, s, m) for p, s, m, _ in match.moves[12:13]])
     assert replica.applied == 10
+
+
+@pytest.mark.parametrize("status", ["finished", "running"])
+def test_the_compact_encoding_expands_to_the_same_views(status: str) -> None:
+    views = build_views(logged("magic-trick", status)[0])
+    body = json.loads(json.dumps(plain(compact(views))))
+    whole = json.loads(json.dumps(plain(views)))
+    assert body["encoding"] == "changes"
+    assert len(json.dumps(body)) < 0.75 * len(json.dumps(whole))
+    assert expand(body)["frames"] == whole["frames"]
+    assert {k: v for k, v in body.items() if k not in ("frames", "encoding")} == {
+        k: v for k, v in whole.items() if k != "frames"
+    }

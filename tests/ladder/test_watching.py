@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 import games
+from ladder.replays import expand
 from tests.integration.services import ROOT, start_bot, wait_ended
 from tests.ladder.stack import Stack, running_stack
 from tests.ladder.test_dashboard import CHROMIUM, CHROMIUM_ARGS, eventually
@@ -157,7 +158,7 @@ def replays_step_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
         wait_ended(stack.arbiter.matches(), match_id)
     page = tab.page
     for game, match_id in matches.items():
-        views = stack.get(f"/api/matches/{match_id}/views")
+        views = views_of(stack, match_id)
         frames = views["frames"]
         assert views["status"] == "finished" and views["seat_views"]
         assert "seed" not in views
@@ -203,7 +204,7 @@ def replays_step_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
 
     # Hidden cards: the spectator sees none of a Movie Tricks hand; every seat's view shows it.
     match_id = matches["movie-tricks"]
-    frames = stack.get(f"/api/matches/{match_id}/views")["frames"]
+    frames = views_of(stack, match_id)["frames"]
     ply = next(i for i, f in enumerate(frames) if f["seats"][0]["hand"])
     tab.open(f"/replay/{match_id}?ply={ply}")
     assert page.locator(".seat[data-seat='0'] .hand .card").count() == 0
@@ -212,7 +213,7 @@ def replays_step_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
     assert hand.count() == len(frames[ply]["seats"][0]["hand"])
     # Magic Trick: face-down fans for the spectator, every card face up across the seats' views.
     match_id = matches["magic-trick"]
-    frames = stack.get(f"/api/matches/{match_id}/views")["frames"]
+    frames = views_of(stack, match_id)["frames"]
     ply = next(i for i, f in enumerate(frames) if f["spectator"]["fans"])
     tab.open(f"/replay/{match_id}?ply={ply}")
     assert page.locator(".fan .card.back").count() > 0
@@ -222,7 +223,7 @@ def replays_step_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
 
     # The generic renderer, which a game without one of its own gets, draws any view: the
     # seats with their per-seat values and, with every seat's view, what each seat saw.
-    frames = stack.get(f"/api/matches/{match_id}/views")["frames"]
+    frames = views_of(stack, match_id)["frames"]
     tab.open(f"/replay/{match_id}?ply={ply}&seen=all&renderer=generic")
     assert page.locator("#table > div").get_attribute("data-renderer") == "generic"
     assert page.locator(".seat").count() == len(frames[ply]["seats"])
@@ -260,8 +261,13 @@ def replays_step_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
     tab.shot("live-omniscient")
 
 
+def views_of(stack: Stack, match_id: str) -> dict[str, Any]:
+    """A match's replay views, whole (the API sends each frame's changes only)."""
+    return expand(stack.get(f"/api/matches/{match_id}/views"))
+
+
 def frames_of(stack: Stack, match_id: str) -> list[dict[str, Any]]:
-    frames: list[dict[str, Any]] = stack.get(f"/api/matches/{match_id}/views")["frames"]
+    frames: list[dict[str, Any]] = views_of(stack, match_id)["frames"]
     return frames
 
 
@@ -310,7 +316,7 @@ def a_running_match_live_then_its_bot_page(stack: Stack, tab: Tab) -> None:
         eventually(lambda: int(page.get_attribute("body", "data-moves") or 0) >= 2, "moves")
         before = int(page.get_attribute("body", "data-moves") or 0)
         # While it runs: a replay is the spectator's view only, with no moves, seats or seed.
-        views = stack.get(f"/api/matches/{match_id}/views")
+        views = views_of(stack, match_id)
         assert views["status"] == "running" and not views["seat_views"]
         assert all(f["move"] is None and f["seats"] is None for f in views["frames"])
         assert "seed" not in json.dumps(views)

@@ -26,6 +26,7 @@ import pytest
 import games
 from games.rng import Rng, derive_seed
 from games.values import to_plain
+from ladder.replays import expand
 from premiere_bot.wire import match_pb2
 from server.codec import move_from_wire, observation_to_wire
 from tests.integration.services import Arbiter, free_port, scratch_database, start_bot, wait_ended
@@ -131,7 +132,7 @@ def test_no_hidden_card_reaches_a_public_surface(
         assert match_id not in elsewhere, "a ladder surface other than the live pages names it"
         assert "detail:" not in record
         # The live replay while it ran: spectator views only, no move, no seat's view.
-        views = json.loads(spectating.rsplit("\n", 1)[-1])
+        views = expand(json.loads(spectating.rsplit("\n", 1)[-1]))
         assert views["status"] == "running" and not views["seat_views"]
         assert all(f["move"] is None and f["seats"] is None for f in views["frames"])
         for frame in views["frames"][1:]:
