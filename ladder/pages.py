@@ -5,7 +5,8 @@ the dashboard's Content-Security-Policy); the JSON it reads is served here too.
 HTTP routes (GET):
 
 - ``/replay/{match}`` (``?ply=N`` opens at a move): the visual replay; reads
-  ``/api/matches/{match}/views`` (``ladder.replays``).
+  ``/api/matches/{match}/views`` (``ladder.replays``: the engine's views per ply, each frame
+  sent as its changes, ``compact``).
 - ``/bots/{player}``: a bot's ratings, recent matches and health; reads ``/api/bots/{player}``.
 - ``/leagues`` and ``/leagues/{name}``: every league, one league's standings, rounds and
   matches; read ``/api/leagues`` and ``/api/leagues/{name}``.
