@@ -12,7 +12,8 @@ HTTP routes (GET, JSON):
   rated matches (``player`` is a bot name or ``builtin:<name>``).
 - ``/api/matches/{id}/replay``: an ended match's seed, options, players and moves.
 - ``/metrics`` (Prometheus) and ``/healthz``.
-- ``/`` and ``/static/...``: the dashboard web page (``ladder.dashboard``).
+- ``/`` and ``/static/...``: the dashboard web page (``ladder.dashboard``); the replay, bot,
+  league and live pages and their JSON (``ladder.pages``).
 
 The queries are the plain synchronous functions of ``ladder.queries`` on a small connection
 pool, run in worker threads so a standings refit never stalls the loop.
@@ -39,14 +40,15 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from psycopg_pool import ConnectionPool
 
 import games
-from ladder import dashboard, elo, queries
+from ladder import dashboard, elo, live, pages, profiles, queries
 from ladder.config import LadderSettings
+from ladder.metrics import PLAYERS
 from ladder.queries import BadRequest, NotFound, StandingsCache
 from ladder.store import rate_queued
 from premiere.config import Settings
 from premiere.tls import add_port, http_ssl_context, server_options
 from premiere_bot.outcome import outcome_to_wire
-from premiere_bot.wire import ladder_pb2, ladder_pb2_grpc
+from premiere_bot.wire import ladder_pb2, ladder_pb2_grpc, match_pb2_grpc
 from server.errors import CleanErrors
 
 log = logging.getLogger("premiere.ladder")
@@ -272,7 +274,7 @@ def _integer(request: web.Request, name: str, default: int) -> int:
         raise BadRequest(f"{name} must be an integer, not {text!r}") from None
 
 
-def http_app(ladder: Ladder) -> web.Application:
+def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application:
     routes = web.RouteTableDef()
 
     @routes.get("/api/games")
@@ -334,6 +336,9 @@ def http_app(ladder: Ladder) -> web.Application:
     app = web.Application(middlewares=[errors])
     app.add_routes(routes)
     dashboard.add_routes(app)
+    pages.add_routes(app, ladder)
+    if hub is not None:
+        live.add_routes(app, hub)
     return app
 
 
@@ -357,6 +362,24 @@ async def _rate_loop(ladder: Ladder, interval: float, stop: asyncio.Event) -> No
             log.exception("rating pass failed; trying again in %.1f s", interval)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), interval)
+
+
+async def _metrics_loop(
+    pool: ConnectionPool[Any], settings: LadderSettings, stop: asyncio.Event
+) -> None:
+    """Keep the per-game and per-player gauges (``ladder.metrics.PLAYERS``) fresh."""
+    while not stop.is_set():
+        try:
+
+            def query() -> profiles.MetricsSnapshot:
+                with pool.connection() as conn:
+                    return profiles.metrics_snapshot(conn, settings.metrics_top_players)
+
+            PLAYERS.snapshot = await asyncio.to_thread(query)
+        except Exception:
+            log.exception("refreshing the per-player metrics failed")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), settings.metrics_refresh_s)
 
 
 async def serve(
@@ -394,7 +417,16 @@ async def serve(
     )
     if add_port(server, settings.grpc_address, shared) == 0:
         raise SystemExit(f"cannot bind {settings.grpc_address}")
-    runner = web.AppRunner(http_app(ladder), access_log=None)
+    channel = live.arbiter_channel(shared)
+    stub = match_pb2_grpc.MatchServiceStub(channel)
+    hub = live.LiveHub(
+        pool,
+        lambda: stub,
+        settings.max_live_matches,
+        settings.max_live_viewers,
+        settings.omniscient_delay_moves,
+    )
+    runner = web.AppRunner(http_app(ladder, hub), access_log=None)
     await runner.setup()
     host, port = _split(settings.http_address)
     tls = http_ssl_context(shared, settings.http_address)
@@ -402,6 +434,7 @@ async def serve(
     await site.start()
     await server.start()
     rating = asyncio.create_task(_rate_loop(ladder, settings.rate_interval_s, stop))
+    exporting = asyncio.create_task(_metrics_loop(pool, settings, stop))
     for name in ("", SERVICE):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     log.info(
@@ -418,6 +451,8 @@ async def serve(
         await health.enter_graceful_shutdown()
         stop.set()
         await rating
+        await exporting
         await server.stop(grace=1.0)
         await runner.cleanup()
+        await channel.close(None)
         await asyncio.to_thread(pool.close)

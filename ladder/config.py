@@ -33,3 +33,29 @@ class LadderSettings(BaseSettings):
         description="A finished match is rated once it has been finished this long, so that"
         " matches committed a moment apart are still rated in the order they finished.",
     )
+    omniscient_delay_moves: int = Field(
+        default=0,
+        ge=0,
+        description="The live page's omniscient view (every seat's hand) trails the match by"
+        " this many decisions; 0 (the default) offers none. Offered only for matches whose every"
+        " seat is a built-in bot (ladder/live.py says why).",
+    )
+    max_live_matches: int = Field(
+        default=8,
+        ge=1,
+        description="Matches the live page follows at once (one WatchMatch stream each; keep it"
+        " at most the arbiter's PREMIERE_MAX_WATCHERS_PER_PEER).",
+    )
+    max_live_viewers: int = Field(
+        default=256, ge=1, description="Browsers following live matches at once, in total."
+    )
+    metrics_top_players: int = Field(
+        default=25,
+        ge=0,
+        le=1000,
+        description="Players per game exported with per-player metrics (best live Elo first);"
+        " bounds the ladder's /metrics cardinality.",
+    )
+    metrics_refresh_s: float = Field(
+        default=15.0, gt=0, description="Seconds between refreshes of the per-player metrics."
+    )

@@ -3,9 +3,11 @@
 The page (``ladder/static/index.html`` with ``dashboard.js`` and ``dashboard.css``) is plain
 HTML and a vanilla JavaScript module with no build step. It reads the JSON API of the same
 service: a game picker, the leaderboard, a player's rating-history chart, the recent matches
-page by page, and a replay view; it refreshes itself every few seconds. The chart library is
+page by page, and a replay view, with the matches being played now on top (``live_strip.js``); it
+refreshes itself every few seconds. The chart library is
 vendored under ``static/vendor/`` (see its README): the page loads nothing from elsewhere, and
-its Content-Security-Policy says so.
+its Content-Security-Policy says so. The spectator pages beside it (replays, live matches, bots,
+leagues) are served by ``ladder.pages`` with the same headers (``page_headers``).
 """
 
 from __future__ import annotations
@@ -24,16 +26,18 @@ POLICY = (
 )
 
 
+def page_headers() -> dict[str, str]:
+    """The headers of every HTML page the ladder serves."""
+    return {
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "no-cache",
+        "Content-Security-Policy": POLICY,
+        "X-Content-Type-Options": "nosniff",
+    }
+
+
 async def index(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(
-        STATIC / "index.html",
-        headers={
-            "Content-Type": "text/html; charset=utf-8",
-            "Cache-Control": "no-cache",
-            "Content-Security-Policy": POLICY,
-            "X-Content-Type-Options": "nosniff",
-        },
-    )
+    return web.FileResponse(STATIC / "index.html", headers=page_headers())
 
 
 async def _no_cache(request: web.Request, response: web.StreamResponse) -> None:

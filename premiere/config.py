@@ -34,7 +34,8 @@ class Settings(BaseSettings):
         description="Seconds before a task taken by a worker that vanished is delivered again.",
     )
     arbiter_target: str = Field(
-        default="127.0.0.1:50051", description="Where workers reach the arbiter's gRPC API."
+        default="127.0.0.1:50051",
+        description="Where workers and the ladder (live pages) reach the arbiter's gRPC API.",
     )
     worker_metrics_port: int = Field(default=9102, description="Port of the workers' /metrics.")
     operator_token: str | None = Field(
@@ -57,11 +58,13 @@ class Settings(BaseSettings):
     )
     tls_ca: str | None = Field(
         default=None,
-        description="PEM CA bundle the workers trust when dialling the arbiter over TLS"
+        description="PEM CA bundle the workers and the ladder trust when dialling the arbiter"
+        " over TLS"
         " (default: the system's roots).",
     )
     arbiter_tls: bool = Field(
-        default=False, description="Workers dial the arbiter (arbiter_target) over TLS."
+        default=False,
+        description="Workers and the ladder dial the arbiter (arbiter_target) over TLS.",
     )
     arbiter_tls_name: str | None = Field(
         default=None,

@@ -193,6 +193,13 @@ function renderLeaderboard(board) {
           },
           playerLabel(entry.player, entry.builtin, entry.reference),
         ),
+        " ",
+        el("a", {
+          class: "bot-page small",
+          href: `/bots/${encodeURIComponent(entry.player)}`,
+          title: `${entry.player}: ratings, matches and health`,
+          text: "page",
+        }),
       ),
       el("td", { class: "num elo", text: rating(entry.elo) }),
       standing
@@ -393,6 +400,8 @@ function renderMatches(page) {
       el(
         "td",
         { class: "replay" },
+        el("a", { class: "replay-watch", href: `/replay/${encodeURIComponent(match.match_id)}`, text: "watch" }),
+        " · ",
         el("button", {
           type: "button",
           class: "link replay-view",

@@ -615,65 +615,22 @@ def test_grafana_finds_the_dashboard() -> None:
     assert len(ids) == len(set(ids)), "panel ids must be unique"
 
 
-_GAME = "movie-tricks"
-
-
-def runnable_sql(raw: str) -> str:
-    """A panel's SQL as Grafana sends it, for game $game over all time."""
-    text = raw.replace("${game}", _GAME).replace("$game", _GAME)
-    text = re.sub(
-        r"\$__timeFilter\(([^)]*)\)",
-        r"\1 BETWEEN '-infinity'::timestamptz AND 'infinity'::timestamptz",
-        text,
-    )
-    assert "$" not in text, f"a Grafana macro or variable this test does not know: {text}"
-    return text
-
-
-def test_dashboard_sql_reads_the_ladder() -> None:
-    """The leaderboard and history panels run on a migrated database with rated matches, and
-    show what the ladder's own leaderboard query shows."""
-    import psycopg
-
-    from ladder.queries import StandingsCache, leaderboard
-    from ladder.store import rate_finished
-    from tests.integration.services import scratch_database
-    from tests.ladder.synthetic import add_bots, insert_matches, random_matches
-
-    panels = {
-        target["format"]: target["rawSql"]
-        for _, target in dashboard_targets()
-        if target["datasource"]["uid"] == "premiere-postgres"
-    }
-    assert set(panels) == {"table", "time_series"}
+def test_dashboard_reads_prometheus_not_the_database() -> None:
+    """The leaderboards come from the ladder's per-player metrics (premiere_ladder_player_*,
+    tests/ladder/test_watching.py checks they match the ladder's leaderboard), not from SQL."""
+    sources = {target["datasource"]["uid"] for _, target in dashboard_targets()}
+    assert sources == {"premiere-prometheus"}
     variable = dashboard()["templating"]["list"][0]
-    names = ["ann", "bob", "cy", "dee", "eve"]
-    with scratch_database() as url:
-        with psycopg.connect(url) as conn:
-            bots = add_bots(conn, names)
-            insert_matches(conn, random_matches(25, [*names, "builtin:random"], seed=7), bots)
-        assert rate_finished(url) == 25
-        with psycopg.connect(url, autocommit=True) as conn:
-            expected = leaderboard(conn, _GAME, StandingsCache())
-            games = conn.execute(variable["query"]).fetchall()
-            board = conn.execute(runnable_sql(panels["table"]))
-            columns = [column.name for column in board.description or []]
-            rows = [dict(zip(columns, row, strict=True)) for row in board.fetchall()]
-            history = conn.execute(runnable_sql(panels["time_series"]))
-            history_columns = [column.name for column in history.description or []]
-            points = history.fetchall()
-    assert games == [(_GAME,)]
-    assert columns[:3] == ["rank", "player", "live Elo"]
-    assert [row["player"] for row in rows] == [
-        entry.player for entry in sorted(expected.entries, key=lambda entry: -entry.elo)
-    ]
-    by_player = {entry.player: entry for entry in expected.entries}
-    for row in rows:
-        assert float(row["live Elo"]) == pytest.approx(by_player[row["player"]].elo, abs=0.05)
-        assert row["games"] == by_player[row["player"]].games
-    assert history_columns[:2] == ["time", "metric"]
-    assert len(points) == 25 * 4  # six players, all in the top ten: every rated seat
-    assert {point[1] for point in points} == {*names, "builtin:random"}
+    assert variable["datasource"]["uid"] == "premiere-prometheus"
+    assert "premiere_ladder_game_rated_matches" in variable["definition"]
+    text = "\n".join(target["expr"] for _, target in dashboard_targets())
+    for needle in (
+        'premiere_ladder_player_rating{game="$game"}',
+        'premiere_ladder_player_games{game="$game"}',
+        "premiere_ladder_player_faults_day",
+        "premiere_ladder_player_latency_ms_day",
+    ):
+        assert needle in text, f"the dashboard has no panel with {needle}"
 
 
 # --- Kubernetes -----------------------------------------------------------------------------

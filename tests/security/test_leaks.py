@@ -1,6 +1,7 @@
 """The leak test: for every registered game and player count, a rated match is played while
 every public surface is read (GetMatch and WatchMatch without credentials, the ladder's JSON
-API and page, both /metrics, the arbiter's and the ladder's logs at INFO). Then, from the
+API and page (the spectator pages' live list, bot page and live replay included), both
+/metrics, the arbiter's and the ladder's logs at INFO). Then, from the
 replay:
 
 - every WatchMatch view is exactly the engine's spectator view at that moment, and that view
@@ -13,15 +14,19 @@ It iterates games.all_games(), so each new engine is covered as soon as it is re
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 import games
 from games.rng import Rng, derive_seed
+from games.values import to_plain
+from ladder.replays import expand
 from premiere_bot.wire import match_pb2
 from server.codec import move_from_wire, observation_to_wire
 from tests.integration.services import Arbiter, free_port, scratch_database, start_bot, wait_ended
@@ -54,8 +59,12 @@ def http_text(url: str) -> str:
         return str(reply.read().decode())
 
 
-def public_surfaces(arbiter: Arbiter, ladder: Ladder, game: str, match_id: str) -> tuple[str, str]:
-    """Everything anybody may read now: the arbiter's record of the match, and the rest."""
+def public_surfaces(
+    arbiter: Arbiter, ladder: Ladder, game: str, match_id: str, bot: str
+) -> tuple[str, str, str]:
+    """Everything anybody may read now: the arbiter's record of the match, the surfaces that
+    name no running match, and the spectator pages' data, which list and show running matches
+    (as WatchMatch does: spectator views only)."""
     record = arbiter.anonymous().GetMatch(match_pb2.GetMatchRequest(match_id=match_id), timeout=10)
     parts = []
     for path in (
@@ -64,10 +73,19 @@ def public_surfaces(arbiter: Arbiter, ladder: Ladder, game: str, match_id: str) 
         f"/api/games/{game}/matches",
         "/",
         "/metrics",
+        "/api/leagues",
     ):
         parts.append(http_text(ladder.http + path))
     parts.append(http_text(f"http://127.0.0.1:{arbiter.metrics_port}/metrics"))
-    return str(record) + record.SerializeToString().hex(), "\n".join(parts)
+    spectating = [
+        http_text(ladder.http + path)
+        for path in ("/api/live", f"/api/bots/{bot}", f"/api/matches/{match_id}/views")
+    ]
+    return (
+        str(record) + record.SerializeToString().hex(),
+        "\n".join(parts),
+        "\n".join(spectating),
+    )
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
@@ -86,14 +104,14 @@ def test_no_hidden_card_reaches_a_public_surface(
     watch = arbiter.anonymous().WatchMatch(match_pb2.WatchMatchRequest(match_id=match_id))
     reader = threading.Thread(target=lambda: events.extend(watch), daemon=True)
     reader.start()
-    live: list[tuple[str, str]] = []
+    live: list[tuple[str, str, str]] = []
     get = match_pb2.GetMatchRequest(match_id=match_id)
     while True:
         status = arbiter.anonymous().GetMatch(get, timeout=10).match.status
         if status in (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_VOID):
             break
         if status == match_pb2.MATCH_STATUS_RUNNING and len(live) < 4:
-            surfaces = public_surfaces(arbiter, ladder, game_id, match_id)
+            surfaces = public_surfaces(arbiter, ladder, game_id, match_id, bot)
             after = arbiter.anonymous().GetMatch(get, timeout=10).match.status
             if after == match_pb2.MATCH_STATUS_RUNNING:  # all of it was read while it ran
                 live.append(surfaces)
@@ -102,25 +120,34 @@ def test_no_hidden_card_reaches_a_public_surface(
     assert ended.status == match_pb2.MATCH_STATUS_FINISHED, arbiter.log()
     reader.join(30)
     assert live, "the match ended before any surface could be read while it ran"
+    spectated: dict[int, Any] = {}
 
     replay = arbiter.anonymous().GetReplay(
         match_pb2.GetReplayRequest(match_id=match_id), timeout=10
     )
     seed = replay.seed
     assert len(seed) == 64 and replay.rated
-    for record, elsewhere in live:
-        assert seed not in record and seed not in elsewhere
-        assert match_id not in elsewhere, "the ladder lists a live match"
+    for record, elsewhere, spectating in live:
+        assert seed not in record and seed not in elsewhere and seed not in spectating
+        assert match_id not in elsewhere, "a ladder surface other than the live pages names it"
         assert "detail:" not in record
+        # The live replay while it ran: spectator views only, no move, no seat's view.
+        views = expand(json.loads(spectating.rsplit("\n", 1)[-1]))
+        assert views["status"] == "running" and not views["seat_views"]
+        assert all(f["move"] is None and f["seats"] is None for f in views["frames"])
+        for frame in views["frames"][1:]:
+            spectated[frame["ply"]] = frame["spectator"]
 
     state = game.new(players, seed, game.resolve_options({}))
     rng = Rng(derive_seed("leak-test", game_id, players))
     moves = [(step.seat, move_from_wire(game, step.move)) for step in replay.steps]
     views = [e.move for e in events if e.WhichOneof("event") == "move"]
     assert len(views) == len(moves)
-    for (seat, move), view in zip(moves, views, strict=True):
+    for ply, ((seat, move), view) in enumerate(zip(moves, views, strict=True)):
         state.apply(seat, move)
         assert view.view == observation_to_wire(game, state.spectate())
+        if ply in spectated:  # what the ladder's replay showed while the match ran
+            assert spectated[ply] == to_plain(state.spectate())
         for other in range(players):
             if not state.is_over():
                 twin = state.indistinguishable(other, rng)

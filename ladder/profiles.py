@@ -1,0 +1,493 @@
+"""What the spectator pages show beside the leaderboard: a bot's page (ratings, recent matches,
+health), the leagues (format, schedule, standings, rounds and their matches, progress), and the
+matches running now.
+
+Read-only queries over the ladder's tables and, like the replays, the arbiter's match tables
+and the workers' league tables (``docs/architecture.md``). Nothing here reveals what a running
+match hides: no seeds (of matches or leagues), no moves of running matches, no fault details of
+running matches (a detail may name the card a bot tried to play).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from ladder.queries import BUILTIN_PREFIX, NotFound, _player_id
+from ladder.store import tuples
+
+Connection = psycopg.Connection[Any]
+
+RECENT_MATCHES = 20
+RUNNING_LIMIT = 100
+WINDOWS = (("day", datetime.timedelta(days=1)), ("week", datetime.timedelta(days=7)))
+FAULT_KINDS = ("timeout", "illegal", "malformed", "disconnect")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRating:
+    game: str
+    elo: float
+    games: int
+    history: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RecentMatch:
+    match_id: str
+    game: str
+    status: str
+    seat: int
+    seats: int
+    rank: int | None
+    score: int | None
+    forfeited: bool
+    finished_at: datetime.datetime | None
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    """A bot's faults and decision latency as the arbiter recorded them over one window."""
+
+    window: str
+    matches: int
+    decisions: int
+    faults: dict[str, int]
+    forfeits: int
+    latency_ms: dict[str, float | None]
+
+
+@dataclass(frozen=True, slots=True)
+class BotProfile:
+    player: str
+    builtin: bool
+    registered_at: datetime.datetime | None
+    last_connected_at: datetime.datetime | None
+    removed: bool
+    games_declared: tuple[str, ...] | None
+    ratings: tuple[GameRating, ...]
+    recent: tuple[RecentMatch, ...]
+    health: tuple[Health, ...]
+
+
+def bot_profile(conn: Connection, player: str, now: datetime.datetime | None = None) -> BotProfile:
+    """A bot (or ``builtin:<name>``) by name: its ratings per game with their history, its
+    recent matches and its health over the last day and week."""
+    with conn.transaction():
+        cur = tuples(conn)
+        builtin = player.startswith(BUILTIN_PREFIX)
+        if builtin:
+            name = player.removeprefix(BUILTIN_PREFIX)
+            seat_filter, key = "s.builtin = %s", name
+            registered = connected = None
+            removed, declared = False, None
+            if not cur.execute(
+                "SELECT 1 FROM match_seats WHERE builtin = %s LIMIT 1", (name,)
+            ).fetchone():
+                raise NotFound(f"no player {player[:80]!r}")
+        else:
+            row = cur.execute(
+                "SELECT id, created_at, last_connected_at, removed_at IS NOT NULL, games"
+                " FROM bots WHERE name = %s",
+                (player,),
+            ).fetchone()
+            if row is None:
+                raise NotFound(f"no bot {player[:80]!r}")
+            bot_id, registered, connected, removed, games = row
+            declared = tuple(games) if games is not None else None
+            seat_filter, key = "s.bot_id = %s", bot_id
+        ratings: list[GameRating] = []
+        try:
+            player_id, _ = _player_id(conn, player)
+        except NotFound:
+            player_id = None
+        if player_id is not None:
+            rows = cur.execute(
+                "SELECT game, rating, games FROM ratings WHERE player_id = %s AND games > 0"
+                " ORDER BY game",
+                (player_id,),
+            ).fetchall()
+            for game, elo, played in rows:
+                points = cur.execute(
+                    "SELECT after FROM (SELECT seq, after FROM rating_history"
+                    " WHERE game = %s AND player_id = %s ORDER BY seq DESC LIMIT 200) h"
+                    " ORDER BY seq",
+                    (game, player_id),
+                ).fetchall()
+                ratings.append(GameRating(game, elo, played, tuple(p for (p,) in points)))
+        recent = _recent(cur, seat_filter, key)
+        clock = cur.execute("SELECT now()").fetchone()
+        moment = now or (clock[0] if clock else datetime.datetime.now(datetime.UTC))
+        health = tuple(
+            _health(cur, seat_filter, key, label, moment - span) for label, span in WINDOWS
+        )
+    return BotProfile(
+        player=player,
+        builtin=builtin,
+        registered_at=registered,
+        last_connected_at=connected,
+        removed=removed,
+        games_declared=declared,
+        ratings=tuple(ratings),
+        recent=recent,
+        health=health,
+    )
+
+
+def _recent(cur: Any, seat_filter: str, key: Any) -> tuple[RecentMatch, ...]:
+    rows = cur.execute(
+        "SELECT m.id, m.game, m.status, s.seat, m.players, m.outcome, s.forfeited,"
+        " m.finished_at,"
+        " (SELECT array_agg(coalesce(b.name, %s || o.builtin) ORDER BY o.seat)"
+        "  FROM match_seats o LEFT JOIN bots b ON b.id = o.bot_id WHERE o.match_id = m.id)"
+        " FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        f" WHERE {seat_filter} AND m.status <> 'pending'"
+        " ORDER BY coalesce(m.finished_at, m.started_at, m.created_at) DESC, m.id LIMIT %s",
+        (BUILTIN_PREFIX, key, RECENT_MATCHES),
+    ).fetchall()
+    recent = []
+    for match_id, game, status, seat, seats, outcome, forfeited, finished, players in rows:
+        ended = status == "finished" and outcome is not None
+        ranks = outcome.get("ranks") or [] if ended else []
+        scores = outcome.get("scores") or [] if ended else []
+        recent.append(
+            RecentMatch(
+                match_id=str(match_id),
+                game=game,
+                status=status,
+                seat=seat,
+                seats=seats,
+                rank=int(ranks[seat]) if seat < len(ranks) else None,
+                score=int(scores[seat]) if seat < len(scores) else None,
+                forfeited=bool(forfeited),
+                finished_at=finished,
+                players=tuple(players or ()),
+            )
+        )
+    return tuple(recent)
+
+
+def _health(cur: Any, seat_filter: str, key: Any, label: str, since: datetime.datetime) -> Health:
+    """Decisions and latency come from the move log (``elapsed_ms``, the time the arbiter
+    waited for the answer), faults from the fault log, over matches started since ``since``.
+    Kinds and counts only: a fault's detail stays private (``docs/security.md``)."""
+    seats = "FROM match_seats s JOIN matches m ON m.id = s.match_id"
+    where = f" WHERE {seat_filter} AND coalesce(m.started_at, m.created_at) >= %s"
+    matches, forfeits = cur.execute(
+        f"SELECT count(*), count(*) FILTER (WHERE s.forfeited) {seats}{where}", (key, since)
+    ).fetchone()
+    decisions, p50, p90, p99, worst = cur.execute(
+        "SELECT count(*),"
+        " percentile_cont(0.5) WITHIN GROUP (ORDER BY mv.elapsed_ms),"
+        " percentile_cont(0.9) WITHIN GROUP (ORDER BY mv.elapsed_ms),"
+        " percentile_cont(0.99) WITHIN GROUP (ORDER BY mv.elapsed_ms),"
+        f" max(mv.elapsed_ms) {seats}"
+        f" JOIN match_moves mv ON mv.match_id = s.match_id AND mv.seat = s.seat{where}",
+        (key, since),
+    ).fetchone()
+    kinds = dict(
+        cur.execute(
+            f"SELECT f.kind, count(*) {seats}"
+            f" JOIN match_faults f ON f.match_id = s.match_id AND f.seat = s.seat{where}"
+            " AND f.blame = 'bot' GROUP BY f.kind",
+            (key, since),
+        ).fetchall()
+    )
+    faults = {kind: int(kinds.pop(kind, 0)) for kind in FAULT_KINDS}
+    faults.update({str(kind): int(count) for kind, count in kinds.items()})
+    return Health(
+        window=label,
+        matches=int(matches),
+        decisions=int(decisions),
+        faults=faults,
+        forfeits=int(forfeits),
+        latency_ms={
+            "p50": _ms(p50),
+            "p90": _ms(p90),
+            "p99": _ms(p99),
+            "max": _ms(worst),
+        },
+    )
+
+
+def _ms(value: Any) -> float | None:
+    return None if value is None else round(float(value), 1)
+
+
+# --- leagues --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueSummary:
+    name: str
+    game: str
+    format: str
+    players: int
+    bots: tuple[str, ...]
+    status: str
+    schedule: str
+    rounds: int | None
+    rounds_closed: int
+    rounds_opened: int
+    tables: int
+    tables_done: int
+    created_at: datetime.datetime
+    finished_at: datetime.datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueTable:
+    table: int
+    group: str | None
+    seats: tuple[str, ...]
+    status: str
+    match_id: str | None
+    ranks: tuple[int, ...] | None
+    scores: tuple[int, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueRound:
+    number: int
+    status: str
+    opened_at: datetime.datetime
+    closed_at: datetime.datetime | None
+    tables: tuple[LeagueTable, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueDetail:
+    league: LeagueSummary
+    options: dict[str, Any]
+    standings: tuple[dict[str, Any], ...]
+    standings_round: int | None
+    rounds: tuple[LeagueRound, ...]
+
+
+_SUMMARY = (
+    "SELECT l.name, l.game, l.format, l.players, l.bots, l.status, l.every_seconds, l.cron,"
+    " l.rounds, l.created_at, l.finished_at,"
+    " (SELECT count(*) FROM league_rounds r WHERE r.league_id = l.id AND r.status = 'closed'),"
+    " (SELECT count(*) FROM league_rounds r WHERE r.league_id = l.id),"
+    " (SELECT count(*) FROM league_tables t WHERE t.league_id = l.id),"
+    " (SELECT count(*) FROM league_tables t WHERE t.league_id = l.id"
+    "  AND t.status IN ('finished', 'void')), l.id, l.options"
+    " FROM leagues l"
+)
+
+
+def _schedule(every: int | None, cron: str | None) -> str:
+    if cron:
+        return f"cron {cron}"
+    if every:
+        return f"every {every} s"
+    return "back to back"
+
+
+def _summary(row: tuple[Any, ...]) -> LeagueSummary:
+    (name, game, fmt, players, bots, status, every, cron, rounds, created, finished) = row[:11]
+    closed, opened, tables, done = (int(v) for v in row[11:15])
+    return LeagueSummary(
+        name=name,
+        game=game,
+        format=fmt,
+        players=players,
+        bots=tuple(bots),
+        status=status,
+        schedule=_schedule(every, cron),
+        rounds=rounds,
+        rounds_closed=closed,
+        rounds_opened=opened,
+        tables=tables,
+        tables_done=done,
+        created_at=created,
+        finished_at=finished,
+    )
+
+
+def list_leagues(conn: Connection) -> tuple[LeagueSummary, ...]:
+    rows = tuples(conn).execute(_SUMMARY + " ORDER BY l.created_at DESC, l.id DESC").fetchall()
+    return tuple(_summary(row) for row in rows)
+
+
+def league(conn: Connection, name: str, max_rounds: int = 50) -> LeagueDetail:
+    """One league: its summary, the standings its format stored at the last closed round
+    (points from ranks, head-to-head, Buchholz, wins; ``docs/leagues.md``), and its last
+    ``max_rounds`` rounds with each table's seats, group (duplicate tables), match and result."""
+    with conn.transaction():
+        cur = tuples(conn)
+        row = cur.execute(_SUMMARY + " WHERE l.name = %s", (name,)).fetchone()
+        if row is None:
+            raise NotFound(f"no league {name[:80]!r}")
+        league_id, options = row[15], row[16]
+        last = cur.execute(
+            "SELECT number, standings FROM league_rounds WHERE league_id = %s"
+            " AND status = 'closed' ORDER BY number DESC LIMIT 1",
+            (league_id,),
+        ).fetchone()
+        rounds = cur.execute(
+            "SELECT number, status, opened_at, closed_at FROM league_rounds"
+            " WHERE league_id = %s ORDER BY number DESC LIMIT %s",
+            (league_id, max_rounds),
+        ).fetchall()
+        numbers = [r[0] for r in rounds]
+        tables = cur.execute(
+            "SELECT t.round, t.table_no, t.grp, t.seats, t.status, t.match_id, m.status,"
+            " m.outcome FROM league_tables t LEFT JOIN matches m ON m.id = t.match_id"
+            " WHERE t.league_id = %s AND t.round = ANY(%s) ORDER BY t.round, t.table_no",
+            (league_id, numbers),
+        ).fetchall()
+    by_round: dict[int, list[LeagueTable]] = {}
+    for number, table_no, grp, seats, status, match_id, match_status, outcome in tables:
+        finished = match_status == "finished" and outcome is not None
+        by_round.setdefault(number, []).append(
+            LeagueTable(
+                table=table_no,
+                group=grp,
+                seats=tuple(seats),
+                status=status,
+                match_id=str(match_id) if match_id is not None else None,
+                ranks=tuple(outcome.get("ranks") or ()) if finished else None,
+                scores=tuple(outcome.get("scores") or ()) if finished else None,
+            )
+        )
+    return LeagueDetail(
+        league=_summary(row),
+        options=dict(options),
+        standings=tuple(last[1] or ()) if last is not None else (),
+        standings_round=last[0] if last is not None else None,
+        rounds=tuple(
+            LeagueRound(number, status, opened, closed, tuple(by_round.get(number, ())))
+            for number, status, opened, closed in rounds
+        ),
+    )
+
+
+# --- running matches ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RunningMatch:
+    match_id: str
+    game: str
+    players: tuple[str, ...]
+    rated: bool
+    decisions: int
+    started_at: datetime.datetime | None
+    league: str | None
+
+
+def running_matches(conn: Connection, limit: int = RUNNING_LIMIT) -> tuple[RunningMatch, ...]:
+    """Matches being played now, most recently started first."""
+    rows = (
+        tuples(conn)
+        .execute(
+            "SELECT m.id, m.game, m.rated, m.started_at,"
+            " (SELECT count(*) FROM match_moves mv WHERE mv.match_id = m.id),"
+            " (SELECT array_agg(coalesce(b.name, %s || s.builtin) ORDER BY s.seat)"
+            "  FROM match_seats s LEFT JOIN bots b ON b.id = s.bot_id WHERE s.match_id = m.id),"
+            " (SELECT l.name FROM league_tables t JOIN leagues l ON l.id = t.league_id"
+            "  WHERE t.match_id = m.id LIMIT 1)"
+            " FROM matches m WHERE m.status = 'running'"
+            " ORDER BY m.started_at DESC NULLS LAST, m.id LIMIT %s",
+            (BUILTIN_PREFIX, limit),
+        )
+        .fetchall()
+    )
+    return tuple(
+        RunningMatch(
+            match_id=str(match_id),
+            game=game,
+            players=tuple(players or ()),
+            rated=bool(rated),
+            decisions=int(decisions),
+            started_at=started,
+            league=league,
+        )
+        for match_id, game, rated, started, decisions, players, league in rows
+    )
+
+
+# --- the exported metrics -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMetrics:
+    game: str
+    player: str
+    rating: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class MetricsSnapshot:
+    """What ``ladder.metrics.PlayerCollector`` exports. Bounded: at most ``top`` players per
+    game (best live Elo first), and faults and latency only for those players."""
+
+    games: tuple[tuple[str, int, int], ...]  # (game, rated matches, rated players)
+    players: tuple[PlayerMetrics, ...]
+    faults: tuple[tuple[str, str, int], ...]  # (player, kind, count over the last day)
+    latency_ms: tuple[tuple[str, str, float], ...]  # (player, quantile, ms over the last day)
+
+
+def metrics_snapshot(conn: Connection, top: int) -> MetricsSnapshot:
+    with conn.transaction():
+        cur = tuples(conn)
+        counts = cur.execute(
+            "SELECT l.game, l.last_seq - l.voided,"
+            " (SELECT count(*) FROM ratings r WHERE r.game = l.game AND r.games > 0)"
+            " FROM ladders l ORDER BY l.game"
+        ).fetchall()
+        rows = cur.execute(
+            "SELECT game, player, rating, games, bot_id, builtin FROM ("
+            " SELECT r.game, coalesce(b.name, %s || p.builtin) AS player, r.rating, r.games,"
+            " p.bot_id, p.builtin,"
+            " row_number() OVER (PARTITION BY r.game ORDER BY r.rating DESC, r.player_id) AS n"
+            " FROM ratings r JOIN ladder_players p ON p.id = r.player_id"
+            " LEFT JOIN bots b ON b.id = p.bot_id WHERE r.games > 0) ranked"
+            " WHERE n <= %s ORDER BY game, rating DESC",
+            (BUILTIN_PREFIX, top),
+        ).fetchall()
+        bots = sorted({bot_id for *_, bot_id, _ in rows if bot_id is not None})
+        builtins = sorted({builtin for *_, builtin in rows if builtin is not None})
+        recent = (
+            "FROM match_seats s JOIN matches m ON m.id = s.match_id"
+            " LEFT JOIN bots b ON b.id = s.bot_id"
+            " WHERE (s.bot_id = ANY(%s) OR s.builtin = ANY(%s))"
+            " AND coalesce(m.started_at, m.created_at) >= now() - interval '1 day'"
+        )
+        name = "coalesce(b.name, %s || s.builtin)"
+        fault_join = "JOIN match_faults f ON f.match_id = s.match_id AND f.seat = s.seat WHERE"
+        move_join = "JOIN match_moves mv ON mv.match_id = s.match_id AND mv.seat = s.seat WHERE"
+        faults = cur.execute(
+            f"SELECT {name}, f.kind, count(*) {recent.replace('WHERE', fault_join, 1)}"
+            " AND f.blame = 'bot' GROUP BY 1, 2 ORDER BY 1, 2",
+            (BUILTIN_PREFIX, bots, builtins),
+        ).fetchall()
+        latency = cur.execute(
+            f"SELECT {name},"
+            " percentile_cont(0.5) WITHIN GROUP (ORDER BY mv.elapsed_ms),"
+            " percentile_cont(0.9) WITHIN GROUP (ORDER BY mv.elapsed_ms),"
+            " percentile_cont(0.99) WITHIN GROUP (ORDER BY mv.elapsed_ms)"
+            f" {recent.replace('WHERE', move_join, 1)}"
+            " GROUP BY 1 ORDER BY 1",
+            (BUILTIN_PREFIX, bots, builtins),
+        ).fetchall()
+    return MetricsSnapshot(
+        games=tuple((game, int(rated), int(players)) for game, rated, players in counts),
+        players=tuple(
+            PlayerMetrics(game, player, float(rating), int(games))
+            for game, player, rating, games, _, _ in rows
+        ),
+        faults=tuple((player, kind, int(count)) for player, kind, count in faults),
+        latency_ms=tuple(
+            (player, quantile, float(value))
+            for player, *values in latency
+            for quantile, value in zip(("0.5", "0.9", "0.99"), values, strict=True)
+            if value is not None
+        ),
+    )

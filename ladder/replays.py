@@ -1,0 +1,291 @@
+"""Visual replays: the views the engine itself shows, ply by ply, rebuilt from seed and moves.
+
+The page draws views; it never replays rules. A match is re-executed from its seed and its
+logged moves (determinism makes that exact), and after every move the engine's spectator view
+is taken, plus every seat's own view once the match has ended. What a frame holds follows the
+public-view rules of ``docs/security.md``:
+
+- a running match: the spectator view after each decision, with the deciding seat and whether
+  the move was defaulted, exactly what ``MatchService.WatchMatch`` shows; never the move itself
+  (it may name a card passed face down), never a seat's view, never the seed;
+- an ended match (finished or void): every move and, per ply, the spectator view and every
+  seat's view, as ``MatchService.GetReplay`` shows them once a match has ended.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+import games
+from games.interface import Game
+from games.values import JSON, to_plain
+from ladder.queries import BUILTIN_PREFIX, NotFound
+from ladder.store import tuples
+
+Connection = psycopg.Connection[Any]
+
+ENDED = ("finished", "void")
+MAX_FRAMES = 5000
+"""A replay re-executes at most this many plies (every engine's bound is far below it); a
+longer log (a hand-edited database) is cut there, and the replay says so."""
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The table after ``ply`` (None: before the first decision)."""
+
+    ply: int | None
+    seat: int | None
+    move: JSON
+    defaulted: bool
+    spectator: JSON
+    seats: tuple[JSON, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayViews:
+    match_id: str
+    game: str
+    title: str
+    status: str
+    rated: bool
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    outcome: dict[str, Any] | None
+    seat_views: bool
+    truncated: bool
+    frames: tuple[Frame, ...]
+
+
+def _parse(match_id: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(match_id)
+    except ValueError:
+        raise NotFound(f"no match {match_id[:64]!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """A match as the database holds it: what ``build_views`` re-executes."""
+
+    match_id: str
+    game: str
+    status: str
+    options: dict[str, Any]
+    seed: str
+    outcome: dict[str, Any] | None
+    players: int
+    rated: bool
+    names: tuple[str, ...]
+    moves: tuple[tuple[int, int, Any, bool], ...]
+    truncated: bool
+
+
+def load(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> Logged:
+    """Read a started match and its move log (the connection is not needed afterwards)."""
+    key = _parse(match_id)
+    with conn.transaction():
+        cur = tuples(conn)
+        row = cur.execute(
+            "SELECT game, status, options, seed, outcome, players, rated FROM matches"
+            " WHERE id = %s",
+            (key,),
+        ).fetchone()
+        if row is None or row[1] == "pending":
+            raise NotFound(f"no started match {match_id[:64]!r}")
+        names = cur.execute(
+            "SELECT coalesce(b.name, %s || s.builtin) FROM match_seats s"
+            " LEFT JOIN bots b ON b.id = s.bot_id WHERE s.match_id = %s ORDER BY s.seat",
+            (BUILTIN_PREFIX, key),
+        ).fetchall()
+        moves = cur.execute(
+            "SELECT ply, seat, move, defaulted FROM match_moves WHERE match_id = %s"
+            " ORDER BY ply LIMIT %s",
+            (key, limit + 1),
+        ).fetchall()
+    game_id, status, options, seed, outcome, players, rated = row
+    if game_id not in games.ids():
+        raise NotFound(f"match {match_id[:64]!r} is of a game this ladder does not know")
+    return Logged(
+        match_id=str(key),
+        game=game_id,
+        status=status,
+        options=dict(options),
+        seed=seed,
+        outcome=outcome,
+        players=players,
+        rated=bool(rated),
+        names=tuple(name for (name,) in names),
+        moves=tuple(tuple(move) for move in moves[:limit]),
+        truncated=len(moves) > limit,
+    )
+
+
+def build_views(logged: Logged) -> ReplayViews:
+    """Re-execute a loaded match into its frames (CPU only: run it off the event loop)."""
+    game = games.get(logged.game)
+    ended = logged.status in ENDED
+    return ReplayViews(
+        match_id=logged.match_id,
+        game=logged.game,
+        title=game.title,
+        status=logged.status,
+        rated=logged.rated,
+        players=logged.names,
+        options=logged.options,
+        outcome=logged.outcome if ended else None,
+        seat_views=ended,
+        truncated=logged.truncated,
+        frames=tuple(
+            _frames(game, logged.players, logged.seed, logged.options, logged.moves, ended)
+        ),
+    )
+
+
+def compact(views: ReplayViews) -> dict[str, Any]:
+    """The replay as the JSON API sends it: each frame's spectator view holds only the fields
+    that changed since the previous frame (the first frame's is whole), and each seat's view
+    only the fields where it differs from that frame's spectator view. A long match's views
+    repeat most of themselves; this keeps an 8-player Movie Trailer replay small.
+    ``expand`` (and the page's ``replay.js``) undo it."""
+    frames: list[dict[str, Any]] = []
+    previous: dict[str, Any] = {}
+    for frame in views.frames:
+        spectator = frame.spectator if isinstance(frame.spectator, dict) else {}
+        changed = {k: v for k, v in spectator.items() if previous.get(k, _NONE) != v}
+        seats = (
+            [
+                {k: v for k, v in seat.items() if spectator.get(k, _NONE) != v}
+                if isinstance(seat, dict)
+                else seat
+                for seat in frame.seats
+            ]
+            if frame.seats is not None
+            else None
+        )
+        frames.append(
+            {
+                "ply": frame.ply,
+                "seat": frame.seat,
+                "move": frame.move,
+                "defaulted": frame.defaulted,
+                "spectator": changed,
+                "seats": seats,
+            }
+        )
+        previous = spectator
+    meta = {name: getattr(views, name) for name in ReplayViews.__slots__ if name != "frames"}
+    return {**meta, "encoding": "changes", "frames": frames}
+
+
+def expand(body: dict[str, Any]) -> dict[str, Any]:
+    """The whole views back from ``compact``."""
+    frames = []
+    spectator: dict[str, Any] = {}
+    for frame in body["frames"]:
+        spectator = {**spectator, **frame["spectator"]}
+        seats = frame["seats"]
+        frames.append(
+            {
+                **frame,
+                "spectator": spectator,
+                "seats": None if seats is None else [{**spectator, **seat} for seat in seats],
+            }
+        )
+    return {**body, "frames": frames}
+
+
+_NONE = object()
+
+
+def replay_views(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> ReplayViews:
+    """Every frame of a match, as much as its status allows anybody to see (module doc)."""
+    return build_views(load(conn, match_id, limit))
+
+
+def _frames(
+    game: Game,
+    players: int,
+    seed: str,
+    options: dict[str, Any],
+    moves: Sequence[tuple[Any, ...]],
+    ended: bool,
+) -> list[Frame]:
+    state = game.new(players, seed, options)
+
+    def seat_views() -> tuple[JSON, ...] | None:
+        return tuple(to_plain(state.observe(s)) for s in range(players)) if ended else None
+
+    frames = [Frame(None, None, None, False, to_plain(state.spectate()), seat_views())]
+    for ply, seat, move, defaulted in moves:
+        decoded = game.decode_move(move, seat)
+        state.apply(seat, decoded)
+        frames.append(
+            Frame(
+                ply=ply,
+                seat=seat,
+                move=game.encode_move(decoded) if ended else None,
+                defaulted=bool(defaulted),
+                spectator=to_plain(state.spectate()),
+                seats=seat_views(),
+            )
+        )
+    return frames
+
+
+class Replica:
+    """A match re-executed move by move, for the live page's delayed omniscient view (every
+    seat's view, whatever the match's status: ``ladder.live`` says when it may be shown)."""
+
+    def __init__(self, game_id: str, players: int, seed: str, options: dict[str, Any]) -> None:
+        self.game = games.get(game_id)
+        self.players = players
+        self.state = self.game.new(players, seed, options)
+        self.applied = 0
+
+    def advance(self, moves: Sequence[tuple[int, int, Any]]) -> None:
+        for ply, seat, move in moves:
+            if ply != self.applied:
+                raise ValueError(f"move {ply} where move {self.applied} was expected")
+            self.state.apply(seat, self.game.decode_move(move, seat))
+            self.applied += 1
+
+    def views(self) -> tuple[JSON, JSON]:
+        """(the spectator's view, every seat's view) now."""
+        seats: JSON = [to_plain(self.state.observe(s)) for s in range(self.players)]
+        return to_plain(self.state.spectate()), seats
+
+
+def open_replica(conn: Connection, match_id: str) -> Replica:
+    row = (
+        tuples(conn)
+        .execute(
+            "SELECT game, players, seed, options FROM matches WHERE id = %s", (_parse(match_id),)
+        )
+        .fetchone()
+    )
+    if row is None:
+        raise NotFound(f"no match {match_id[:64]!r}")
+    game_id, players, seed, options = row
+    return Replica(game_id, players, seed, dict(options))
+
+
+def logged_moves(
+    conn: Connection, match_id: str, start: int, upto: int
+) -> list[tuple[int, int, Any]]:
+    """Moves ``start`` to ``upto`` (inclusive) of the move log."""
+    rows = (
+        tuples(conn)
+        .execute(
+            "SELECT ply, seat, move FROM match_moves WHERE match_id = %s AND ply >= %s"
+            " AND ply <= %s ORDER BY ply",
+            (_parse(match_id), start, upto),
+        )
+        .fetchall()
+    )
+    return [(ply, seat, move) for ply, seat, move in rows]

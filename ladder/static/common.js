@@ -1,0 +1,75 @@
+// Helpers shared by the spectator pages (replay, bot, leagues, live). Everything from the API
+// goes on the page as text (textContent), never as HTML: bot names are chosen by whoever
+// registers a bot.
+
+export const $ = (id) => document.getElementById(id);
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export async function api(path) {
+  const reply = await fetch(path, { headers: { Accept: "application/json" } });
+  let body = null;
+  try {
+    body = await reply.json();
+  } catch {
+    body = null;
+  }
+  if (!reply.ok) {
+    const error = new Error((body && body.error) || `${reply.status} ${reply.statusText}`);
+    error.status = reply.status;
+    throw error;
+  }
+  return body;
+}
+
+export function gameName(game) {
+  return game
+    .split(/[-_]/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(" ");
+}
+
+export function when(iso) {
+  if (!iso) return "";
+  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+export function botLink(player) {
+  return el("a", { class: "player", href: `/bots/${encodeURIComponent(player)}`, text: player });
+}
+
+export function showError(error) {
+  const box = $("error");
+  if (!box) return;
+  box.hidden = !error;
+  box.textContent = error ? String(error.message || error) : "";
+}
+
+export function nav(current) {
+  const links = [
+    ["/", "Leaderboards"],
+    ["/live", "Live"],
+    ["/leagues", "Leagues"],
+  ];
+  return el(
+    "nav",
+    { class: "site-nav", "aria-label": "Pages" },
+    links.map(([href, text]) =>
+      el("a", { href, text, "aria-current": href === current ? "page" : undefined }),
+    ),
+  );
+}

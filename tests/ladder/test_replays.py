@@ -1,0 +1,94 @@
+"""Visual replays are the engine's own views, re-executed from seed and moves: pure logic, no
+database (``ladder.replays.build_views`` and ``Replica``). The browser side is in
+test_watching.py."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import games
+from games.play import play_match
+from games.values import to_plain
+from ladder.app import plain
+from ladder.replays import Logged, Replica, build_views, compact, expand
+
+SEED = "5eed" * 16
+
+
+def logged(game_id: str, status: str) -> tuple[Logged, int]:
+    game = games.get(game_id)
+    players = max(2, min(game.player_counts))
+    record = play_match(game, players, SEED, ["random"] * players)
+    moves = tuple(
+        (ply, seat, game.encode_move(move), False) for ply, (seat, move) in enumerate(record.moves)
+    )
+    match = Logged(
+        match_id="00000000-0000-0000-0000-000000000001",
+        game=game_id,
+        status=status,
+        options={},
+        seed=SEED,
+        outcome={"scores": list(record.outcome.scores)} if status == "finished" else None,
+        players=players,
+        rated=False,
+        names=tuple(f"bot-{seat}" for seat in range(players)),
+        moves=moves,
+        truncated=False,
+    )
+    return match, players
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_an_ended_match_shows_every_seat_and_move(game_id: str) -> None:
+    match, players = logged(game_id, "finished")
+    views = build_views(match)
+    game = games.get(game_id)
+    state = game.new(players, SEED, {})
+    assert views.seat_views and views.outcome == match.outcome
+    assert len(views.frames) == len(match.moves) + 1
+    first = views.frames[0]
+    assert first.ply is None and first.spectator == to_plain(state.spectate())
+    for frame, (ply, seat, move, _) in zip(views.frames[1:], match.moves, strict=True):
+        state.apply(seat, game.decode_move(move, seat))
+        assert (frame.ply, frame.seat, frame.move) == (ply, seat, move)
+        assert frame.spectator == to_plain(state.spectate())
+        assert frame.seats == tuple(to_plain(state.observe(s)) for s in range(players))
+    assert state.is_over()
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_a_running_match_shows_the_spectator_only(game_id: str) -> None:
+    match, _ = logged(game_id, "running")
+    finished = build_views(logged(game_id, "finished")[0])
+    views = build_views(match)
+    assert not views.seat_views and views.outcome is None
+    assert all(frame.move is None and frame.seats is None for frame in views.frames)
+    assert [f.spectator for f in views.frames] == [f.spectator for f in finished.frames]
+    assert [f.seat for f in views.frames] == [f.seat for f in finished.frames]
+
+
+def test_the_live_replica_advances_in_order_only() -> None:
+    match, players = logged("movie-tricks", "running")
+    replica = Replica(match.game, players, SEED, {})
+    full = build_views(logged("movie-tricks", "finished")[0])
+    replica.advance([(p, s, m) for p, s, m, _ in match.moves[:10]])
+    spectator, seats = replica.views()
+    assert spectator == full.frames[10].spectator and seats == list(full.frames[10].seats or ())
+    with pytest.raises(ValueError, match="move 12 where move 10 was expected"):
+        replica.advance([(p, s, m) for p, s, m, _ in match.moves[12:13]])
+    assert replica.applied == 10
+
+
+@pytest.mark.parametrize("status", ["finished", "running"])
+def test_the_compact_encoding_expands_to_the_same_views(status: str) -> None:
+    views = build_views(logged("magic-trick", status)[0])
+    body = json.loads(json.dumps(plain(compact(views))))
+    whole = json.loads(json.dumps(plain(views)))
+    assert body["encoding"] == "changes"
+    assert len(json.dumps(body)) < 0.75 * len(json.dumps(whole))
+    assert expand(body)["frames"] == whole["frames"]
+    assert {k: v for k, v in body.items() if k not in ("frames", "encoding")} == {
+        k: v for k, v in whole.items() if k != "frames"
+    }
