@@ -101,7 +101,7 @@ class SprtState:
 
 
 def elo_to_score(elo: float) -> float:
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def score_to_elo(score: float) -> float:
