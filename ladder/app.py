@@ -10,6 +10,8 @@ HTTP routes (GET, JSON):
   with outcomes, rating changes and a replay link.
 - ``/api/bots/{player}/history?game=...&limit=1000``: a player's live Elo after each of its
   rated matches (``player`` is a bot name or ``builtin:<name>``).
+- ``/api/games/{game}/seats``: each seat's advantage (mean head-to-head score, 95% interval,
+  Elo equivalent) by player count, from the finished matches (``ladder.seats``).
 - ``/api/matches/{id}/replay``: an ended match's seed, options, players and moves.
 - ``/metrics`` (Prometheus) and ``/healthz``.
 - ``/`` and ``/static/...``: the dashboard web page (``ladder.dashboard``).
@@ -42,6 +44,7 @@ import games
 from ladder import dashboard, elo, queries
 from ladder.config import LadderSettings
 from ladder.queries import BadRequest, NotFound, StandingsCache
+from ladder.seats import SeatTable
 from ladder.store import rate_queued
 from premiere.config import Settings
 from premiere.tls import add_port, http_ssl_context, server_options
@@ -97,6 +100,10 @@ class Ladder:
     async def matches(self, game: str, page_size: int, page_token: str) -> queries.MatchPage:
         self._known(game)
         return await self._run(queries.list_matches, game, page_size, page_token)
+
+    async def seats(self, game: str) -> list[SeatTable]:
+        self._known(game)
+        return await self._run(queries.seat_advantage, game)
 
     async def replay(self, match_id: str) -> queries.Replay:
         return await self._run(queries.replay, match_id)
@@ -294,6 +301,11 @@ def http_app(ladder: Ladder) -> web.Application:
         for match in body["matches"]:
             match["replay_url"] = match.pop("replay_path")
         return web.json_response(body)
+
+    @routes.get("/api/games/{game}/seats")
+    async def get_seats(request: web.Request) -> web.Response:
+        game = request.match_info["game"]
+        return web.json_response({"game": game, "by_players": plain(await ladder.seats(game))})
 
     @routes.get("/api/bots/{player}/history")
     async def get_history(request: web.Request) -> web.Response:

@@ -21,8 +21,9 @@ from typing import Any
 
 import psycopg
 
-from ladder import elo
+from ladder import elo, seats
 from ladder.metrics import STANDINGS_FIT_SECONDS
+from ladder.seats import SeatTable
 from ladder.standings import (
     DEFAULT_PARAMS,
     MatchLog,
@@ -52,6 +53,7 @@ __all__ = [
     "list_matches",
     "rating_history",
     "replay",
+    "seat_advantage",
 ]
 
 Connection = psycopg.Connection[Any]
@@ -526,4 +528,17 @@ def replay(conn: Connection, match_id: str) -> Replay:
             {"ply": ply, "seat": seat, "move": move, "defaulted": defaulted}
             for ply, seat, move, defaulted in moves
         ),
+    )
+
+
+def seat_advantage(conn: Connection, game: str, limit: int = 20000) -> list[SeatTable]:
+    """Each seat's advantage on ``game`` from its latest ``limit`` finished matches (rated or
+    not: every format rotates seats, docs/leagues.md), by player count."""
+    rows = conn.execute(
+        "SELECT outcome FROM matches WHERE game = %s AND status = 'finished'"
+        " AND outcome IS NOT NULL ORDER BY finished_at DESC LIMIT %s",
+        (game, limit),
+    ).fetchall()
+    return seats.seat_advantage(
+        [int(rank) for rank in outcome.get("ranks") or []] for (outcome,) in rows
     )
