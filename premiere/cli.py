@@ -279,6 +279,18 @@ def league() -> None:
 @click.option("--seed", help="League seed: 32+ lowercase hex digits (default: 256 random bits).")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE")
 @click.option("--move-time-ms", type=int, default=0, help="Per-move limit (0: arbiter default).")
+@click.option(
+    "--setting",
+    "setting_pairs",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A format setting, e.g. sprt: elo0=0 elo1=10 alpha=0.05 beta=0.05 (docs/leagues.md).",
+)
+@click.option(
+    "--rated/--unrated",
+    default=None,
+    help="Rate the league's matches (default: yes, except for the sprt format).",
+)
 def league_create(
     name: str | None,
     game_id: str,
@@ -291,6 +303,8 @@ def league_create(
     seed: str | None,
     option_pairs: tuple[str, ...],
     move_time_ms: int,
+    setting_pairs: tuple[str, ...],
+    rated: bool | None,
 ) -> None:
     """Define a league; the workers run it from now on."""
     import psycopg
@@ -306,6 +320,7 @@ def league_create(
         every_seconds = parse_every(every) if every else None
         cron_expression = check_cron(cron) if cron else None
         options = parse_options(game, option_pairs)
+        settings_given = _format_settings(setting_pairs)
     except (ValueError, GameError) as error:
         raise click.BadParameter(str(error)) from None
     if every_seconds and cron_expression:
@@ -329,12 +344,32 @@ def league_create(
                 rounds=rounds,
                 seed=seed,
                 move_time_ms=move_time_ms,
+                settings=settings_given,
+                rated=rated,
             )
         except (ValueError, KeyError) as error:
             raise click.ClickException(str(error).strip("'\"")) from None
         except psycopg.errors.UniqueViolation:
             raise click.ClickException(f"a league named {name!r} already exists") from None
     click.echo(f"league {created.id} ({created.name}) created")
+
+
+def _format_settings(pairs: tuple[str, ...]) -> dict[str, object]:
+    """NAME=VALUE pairs; a value that reads as a number is one."""
+    out: dict[str, object] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name:
+            raise ValueError(f"a setting is NAME=VALUE, not {pair!r}")
+        value: object = text
+        for kind in (int, float):
+            try:
+                value = kind(text)
+                break
+            except ValueError:
+                continue
+        out[name.strip()] = value
+    return out
 
 
 @league.command("list")
@@ -372,6 +407,14 @@ def league_show(key: str) -> None:
         f"rounds closed {done['rounds_closed']}/{item.rounds or '-'},"
         f" matches {done['tables_done']}/{done['tables']}"
     )
+    if item.progress is not None and item.progress.get("kind") == "sprt":
+        p = item.progress
+        click.echo(
+            f"sprt {p['a']} vs {p['b']}: elo0 {p['elo0']} elo1 {p['elo1']} alpha {p['alpha']}"
+            f" beta {p['beta']}; pairs {p['pairs']} ({p['games']} games);"
+            f" LLR {p['llr']:.3f} in [{p['lower']:.3f}, {p['upper']:.3f}]"
+            f"; verdict {p['verdict'] or 'none yet'}"
+        )
     click.echo("rank  bot                      points  games")
     for row in table:
         click.echo(f"{row['rank']:>4}  {row['bot']:<24} {row['points']:>6}  {row['games']:>5}")

@@ -20,7 +20,17 @@ from psycopg.rows import dict_row
 import games
 from games.bots import bot_names
 from premiere.seeds import new_seed, strong_seed
-from workers.planning import History, Table, check, default_rounds, plan, standings
+from workers.planning import (
+    Groups,
+    History,
+    Table,
+    default_rounds,
+    plan,
+    progress_of,
+    rated_by_default,
+    resolve_settings,
+    standings,
+)
 from workers.schedule import due_slot
 
 Row = dict[str, Any]
@@ -42,6 +52,9 @@ class League:
     move_time_ms: int
     time_bank_ms: int
     status: str
+    settings: dict[str, Any]
+    rated: bool
+    progress: dict[str, Any] | None
 
     @classmethod
     def from_row(cls, row: Row) -> League:
@@ -60,6 +73,9 @@ class League:
             move_time_ms=row["move_time_ms"],
             time_bank_ms=row["time_bank_ms"],
             status=row["status"],
+            settings=row["settings"],
+            rated=row["rated"],
+            progress=row["progress"],
         )
 
 
@@ -82,23 +98,28 @@ def create_league(
     seed: str | None = None,
     move_time_ms: int = 0,
     time_bank_ms: int = 0,
+    settings: dict[str, Any] | None = None,
+    rated: bool | None = None,
 ) -> League:
-    """Validate against the game and the format, then store the league."""
+    """Validate against the game and the format, then store the league. ``rated`` None takes
+    the format's default (every format rates its matches but the SPRT)."""
     engine = games.get(game)
     if players not in engine.player_counts:
         raise ValueError(f"{game} is played by {engine.player_counts} players, not {players}")
     resolved = engine.resolve_options(options)
-    check(format, bots, players)
+    resolved_settings = resolve_settings(format, bots, players, settings)
     for bot in bots:
         if bot.startswith("builtin:") and bot.removeprefix("builtin:") not in bot_names(engine):
             raise ValueError(f"{game} has no built-in bot {bot!r}; it has {bot_names(engine)}")
     _check_registered(conn, game, [bot for bot in bots if not bot.startswith("builtin:")])
     if rounds is None:
-        rounds = default_rounds(format, len(bots), players)
+        rounds = default_rounds(format, len(bots), players, resolved_settings)
+    if rated is None:
+        rated = rated_by_default(format)
     row = conn.execute(
         "INSERT INTO leagues (name, game, format, players, options, bots, every_seconds, cron,"
-        " rounds, seed, move_time_ms, time_bank_ms)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING *",
+        " rounds, seed, move_time_ms, time_bank_ms, settings, rated)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING *",
         (
             name,
             game,
@@ -112,6 +133,8 @@ def create_league(
             _league_seed(seed),
             move_time_ms,
             time_bank_ms,
+            json.dumps(resolved_settings),
+            rated,
         ),
     ).fetchone()
     assert row is not None
@@ -264,6 +287,23 @@ def history(conn: psycopg.Connection[Row], league_id: int) -> History:
     return [(row["round"], tuple(row["seats"]), tuple(row["outcome"]["ranks"])) for row in rows]
 
 
+def groups(conn: psycopg.Connection[Row], league_id: int) -> Groups:
+    """The finished tables by group (a table without a group is a group of its own), in the
+    order the groups were planned."""
+    rows = conn.execute(
+        "SELECT t.round, t.table_no, t.grp, t.seats, m.outcome FROM league_tables t"
+        " JOIN match_results m ON m.id = t.match_id"
+        " WHERE t.league_id = %s AND t.status = 'finished' AND m.status = 'finished'"
+        " ORDER BY t.round, t.table_no",
+        (league_id,),
+    ).fetchall()
+    out: dict[str, list[tuple[tuple[str, ...], tuple[int, ...]]]] = {}
+    for row in rows:
+        key = row["grp"] or f"r{row['round']}t{row['table_no']}"
+        out.setdefault(key, []).append((tuple(row["seats"]), tuple(row["outcome"]["ranks"])))
+    return list(out.items())
+
+
 def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> list[Table]:
     """The round's tables: planned once by the league's format, then read back."""
     league = get_league(conn, league_id)
@@ -280,6 +320,7 @@ def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> li
         league.seed,
         history(conn, league_id),
         ratings,
+        league.settings,
     )
     with conn.transaction():
         for table_no, table in enumerate(tables):
@@ -421,7 +462,15 @@ def close_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> f
             " WHERE league_id = %s AND number = %s RETURNING closed_at - opened_at AS took",
             (json.dumps(table), league_id, number),
         ).fetchone()
-        if league.rounds is not None and number >= league.rounds:
+        verdict = None
+        state = progress_of(league.format, league.bots, groups(conn, league_id), league.settings)
+        if state is not None:
+            conn.execute(
+                "UPDATE leagues SET progress = %s, progress_at = now() WHERE id = %s",
+                (json.dumps(dict(state.state)), league_id),
+            )
+            verdict = state.verdict
+        if verdict is not None or (league.rounds is not None and number >= league.rounds):
             _finish(conn, league_id)
     assert closed is not None
     return float(closed["took"].total_seconds())

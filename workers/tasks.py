@@ -76,7 +76,7 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
             options=options_as_text(league.options),
             seed=table["seed"],
             idempotency_key=leagues.idempotency_key(league_id, number, table_no),
-            rated=True,
+            rated=league.rated,
         )
         for seat in table["seats"]:
             if seat.startswith("builtin:"):
