@@ -52,6 +52,7 @@ __all__ = [
     "leaderboard",
     "list_matches",
     "rating_history",
+    "league_progress",
     "replay",
     "seat_advantage",
 ]
@@ -542,3 +543,22 @@ def seat_advantage(conn: Connection, game: str, limit: int = 20000) -> list[Seat
     return seats.seat_advantage(
         [int(rank) for rank in outcome.get("ranks") or []] for (outcome,) in rows
     )
+
+
+def league_progress(conn: Connection, key: str) -> dict[str, Any]:
+    """A league as the workers publish it (``league_progress``): its format, bots, settings,
+    whether it is rated, its status and, for a format that ends on its own (the SPRT), its
+    progress after the last round closed."""
+    column = "id" if key.isdigit() else "name"
+    row = conn.execute(
+        "SELECT id, name, game, format, players, bots, settings, rated, status, progress,"
+        f" progress_at, created_at, finished_at FROM league_progress WHERE {column} = %s",
+        (int(key) if key.isdigit() else key,),
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"no league {key!r}")
+    names = (
+        "id name game format players bots settings rated status progress progress_at"
+        " created_at finished_at"
+    ).split()
+    return dict(zip(names, row, strict=True))
