@@ -12,6 +12,8 @@ HTTP routes (GET, JSON):
   rated matches (``player`` is a bot name or ``builtin:<name>``).
 - ``/api/games/{game}/seats``: each seat's advantage (mean head-to-head score, 95% interval,
   Elo equivalent) by player count, from the finished matches (``ladder.seats``).
+- ``/api/bots/{player}/versions``: the bot's lineage, each version with its predecessor,
+  whether it is active, and its live Elo per game.
 - ``/api/leagues/{league}/progress``: a league's format, settings, rated or not, status, and
   the progress of a format that stops on its own (the SPRT's pairs, LLR, bounds and verdict).
 - ``/api/matches/{id}/replay``: an ended match's seed, options, players and moves.
@@ -106,6 +108,9 @@ class Ladder:
     async def seats(self, game: str) -> list[SeatTable]:
         self._known(game)
         return await self._run(queries.seat_advantage, game)
+
+    async def versions(self, name: str) -> dict[str, Any]:
+        return await self._run(queries.bot_versions, name, elo.DEFAULT_PARAMS)
 
     async def league(self, key: str) -> dict[str, Any]:
         return await self._run(queries.league_progress, key)
@@ -311,6 +316,10 @@ def http_app(ladder: Ladder) -> web.Application:
     async def get_seats(request: web.Request) -> web.Response:
         game = request.match_info["game"]
         return web.json_response({"game": game, "by_players": plain(await ladder.seats(game))})
+
+    @routes.get("/api/bots/{player}/versions")
+    async def get_versions(request: web.Request) -> web.Response:
+        return web.json_response(plain(await ladder.versions(request.match_info["player"])))
 
     @routes.get("/api/leagues/{league}/progress")
     async def get_league_progress(request: web.Request) -> web.Response:

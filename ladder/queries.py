@@ -48,11 +48,12 @@ __all__ = [
     "Replay",
     "SeatResult",
     "StandingsCache",
+    "bot_versions",
     "history_matches",
     "leaderboard",
+    "league_progress",
     "list_matches",
     "rating_history",
-    "league_progress",
     "replay",
     "seat_advantage",
 ]
@@ -557,8 +558,58 @@ def league_progress(conn: Connection, key: str) -> dict[str, Any]:
     ).fetchone()
     if row is None:
         raise NotFound(f"no league {key!r}")
-    names = (
-        "id name game format players bots settings rated status progress progress_at"
-        " created_at finished_at"
-    ).split()
+    names = [
+        "id",
+        "name",
+        "game",
+        "format",
+        "players",
+        "bots",
+        "settings",
+        "rated",
+        "status",
+        "progress",
+        "progress_at",
+        "created_at",
+        "finished_at",
+    ]
     return dict(zip(names, row, strict=True))
+
+
+def bot_versions(conn: Connection, name: str, params: elo.EloParams) -> dict[str, Any]:
+    """A bot's lineage: every version of the family ``name`` belongs to, oldest first, each
+    with its predecessor, whether it is the active one, and its live Elo on every game."""
+    family = conn.execute(
+        "SELECT family FROM bot_lineage WHERE name = %s AND NOT removed", (name,)
+    ).fetchone()
+    if family is None:
+        raise NotFound(f"no bot {name!r}")
+    rows = conn.execute(
+        "SELECT name, version, predecessor, active, created_at FROM bot_lineage"
+        " WHERE family = %s ORDER BY created_at, name",
+        (family[0],),
+    ).fetchall()
+    ratings: dict[str, dict[str, Any]] = {}
+    for player, game, rating, games in conn.execute(
+        "SELECT player, game, rating, games FROM ladder_ratings WHERE player = ANY(%s)",
+        ([row[0] for row in rows],),
+    ).fetchall():
+        ratings.setdefault(player, {})[game] = {
+            "elo": rating,
+            "games": games,
+            "provisional": elo.is_provisional(games, params),
+        }
+    return {
+        "family": family[0],
+        "versions": [
+            {
+                "name": row[0],
+                "version": row[1],
+                "predecessor": row[2],
+                "active": row[3],
+                "created_at": row[4],
+                "ratings": ratings.get(row[0], {}),
+            }
+            for row in rows
+        ],
+    }

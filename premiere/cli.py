@@ -203,7 +203,7 @@ def bots_add(name: str) -> None:
         token = add_bot(settings.database_url, name)
     except psycopg.errors.UniqueViolation:
         raise click.ClickException(f"a bot named {name!r} already exists") from None
-    except psycopg.errors.CheckViolation:
+    except (psycopg.errors.CheckViolation, ValueError):
         raise click.ClickException(
             "a bot name is 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
         ) from None
@@ -258,6 +258,63 @@ def bots_rotate_token(name: str) -> None:
     except UnknownBot as error:
         raise click.ClickException(str(error)) from None
     click.echo(token)
+
+
+@bots.command("versions")
+@click.argument("name")
+def bots_versions(name: str) -> None:
+    """A bot's versions, oldest first: each is its own ladder entry; * marks the active one."""
+    from premiere.config import Settings
+    from server.bots import UnknownBot, lineage
+
+    try:
+        entries = lineage(Settings().database_url, name)
+    except UnknownBot as error:
+        raise click.ClickException(str(error)) from None
+    for entry in entries:
+        mark = "*" if entry.active else " "
+        after = f"after {entry.predecessor}" if entry.predecessor else "first"
+        click.echo(
+            f"{mark} {entry.name:<40} version {entry.version or '-':<12} {after:<40}"
+            f" added {entry.created_at:%Y-%m-%d %H:%M}"
+        )
+
+
+@bots.command("version")
+@click.argument("name")
+@click.argument("version")
+@click.option(
+    "--activate/--no-activate", default=True, help="Make it the version seated from now on."
+)
+def bots_version(name: str, version: str, activate: bool) -> None:
+    """Announce a new VERSION of bot NAME (as a Hello naming it would): its own ladder entry,
+    starting from the active version's rating."""
+    from premiere.config import Settings
+    from premiere.db import upgrade
+    from server.bots import UnknownBot, announce_version
+
+    settings = Settings()
+    upgrade(settings.database_url)
+    try:
+        _id, entry, created = announce_version(settings.database_url, name, version, activate)
+    except (UnknownBot, ValueError) as error:
+        raise click.ClickException(str(error).strip("'\"")) from None
+    click.echo(f"{entry}: {'new version' if created else 'known already'}")
+
+
+@bots.command("activate")
+@click.argument("name")
+@click.argument("version")
+def bots_activate(name: str, version: str) -> None:
+    """Seat VERSION of bot NAME from now on (a roll back to an earlier one, or forward)."""
+    from premiere.config import Settings
+    from server.bots import activate_version
+
+    try:
+        entry = activate_version(Settings().database_url, name, version)
+    except LookupError as error:
+        raise click.ClickException(str(error).strip("'\"")) from None
+    click.echo(f"{name} plays as {entry} from now on")
 
 
 @main.group()

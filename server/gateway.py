@@ -13,6 +13,7 @@ import grpc
 import games
 from premiere.config import Settings
 from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc
+from server.bots import active_version, announce_version
 from server.limits import LimitExceeded, Rate, Slots, peer_host
 from server.router import Connection, Router, TooManyStreams
 from server.store import Store
@@ -75,9 +76,23 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         context: grpc.aio.ServicerContext[Any, Any],
     ) -> None:
         hello = await self._hello(request_iterator, context)
+        try:
+            if hello.version:
+                bot_id, bot_name, created = await asyncio.to_thread(
+                    announce_version, self.store.database_url, bot["name"], hello.version
+                )
+                if created:
+                    log.info("bot %s: new version %s", bot["name"], bot_name)
+            else:
+                bot_id, bot_name = await asyncio.to_thread(
+                    active_version, self.store.database_url, bot["name"]
+                )
+        except ValueError as error:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            raise AssertionError("unreachable") from None
         conn = Connection(
-            bot_id=bot["id"],
-            bot_name=bot["name"],
+            bot_id=bot_id,
+            bot_name=bot_name,
             games=frozenset(hello.games),
             max_matches=max(1, min(hello.max_matches, MAX_MATCHES)),
             max_outbox=self.settings.max_outbox,

@@ -284,7 +284,8 @@ class Store:
 
     async def seats(self, match_id: str) -> list[Row]:
         return await self._read(
-            "SELECT s.*, b.name AS bot_name FROM match_seats s LEFT JOIN bots b ON b.id = s.bot_id"
+            "SELECT s.*, b.name AS bot_name, coalesce(b.family_id, b.id) AS family_id"
+            " FROM match_seats s LEFT JOIN bots b ON b.id = s.bot_id"
             " WHERE s.match_id = %s ORDER BY s.seat",
             (match_id,),
         )
@@ -348,24 +349,33 @@ class Store:
             (sorted(games), bot_id),
         )
 
-    async def bots_by_name(self, names: Sequence[str]) -> dict[str, int]:
+    async def bots_by_name(self, names: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """Each name's bots row to seat, with its name: a registered bot's name seats its
+        active version; NAME@VERSION seats that version."""
         rows = await self._read(
-            "SELECT id, name FROM bots WHERE name = ANY(%s) AND removed_at IS NULL", (list(names),)
+            "SELECT b.name, a.id, a.name AS seated FROM bots b"
+            " JOIN bots a ON a.id = CASE WHEN b.family_id IS NULL"
+            "   THEN coalesce(b.active_id, b.id) ELSE b.id END"
+            " WHERE b.name = ANY(%s) AND b.removed_at IS NULL AND a.removed_at IS NULL",
+            (list(names),),
         )
-        return {row["name"]: row["id"] for row in rows}
+        return {row["name"]: (row["id"], row["seated"]) for row in rows}
 
-    async def bots_not_playing(self, names: Sequence[str], game: str) -> list[str]:
+    async def bots_not_playing(self, ids: Sequence[int], game: str) -> list[str]:
         """Those of the bots that said, when they last connected, that they play other games."""
         rows = await self._read(
-            "SELECT name FROM bots WHERE name = ANY(%s) AND cardinality(games) > 0"
+            "SELECT name FROM bots WHERE id = ANY(%s) AND cardinality(games) > 0"
             " AND NOT %s = ANY(games) ORDER BY name",
-            (list(names), game),
+            (list(ids), game),
         )
         return [row["name"] for row in rows]
 
 
 def add_bot(database_url: str, name: str) -> str:
-    """Register a bot and return its token; only the token's hash is stored."""
+    """Register a bot and return its token; only the token's hash is stored. '@' is kept for
+    versions (NAME@VERSION), so a registered name has none."""
+    if "@" in name:
+        raise ValueError("a bot name has no '@' (NAME@VERSION names a version of bot NAME)")
     token = new_token()
     with psycopg.connect(database_url) as conn:
         conn.execute(

@@ -343,10 +343,15 @@ def _tables(conn: psycopg.Connection[Row], league_id: int, number: int) -> list[
 
 
 def _ratings(conn: psycopg.Connection[Row], league: League) -> dict[str, float]:
-    """Live Elo of the league's registered bots on its game's ladder, when rated already."""
+    """Live Elo on the league's game of each of its bots when rated already: a registered
+    bot's is that of its active version."""
     rows = conn.execute(
-        "SELECT player, rating FROM ladder_ratings WHERE game = %s AND player = ANY(%s)",
-        (league.game, list(league.bots)),
+        "SELECT l.family AS player, r.rating FROM bot_lineage l"
+        " JOIN ladder_ratings r ON r.player = l.name"
+        " WHERE r.game = %s AND l.active AND l.family = ANY(%s)"
+        " UNION ALL SELECT player, rating FROM ladder_ratings"
+        " WHERE game = %s AND player = ANY(%s) AND player LIKE 'builtin:%%'",
+        (league.game, list(league.bots), league.game, list(league.bots)),
     ).fetchall()
     return {row["player"]: float(row["rating"]) for row in rows}
 

@@ -61,10 +61,16 @@ class Hello(_message.Message):
     GAMES_FIELD_NUMBER: _builtins.int
     MAX_MATCHES_FIELD_NUMBER: _builtins.int
     CLIENT_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
     max_matches: _builtins.int
     """How many matches the bot plays at once on this stream (at least 1)."""
     client: _builtins.str
     """Free text naming the client library and version, for the logs."""
+    version: _builtins.str
+    """This bot's own version, e.g. "2.1" (letters, digits and . _ + -, at most 32; empty: the
+    version that is active now). A version not seen before becomes a new ladder entry,
+    linked to the one active until now, and the active version from then on.
+    """
     @_builtins.property
     def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Game ids the bot plays, e.g. "magic-trick"; empty means every game."""
@@ -75,10 +81,11 @@ class Hello(_message.Message):
         games: _abc.Iterable[_builtins.str] | None = ...,
         max_matches: _builtins.int = ...,
         client: _builtins.str = ...,
+        version: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["client", b"client", "games", b"games", "max_matches", b"max_matches"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["client", b"client", "games", b"games", "max_matches", b"max_matches", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
