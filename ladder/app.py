@@ -14,6 +14,8 @@ HTTP routes (GET, JSON):
   Elo equivalent) by player count, from the finished matches (``ladder.seats``).
 - ``/api/bots/{player}/versions``: the bot's lineage, each version with its predecessor,
   whether it is active, and its live Elo per game.
+- ``/api/bots/{player}/standing``: the bot's standing (validating, failed, rated, probation,
+  disabled) and every change of it, with the message its owner is given.
 - ``/api/leagues/{league}/progress``: a league's format, settings, rated or not, status, and
   the progress of a format that stops on its own (the SPRT's pairs, LLR, bounds and verdict).
 - ``/api/matches/{id}/replay``: an ended match's seed, options, players and moves.
@@ -111,6 +113,9 @@ class Ladder:
 
     async def versions(self, name: str) -> dict[str, Any]:
         return await self._run(queries.bot_versions, name, elo.DEFAULT_PARAMS)
+
+    async def standing(self, name: str) -> dict[str, Any]:
+        return await self._run(queries.bot_standing, name)
 
     async def league(self, key: str) -> dict[str, Any]:
         return await self._run(queries.league_progress, key)
@@ -320,6 +325,10 @@ def http_app(ladder: Ladder) -> web.Application:
     @routes.get("/api/bots/{player}/versions")
     async def get_versions(request: web.Request) -> web.Response:
         return web.json_response(plain(await ladder.versions(request.match_info["player"])))
+
+    @routes.get("/api/bots/{player}/standing")
+    async def get_standing(request: web.Request) -> web.Response:
+        return web.json_response(plain(await ladder.standing(request.match_info["player"])))
 
     @routes.get("/api/leagues/{league}/progress")
     async def get_league_progress(request: web.Request) -> web.Response:

@@ -48,6 +48,7 @@ __all__ = [
     "Replay",
     "SeatResult",
     "StandingsCache",
+    "bot_standing",
     "bot_versions",
     "history_matches",
     "leaderboard",
@@ -611,5 +612,28 @@ def bot_versions(conn: Connection, name: str, params: elo.EloParams) -> dict[str
                 "ratings": ratings.get(row[0], {}),
             }
             for row in rows
+        ],
+    }
+
+
+def bot_standing(conn: Connection, name: str, limit: int = 100) -> dict[str, Any]:
+    """A bot's standing (validating, failed, rated, probation, disabled) and its latest
+    events, oldest first, as the workers publish them."""
+    row = conn.execute(
+        "SELECT state, since, reason FROM bot_standing_public WHERE bot = %s", (name,)
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"no standing for {name!r} (a bot has one once it has connected)")
+    events = conn.execute(
+        "SELECT at, kind, message FROM bot_events_public WHERE bot = %s ORDER BY id DESC LIMIT %s",
+        (name, limit),
+    ).fetchall()
+    return {
+        "bot": name,
+        "state": row[0],
+        "since": row[1],
+        "reason": row[2],
+        "events": [{"at": at, "kind": kind, "message": message} for at, kind, message in events][
+            ::-1
         ],
     }

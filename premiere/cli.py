@@ -317,6 +317,53 @@ def bots_activate(name: str, version: str) -> None:
     click.echo(f"{name} plays as {entry} from now on")
 
 
+def _switch(name: str, enabled: bool) -> None:
+    from premiere.config import Settings
+    from premiere.db import upgrade
+    from workers import gate, leagues
+
+    settings = Settings()
+    upgrade(settings.database_url)
+    with leagues.connect(settings.database_url) as conn:
+        try:
+            change = gate.set_enabled(conn, name, enabled)
+        except (LookupError, ValueError, RuntimeError) as error:
+            raise click.ClickException(str(error).strip("'\"")) from None
+    click.echo(f"{name}: {change.message}")
+
+
+@bots.command("disable")
+@click.argument("name")
+def bots_disable(name: str) -> None:
+    """Seat bot NAME (a version: NAME@VERSION) in no match until it is enabled again."""
+    _switch(name, False)
+
+
+@bots.command("enable")
+@click.argument("name")
+def bots_enable(name: str) -> None:
+    """Enable a disabled bot, or one that failed validation: it validates again."""
+    _switch(name, True)
+
+
+@bots.command("events")
+@click.argument("name")
+def bots_events(name: str) -> None:
+    """A bot's standing and every change of it (validation, probation, disable), oldest first."""
+    from premiere.config import Settings
+    from workers import gate, leagues
+
+    with leagues.connect(Settings().database_url) as conn:
+        now = gate.standing(conn, name)
+        history = gate.events(conn, name)
+    if now is None:
+        click.echo(f"{name}: no standing yet (it has not connected since it was added)")
+        return
+    click.echo(f"{name}: {now.state}")
+    for event in history:
+        click.echo(f"{event['at']:%Y-%m-%d %H:%M:%S}  {event['kind']:<18} {event['message']}")
+
+
 @main.group()
 def league() -> None:
     """Leagues and tournaments run by the workers."""

@@ -351,12 +351,14 @@ class Store:
 
     async def bots_by_name(self, names: Sequence[str]) -> dict[str, tuple[int, str]]:
         """Each name's bots row to seat, with its name: a registered bot's name seats its
-        active version; NAME@VERSION seats that version."""
+        active version; NAME@VERSION seats that version (the first one too, whose row is
+        named NAME)."""
         rows = await self._read(
-            "SELECT b.name, a.id, a.name AS seated FROM bots b"
-            " JOIN bots a ON a.id = CASE WHEN b.family_id IS NULL"
+            "SELECT n AS name, a.id, a.name AS seated FROM unnest(%s::text[]) n"
+            " JOIN bots b ON b.name = n OR (b.family_id IS NULL AND b.name || '@' || b.version = n)"
+            " JOIN bots a ON a.id = CASE WHEN b.family_id IS NULL AND b.name = n"
             "   THEN coalesce(b.active_id, b.id) ELSE b.id END"
-            " WHERE b.name = ANY(%s) AND b.removed_at IS NULL AND a.removed_at IS NULL",
+            " WHERE b.removed_at IS NULL AND a.removed_at IS NULL",
             (list(names),),
         )
         return {row["name"]: (row["id"], row["seated"]) for row in rows}

@@ -43,6 +43,9 @@ class RoundRequest:
     ratings: Mapping[str, float]
     settings: Mapping[str, Any] = field(default_factory=dict)
     """The format's own settings, as ``LeagueFormat.settings`` resolved them."""
+    resting: frozenset[str] = frozenset()
+    """Bots a format without a fixed schedule leaves out this round (on probation: fewer
+    games)."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +148,7 @@ def _plan_ladder(request: RoundRequest) -> list[Table]:
     entries = [
         formats.LadderEntry(bot, request.ratings.get(bot, 1500.0), games[bot], 0)
         for bot in request.bots
+        if bot not in request.resting
     ]
     return _tables(formats.matchmake(entries, request.players, _round_seed(request)).tables)
 

@@ -20,6 +20,7 @@ from psycopg.rows import dict_row
 import games
 from games.bots import bot_names
 from premiere.seeds import new_seed, strong_seed
+from workers.gate import resolve_seats
 from workers.planning import (
     Groups,
     History,
@@ -321,6 +322,7 @@ def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> li
         history(conn, league_id),
         ratings,
         league.settings,
+        _resting(conn, league, number),
     )
     with conn.transaction():
         for table_no, table in enumerate(tables):
@@ -340,6 +342,14 @@ def _tables(conn: psycopg.Connection[Row], league_id: int, number: int) -> list[
         (league_id, number),
     ).fetchall()
     return [Table(tuple(r["seats"]), r["seed"], r["grp"]) for r in rows]
+
+
+def _resting(conn: psycopg.Connection[Row], league: League, number: int) -> frozenset[str]:
+    """Bots on probation sit out every other round of a format without a fixed schedule."""
+    if number % 2 == 0:
+        return frozenset()
+    states = resolve_seats(conn, league.bots)
+    return frozenset(bot for bot, state in states.items() if state == "probation")
 
 
 def _ratings(conn: psycopg.Connection[Row], league: League) -> dict[str, float]:

@@ -81,11 +81,12 @@ def plan(
     history: History,
     ratings: Mapping[str, float],
     settings: Mapping[str, Any] | None = None,
+    resting: frozenset[str] = frozenset(),
 ) -> list[Table]:
     """The tables of round `number` (from 1)."""
     check(format, bots, players)
     request = RoundRequest(
-        tuple(bots), players, number, seed, history, ratings, dict(settings or {})
+        tuple(bots), players, number, seed, history, ratings, dict(settings or {}), resting
     )
     return league_formats.get(format).plan(request)
 

@@ -130,6 +130,9 @@ class Arbiter:
             PREMIERE_RESUME_GRACE_S="20",
             PREMIERE_START_GRACE_S="60",
             PREMIERE_OPERATOR_TOKEN=OPERATOR_TOKEN,
+            # Tests about other things seat freshly connected bots in rated play at once; the
+            # gate's own tests (test_standing.py) set their numbers.
+            PREMIERE_VALIDATION_MATCHES="0",
         )
         env.update(self.settings)
         env.update(extra)

@@ -1,0 +1,282 @@
+"""Bot standing in PostgreSQL: admitting new bots, their validation matches, probation, and the
+operator's disable/enable; every change with an event (the decisions are in
+``workers.standing``; docs/ratings.md, "Validation and probation", says what they mean).
+
+Like ``workers.leagues``, every function re-reads what it needs and writes idempotently, so a
+task run twice, or two workers at once, change nothing the second time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+import games
+from games.bots import bot_names
+from workers.standing import Change, Policy, ValidationMatch, probation_change, validation_change
+
+Row = dict[str, Any]
+
+__all__ = [
+    "Standing",
+    "admit_new",
+    "apply",
+    "collect_validation",
+    "decide",
+    "events",
+    "mark_validation_dispatched",
+    "plan_validation",
+    "resolve_seats",
+    "set_enabled",
+    "standing",
+    "validation_request",
+    "validation_to_dispatch",
+]
+
+
+@dataclass(frozen=True)
+class Standing:
+    bot: str
+    state: str
+    reason: str
+
+
+def apply(conn: psycopg.Connection[Row], bot: str, old: str | None, change: Change) -> bool:
+    """Move ``bot`` from state ``old`` (None: it has no standing yet) to the change's state,
+    with its event, in one transaction; False if its state was no longer ``old``."""
+    with conn.transaction():
+        if old is None:
+            done = conn.execute(
+                "INSERT INTO bot_standing (bot, state, reason) VALUES (%s, %s, %s)"
+                " ON CONFLICT (bot) DO NOTHING",
+                (bot, change.state, change.message),
+            )
+        else:
+            done = conn.execute(
+                "UPDATE bot_standing SET state = %s, since = clock_timestamp(), reason = %s"
+                " WHERE bot = %s AND state = %s",
+                (change.state, change.message, bot, old),
+            )
+        if done.rowcount != 1:
+            return False
+        conn.execute(
+            "INSERT INTO bot_events (bot, kind, message) VALUES (%s, %s, %s)",
+            (bot, change.kind, change.message),
+        )
+    return True
+
+
+def standing(conn: psycopg.Connection[Row], bot: str) -> Standing | None:
+    row = conn.execute(
+        "SELECT bot, state, reason FROM bot_standing WHERE bot = %s", (bot,)
+    ).fetchone()
+    return Standing(row["bot"], row["state"], row["reason"]) if row else None
+
+
+def events(conn: psycopg.Connection[Row], bot: str, limit: int = 100) -> list[Row]:
+    return conn.execute(
+        "SELECT at, kind, message FROM bot_events WHERE bot = %s ORDER BY id DESC LIMIT %s",
+        (bot, limit),
+    ).fetchall()[::-1]
+
+
+def _claimed(plays: Sequence[str] | None) -> list[str]:
+    return sorted(plays) if plays else list(games.ids())
+
+
+def admit_new(conn: psycopg.Connection[Row], policy: Policy) -> list[str]:
+    """Give every bot that has connected and has no standing one: validating (or rated at once
+    when there is no gate). Returns the bots admitted."""
+    rows = conn.execute(
+        "SELECT d.name, d.games FROM bot_directory d WHERE NOT d.removed AND d.games IS NOT NULL"
+        " AND NOT EXISTS (SELECT 1 FROM bot_standing s WHERE s.bot = d.name) ORDER BY d.name"
+    ).fetchall()
+    admitted = []
+    for row in rows:
+        if policy.matches == 0:
+            change = Change("rated", "admitted", "admitted to rated play (no validation set).")
+        else:
+            claimed = _claimed(row["games"])
+            change = Change(
+                "validating",
+                "validating",
+                f"validating: {policy.matches} unrated match(es) against the built-ins in each"
+                f" game it plays ({', '.join(claimed)}) before rated play; until then its"
+                " matches are unrated.",
+            )
+        if apply(conn, row["name"], None, change):
+            admitted.append(row["name"])
+    return admitted
+
+
+def _seat_name(conn: psycopg.Connection[Row], bot: str) -> str:
+    """The seat name that seats exactly this bots row (a root with a version: NAME@VERSION)."""
+    row = conn.execute(
+        "SELECT name, version, family = name AS root FROM bot_lineage WHERE name = %s", (bot,)
+    ).fetchone()
+    if row is not None and row["root"] and row["version"]:
+        return f"{row['name']}@{row['version']}"
+    return bot
+
+
+def plan_validation(conn: psycopg.Connection[Row], policy: Policy) -> int:
+    """Plan the validation matches of every validating bot that has none for its current
+    attempt: ``policy.matches`` per claimed game at its smallest table of two or more, the
+    other seats held by built-ins, the bot's seat rotated."""
+    rows = conn.execute(
+        "SELECT s.bot, s.since, d.games FROM bot_standing s JOIN bot_directory d ON d.name = s.bot"
+        " WHERE s.state = 'validating' AND NOT EXISTS (SELECT 1 FROM validation_matches v"
+        "   WHERE v.bot = s.bot AND v.created_at >= s.since)"
+    ).fetchall()
+    planned = 0
+    for row in rows:
+        seat = _seat_name(conn, row["bot"])
+        with conn.transaction():
+            for game_id in _claimed(row["games"]):
+                engine = games.get(game_id)
+                players = min(n for n in engine.player_counts if n >= 2)
+                names = bot_names(engine)
+                fill = [n for n in ("heuristic", "random", "first", "last") if n in names]
+                start = conn.execute(
+                    "SELECT coalesce(max(number) + 1, 0) AS n FROM validation_matches"
+                    " WHERE bot = %s AND game = %s",
+                    (row["bot"], game_id),
+                ).fetchone()
+                assert start is not None
+                for k in range(policy.matches):
+                    others = [f"builtin:{fill[(k + i) % len(fill)]}" for i in range(players - 1)]
+                    at = k % players
+                    seats = [*others[:at], seat, *others[at:]]
+                    conn.execute(
+                        "INSERT INTO validation_matches (bot, game, number, seats)"
+                        " VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                        (row["bot"], game_id, start["n"] + k, seats),
+                    )
+                    planned += 1
+    return planned
+
+
+def validation_to_dispatch(conn: psycopg.Connection[Row]) -> list[tuple[str, str, int]]:
+    rows = conn.execute(
+        "SELECT v.bot, v.game, v.number FROM validation_matches v"
+        " JOIN bot_standing s ON s.bot = v.bot AND s.state = 'validating'"
+        " WHERE v.status = 'planned' ORDER BY v.bot, v.game, v.number"
+    ).fetchall()
+    return [(r["bot"], r["game"], r["number"]) for r in rows]
+
+
+def validation_request(
+    conn: psycopg.Connection[Row], bot: str, game: str, number: int
+) -> list[str] | None:
+    """The seats of a validation match still to create, or None."""
+    row = conn.execute(
+        "SELECT v.seats FROM validation_matches v"
+        " JOIN bot_standing s ON s.bot = v.bot AND s.state = 'validating'"
+        " WHERE v.bot = %s AND v.game = %s AND v.number = %s AND v.status = 'planned'",
+        (bot, game, number),
+    ).fetchone()
+    return list(row["seats"]) if row else None
+
+
+def mark_validation_dispatched(
+    conn: psycopg.Connection[Row], bot: str, game: str, number: int, match_id: str | None
+) -> None:
+    """Record the created match (None: the arbiter refused it, so it counts as void)."""
+    conn.execute(
+        "UPDATE validation_matches SET match_id = %s,"
+        " status = CASE WHEN %s::uuid IS NULL THEN 'void' ELSE 'dispatched' END"
+        " WHERE bot = %s AND game = %s AND number = %s AND status = 'planned'",
+        (match_id, match_id, bot, game, number),
+    )
+
+
+def collect_validation(conn: psycopg.Connection[Row]) -> int:
+    done = conn.execute(
+        "UPDATE validation_matches v SET status = m.status FROM match_results m"
+        " WHERE v.match_id = m.id AND v.status = 'dispatched' AND m.status IN ('finished', 'void')"
+    )
+    return done.rowcount
+
+
+def decide(conn: psycopg.Connection[Row], policy: Policy) -> list[tuple[str, Change]]:
+    """Settle validations whose matches all ended, and start or end probations."""
+    changes: list[tuple[str, Change]] = []
+    validating = conn.execute(
+        "SELECT bot, since FROM bot_standing WHERE state = 'validating' ORDER BY bot"
+    ).fetchall()
+    for row in validating:
+        rows = conn.execute(
+            "SELECT v.game, v.match_id, v.status, coalesce(f.faults, '{}') AS faults"
+            " FROM validation_matches v"
+            " LEFT JOIN bot_match_faults f ON f.match_id = v.match_id AND f.bot = v.bot"
+            " WHERE v.bot = %s AND v.created_at >= %s ORDER BY v.game, v.number",
+            (row["bot"], row["since"]),
+        ).fetchall()
+        if not rows:
+            continue
+        matches = [
+            ValidationMatch(r["game"], str(r["match_id"]), r["status"], tuple(r["faults"]))
+            for r in rows
+            if r["status"] in ("finished", "void")
+        ]
+        change = validation_change(matches, expected=len(rows))
+        if change is not None and apply(conn, row["bot"], "validating", change):
+            changes.append((row["bot"], change))
+    watched = conn.execute(
+        "SELECT bot, state, since FROM bot_standing WHERE state IN ('rated', 'probation')"
+        " ORDER BY bot"
+    ).fetchall()
+    for row in watched:
+        recent = conn.execute(
+            "SELECT cardinality(faults) AS n FROM bot_match_faults"
+            " WHERE bot = %s AND status = 'finished' AND finished_at > %s"
+            " ORDER BY finished_at DESC LIMIT %s",
+            (row["bot"], row["since"], max(policy.window, policy.recover)),
+        ).fetchall()
+        change = probation_change(row["state"], [r["n"] for r in reversed(recent)], policy)
+        if change is not None and apply(conn, row["bot"], row["state"], change):
+            changes.append((row["bot"], change))
+    return changes
+
+
+def set_enabled(conn: psycopg.Connection[Row], bot: str, enabled: bool) -> Change:
+    """The operator's switch. Disabling seats the bot nowhere; enabling validates it again."""
+    if conn.execute("SELECT 1 FROM bot_directory WHERE name = %s", (bot,)).fetchone() is None:
+        raise LookupError(f"no bot named {bot!r} (`premiere bots list` shows them)")
+    current = standing(conn, bot)
+    if enabled:
+        change = Change(
+            "validating",
+            "enabled",
+            "enabled by the operator: validating again before rated play.",
+        )
+        if current is not None and current.state not in ("disabled", "failed"):
+            raise ValueError(f"bot {bot!r} is {current.state}, not disabled or failed")
+    else:
+        change = Change(
+            "disabled", "disabled", "disabled by the operator: no matches until enabled."
+        )
+        if current is not None and current.state == "disabled":
+            return change
+    if not apply(conn, bot, current.state if current else None, change):
+        raise RuntimeError(f"bot {bot!r} changed state meanwhile; try again")
+    return change
+
+
+def resolve_seats(conn: psycopg.Connection[Row], seats: Sequence[str]) -> dict[str, str | None]:
+    """Each registered seat's standing by the name in the seat: that of the version it seats
+    (a bot's name seats its active version). None: no standing yet."""
+    names = [s for s in seats if not s.startswith("builtin:")]
+    rows = conn.execute(
+        "SELECT l.name AS seat, s.state FROM bot_lineage l"
+        " JOIN bot_lineage a ON a.family = l.family AND a.active"
+        " LEFT JOIN bot_standing s ON s.bot = CASE WHEN l.name = l.family THEN a.name"
+        "   ELSE l.name END"
+        " WHERE l.name = ANY(%s)",
+        (names,),
+    ).fetchall()
+    found: dict[str, str | None] = {row["seat"]: row["state"] for row in rows}
+    return {name: found.get(name) for name in names}
