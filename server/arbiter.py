@@ -102,6 +102,15 @@ class Arbiter:
         elsewhere = await self.store.bots_not_playing([ids[name][0] for name in wanted], game.id)
         if elsewhere:
             raise BadRequest(f"bots {elsewhere} do not play {game_id} (as they said on connecting)")
+        refusing = await self.store.bots_refusing(
+            [ids[name][0] for name in wanted], len(seats), rated
+        )
+        if refusing:
+            kind_of = "rated" if rated else "casual"
+            raise BadRequest(
+                f"bots {refusing} accept no {len(seats)}-seat {kind_of} match (as they said on"
+                " connecting)"
+            )
         specs = []
         for kind, name in seats:
             if kind == "bot":

@@ -102,7 +102,13 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             await self.router.add(conn)
         except TooManyStreams as error:
             raise LimitExceeded(str(error)) from None
-        await self.store.record_hello(conn.bot_id, conn.games)
+        await self.store.record_hello(
+            conn.bot_id,
+            conn.games,
+            hello.player_counts,
+            hello.accepts or "any",
+            conn.max_matches,
+        )
         task = asyncio.current_task()
         assert task is not None
         conn.kill = lambda: _cancel(task)
@@ -150,6 +156,15 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"a Hello names at most {MAX_HELLO_GAMES} games and {MAX_CLIENT_CHARS} client"
                 " characters",
+            )
+        if len(hello.player_counts) > 8 or any(not 1 <= n <= 8 for n in hello.player_counts):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "player_counts are table sizes from 1 to 8"
+            )
+        if hello.accepts not in ("", "any", "rated", "casual"):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                'accepts is "any", "rated" or "casual" (or empty: any)',
             )
         unknown = sorted(set(hello.games) - set(games.ids()))
         if unknown:

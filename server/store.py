@@ -341,13 +341,34 @@ class Store:
         )
         return rows[0] if rows else None
 
-    async def record_hello(self, bot_id: int, games: Iterable[str]) -> None:
-        """Remember which games the bot said it plays (empty: every game), for league creation
-        to refuse a bot that does not play the league's game."""
+    async def record_hello(
+        self,
+        bot_id: int,
+        games: Iterable[str],
+        player_counts: Iterable[int] = (),
+        accepts: str = "any",
+        max_matches: int = 1,
+    ) -> None:
+        """Remember what the bot said it plays and accepts: the games (empty: every game), the
+        table sizes (empty: any), rated or casual matches, and how many at once; league
+        creation, the arbiter and the ladder matchmaker respect them."""
+        counts = sorted(set(player_counts)) or None
         await self._write(
-            "UPDATE bots SET games = %s, last_connected_at = now() WHERE id = %s",
-            (sorted(games), bot_id),
+            "UPDATE bots SET games = %s, player_counts = %s, accepts = %s, max_matches = %s,"
+            " last_connected_at = now() WHERE id = %s",
+            (sorted(games), counts, accepts, max_matches, bot_id),
         )
+
+    async def bots_refusing(self, ids: Sequence[int], players: int, rated: bool) -> list[str]:
+        """Those of the bots that said they accept no table of ``players`` seats, or no match
+        of this kind (rated or casual)."""
+        rows = await self._read(
+            "SELECT name FROM bots WHERE id = ANY(%s) AND ("
+            " (player_counts IS NOT NULL AND NOT %s = ANY(player_counts))"
+            " OR accepts = CASE WHEN %s THEN 'casual' ELSE 'rated' END) ORDER BY name",
+            (list(ids), players, rated),
+        )
+        return [row["name"] for row in rows]
 
     async def bots_by_name(self, names: Sequence[str]) -> dict[str, tuple[int, str]]:
         """Each name's bots row to seat, with its name: a registered bot's name seats its

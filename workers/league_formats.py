@@ -46,6 +46,11 @@ class RoundRequest:
     resting: frozenset[str] = frozenset()
     """Bots a format without a fixed schedule leaves out this round (on probation: fewer
     games)."""
+    accepts: Mapping[str, formats.Accepts] = field(default_factory=dict)
+    """What each bot declared it accepts (table sizes, rated or casual, matches at once)."""
+    provisional: frozenset[str] = frozenset()
+    """Bots whose rating has not settled yet (new bots and versions)."""
+    rated: bool = True
 
 
 @dataclass(frozen=True)
@@ -146,11 +151,19 @@ def _plan_gauntlet(request: RoundRequest) -> list[Table]:
 def _plan_ladder(request: RoundRequest) -> list[Table]:
     games = Counter(bot for _round, seats, _ranks in request.history for bot in seats)
     entries = [
-        formats.LadderEntry(bot, request.ratings.get(bot, 1500.0), games[bot], 0)
+        formats.LadderEntry(
+            bot,
+            request.ratings.get(bot, 1500.0),
+            games[bot],
+            0,
+            request.accepts.get(bot, formats.matchmaking.ANY),
+            bot in request.provisional,
+        )
         for bot in request.bots
         if bot not in request.resting
     ]
-    return _tables(formats.matchmake(entries, request.players, _round_seed(request)).tables)
+    batch = formats.matchmake(entries, request.players, _round_seed(request), rated=request.rated)
+    return _tables(batch.tables)
 
 
 SPRT_DEFAULTS: dict[str, Any] = {

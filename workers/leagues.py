@@ -20,6 +20,7 @@ from psycopg.rows import dict_row
 import games
 from games.bots import bot_names
 from premiere.seeds import new_seed, strong_seed
+from workers import formats
 from workers.gate import resolve_seats
 from workers.planning import (
     Groups,
@@ -113,10 +114,11 @@ def create_league(
         if bot.startswith("builtin:") and bot.removeprefix("builtin:") not in bot_names(engine):
             raise ValueError(f"{game} has no built-in bot {bot!r}; it has {bot_names(engine)}")
     _check_registered(conn, game, [bot for bot in bots if not bot.startswith("builtin:")])
-    if rounds is None:
-        rounds = default_rounds(format, len(bots), players, resolved_settings)
     if rated is None:
         rated = rated_by_default(format)
+    _check_accepted(conn, [b for b in bots if not b.startswith("builtin:")], players, rated)
+    if rounds is None:
+        rounds = default_rounds(format, len(bots), players, resolved_settings)
     row = conn.execute(
         "INSERT INTO leagues (name, game, format, players, options, bots, every_seconds, cron,"
         " rounds, seed, move_time_ms, time_bank_ms, settings, rated)"
@@ -158,6 +160,27 @@ def _check_registered(conn: psycopg.Connection[Row], game: str, names: Sequence[
         plays = known[name]["games"]
         if plays and game not in plays:
             raise ValueError(f"bot {name!r} does not play {game}; it plays {', '.join(plays)}")
+
+
+def _check_accepted(
+    conn: psycopg.Connection[Row], names: Sequence[str], players: int, rated: bool
+) -> None:
+    """No bot is seated at a table size, or in a kind of match, it said it does not accept."""
+    rows = conn.execute(
+        "SELECT name, player_counts, accepts FROM bot_directory WHERE name = ANY(%s)",
+        (list(names),),
+    ).fetchall()
+    for row in rows:
+        if row["player_counts"] is not None and players not in row["player_counts"]:
+            raise ValueError(
+                f"bot {row['name']!r} accepts tables of {row['player_counts']} players,"
+                f" not {players}"
+            )
+        if row["accepts"] == ("casual" if rated else "rated"):
+            kind = "rated" if rated else "unrated"
+            raise ValueError(
+                f"bot {row['name']!r} accepts only {row['accepts']} matches, not {kind}"
+            )
 
 
 def _league_seed(seed: str | None) -> str:
@@ -313,6 +336,7 @@ def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> li
     if existing:
         return existing
     ratings = _ratings(conn, league)
+    accepts, provisional = _declared(conn, league)
     tables = plan(
         league.format,
         league.bots,
@@ -323,6 +347,9 @@ def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> li
         ratings,
         league.settings,
         _resting(conn, league, number),
+        accepts,
+        provisional,
+        league.rated,
     )
     with conn.transaction():
         for table_no, table in enumerate(tables):
@@ -350,6 +377,38 @@ def _resting(conn: psycopg.Connection[Row], league: League, number: int) -> froz
         return frozenset()
     states = resolve_seats(conn, league.bots)
     return frozenset(bot for bot, state in states.items() if state == "probation")
+
+
+PROVISIONAL_GAMES = 20
+"""The ladder's provisional count (``ladder.elo.EloParams.provisional_games``)."""
+
+
+def _declared(
+    conn: psycopg.Connection[Row], league: League
+) -> tuple[dict[str, formats.Accepts], frozenset[str]]:
+    """What each registered bot of the league (its active version) declared it accepts, and
+    which of them are provisional on the league's game (new: fewer than 20 rated games)."""
+    rows = conn.execute(
+        "SELECT l.family AS bot, d.player_counts, d.accepts, d.max_matches,"
+        " coalesce(r.games, 0) AS games FROM bot_lineage l"
+        " JOIN bot_directory d ON d.name = l.name"
+        " LEFT JOIN ladder_ratings r ON r.player = l.name AND r.game = %s"
+        " WHERE l.active AND l.family = ANY(%s)",
+        (league.game, list(league.bots)),
+    ).fetchall()
+    accepts = {
+        row["bot"]: formats.Accepts(
+            player_counts=frozenset(row["player_counts"])
+            if row["player_counts"] is not None
+            else None,
+            rated=row["accepts"] != "casual",
+            casual=row["accepts"] != "rated",
+            max_pending=row["max_matches"],
+        )
+        for row in rows
+    }
+    provisional = frozenset(row["bot"] for row in rows if row["games"] < PROVISIONAL_GAMES)
+    return accepts, provisional
 
 
 def _ratings(conn: psycopg.Connection[Row], league: League) -> dict[str, float]:

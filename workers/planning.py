@@ -82,11 +82,24 @@ def plan(
     ratings: Mapping[str, float],
     settings: Mapping[str, Any] | None = None,
     resting: frozenset[str] = frozenset(),
+    accepts: Mapping[str, formats.Accepts] | None = None,
+    provisional: frozenset[str] = frozenset(),
+    rated: bool = True,
 ) -> list[Table]:
     """The tables of round `number` (from 1)."""
     check(format, bots, players)
     request = RoundRequest(
-        tuple(bots), players, number, seed, history, ratings, dict(settings or {}), resting
+        tuple(bots),
+        players,
+        number,
+        seed,
+        history,
+        ratings,
+        dict(settings or {}),
+        resting,
+        dict(accepts or {}),
+        provisional,
+        rated,
     )
     return league_formats.get(format).plan(request)
 

@@ -18,13 +18,14 @@ docs/leagues.md states each format's guarantees; tests/workers/test_pairing.py c
 from workers.formats._common import BotId, Round, Table
 from workers.formats.duplicate import duplicate_tables, score_duplicate, seat_square
 from workers.formats.gauntlet import gauntlet, gauntlet_length
-from workers.formats.matchmaking import LadderEntry, matchmake, pass_over_bound
+from workers.formats.matchmaking import Accepts, LadderEntry, matchmake, pass_over_bound
 from workers.formats.round_robin import cycle_length, round_robin
 from workers.formats.sprt import sprt_pair_tables
 from workers.formats.standings import MatchResult, Tiebreak, match_points, standings
 from workers.formats.swiss import repeated_pairs, swiss_round
 
 __all__ = [
+    "Accepts",
     "BotId",
     "LadderEntry",
     "MatchResult",
