@@ -16,6 +16,7 @@ HTTP routes (GET, JSON):
   whether it is active, and its live Elo per game.
 - ``/api/bots/{player}/standing``: the bot's standing (validating, failed, rated, probation,
   disabled) and every change of it, with the message its owner is given.
+- ``/api/games/{game}/leagues?format=sprt``: the game's leagues, newest first, each as below.
 - ``/api/leagues/{league}/progress``: a league's format, settings, rated or not, status, and
   the progress of a format that stops on its own (the SPRT's pairs, LLR, bounds and verdict).
 - ``/api/matches/{id}/replay``: an ended match's seed, options, players and moves.
@@ -116,6 +117,10 @@ class Ladder:
 
     async def standing(self, name: str) -> dict[str, Any]:
         return await self._run(queries.bot_standing, name)
+
+    async def leagues(self, game: str, format: str | None) -> list[dict[str, Any]]:
+        self._known(game)
+        return await self._run(queries.leagues_of, game, format)
 
     async def league(self, key: str) -> dict[str, Any]:
         return await self._run(queries.league_progress, key)
@@ -329,6 +334,12 @@ def http_app(ladder: Ladder) -> web.Application:
     @routes.get("/api/bots/{player}/standing")
     async def get_standing(request: web.Request) -> web.Response:
         return web.json_response(plain(await ladder.standing(request.match_info["player"])))
+
+    @routes.get("/api/games/{game}/leagues")
+    async def get_leagues(request: web.Request) -> web.Response:
+        game = request.match_info["game"]
+        found = await ladder.leagues(game, request.query.get("format") or None)
+        return web.json_response({"game": game, "leagues": plain(found)})
 
     @routes.get("/api/leagues/{league}/progress")
     async def get_league_progress(request: web.Request) -> web.Response:

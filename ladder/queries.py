@@ -53,6 +53,7 @@ __all__ = [
     "history_matches",
     "leaderboard",
     "league_progress",
+    "leagues_of",
     "list_matches",
     "rating_history",
     "replay",
@@ -617,13 +618,16 @@ def bot_versions(conn: Connection, name: str, params: elo.EloParams) -> dict[str
 
 
 def bot_standing(conn: Connection, name: str, limit: int = 100) -> dict[str, Any]:
-    """A bot's standing (validating, failed, rated, probation, disabled) and its latest
-    events, oldest first, as the workers publish them."""
+    """A bot's standing (validating, failed, rated, probation, disabled; None before it first
+    connects) and its latest events, oldest first, as the workers publish them."""
+    if conn.execute("SELECT 1 FROM bot_lineage WHERE name = %s", (name,)).fetchone() is None:
+        raise NotFound(f"no bot {name!r}")
     row = conn.execute(
         "SELECT state, since, reason FROM bot_standing_public WHERE bot = %s", (name,)
     ).fetchone()
     if row is None:
-        raise NotFound(f"no standing for {name!r} (a bot has one once it has connected)")
+        # Registered but never connected: no standing yet.
+        row = (None, None, "it gets one when it first connects")
     events = conn.execute(
         "SELECT at, kind, message FROM bot_events_public WHERE bot = %s ORDER BY id DESC LIMIT %s",
         (name, limit),
@@ -637,3 +641,16 @@ def bot_standing(conn: Connection, name: str, limit: int = 100) -> dict[str, Any
             ::-1
         ],
     }
+
+
+def leagues_of(
+    conn: Connection, game: str, format: str | None, limit: int = 50
+) -> list[dict[str, Any]]:
+    """The game's leagues, newest first (``format`` narrows them, e.g. ``sprt``), each as
+    ``league_progress`` returns it."""
+    rows = conn.execute(
+        "SELECT id FROM league_progress WHERE game = %s AND (%s::text IS NULL OR format = %s)"
+        " ORDER BY id DESC LIMIT %s",
+        (game, format, format, limit),
+    ).fetchall()
+    return [league_progress(conn, str(row[0])) for row in rows]
