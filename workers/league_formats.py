@@ -16,6 +16,7 @@ from typing import Any
 
 from games.rng import derive_seed
 from workers import formats, sprt
+from workers.formats._common import least_used_seating
 
 History = Sequence[tuple[int, tuple[str, ...], tuple[int, ...]]]
 """Finished tables in play order: (round, seats, ranks)."""
@@ -163,7 +164,16 @@ def _plan_ladder(request: RoundRequest) -> list[Table]:
         if bot not in request.resting
     ]
     batch = formats.matchmake(entries, request.players, _round_seed(request), rated=request.rated)
-    return _tables(batch.tables)
+    # Seats rotate: each table is seated in the seats its bots have used least in the league.
+    use: dict[tuple[formats.BotId, int], int] = Counter(
+        (bot, seat) for _round, seats, _ranks in request.history for seat, bot in enumerate(seats)
+    )
+    return _tables(
+        [
+            formats.Table(least_used_seating(table.seats, use), table.seed, table.group)
+            for table in batch.tables
+        ]
+    )
 
 
 SPRT_DEFAULTS: dict[str, Any] = {
