@@ -30,6 +30,7 @@ __all__ = [
     "mark_validation_dispatched",
     "plan_validation",
     "resolve_seats",
+    "seated",
     "set_enabled",
     "standing",
     "validation_request",
@@ -266,17 +267,34 @@ def set_enabled(conn: psycopg.Connection[Row], bot: str, enabled: bool) -> Chang
     return change
 
 
-def resolve_seats(conn: psycopg.Connection[Row], seats: Sequence[str]) -> dict[str, str | None]:
-    """Each registered seat's standing by the name in the seat: that of the version it seats
-    (a bot's name seats its active version). None: no standing yet."""
-    names = [s for s in seats if not s.startswith("builtin:")]
+def seated(conn: psycopg.Connection[Row], names: Sequence[str]) -> dict[str, str]:
+    """For each registered seat name, the bots row it seats (as the arbiter resolves it): a
+    bot's name seats its active version, NAME@VERSION that version. Unknown names are left
+    out."""
     rows = conn.execute(
-        "SELECT l.name AS seat, s.state FROM bot_lineage l"
-        " JOIN bot_lineage a ON a.family = l.family AND a.active"
-        " LEFT JOIN bot_standing s ON s.bot = CASE WHEN l.name = l.family THEN a.name"
-        "   ELSE l.name END"
-        " WHERE l.name = ANY(%s)",
-        (names,),
+        "SELECT n AS seat, CASE WHEN l.name = n AND l.name = l.family THEN a.name"
+        "   ELSE l.name END AS seated"
+        " FROM unnest(%s::text[]) n"
+        " JOIN bot_lineage l ON NOT l.removed AND (l.name = n"
+        "   OR (l.name = l.family AND l.name || '@' || l.version = n))"
+        " JOIN bot_lineage a ON a.family = l.family AND a.active",
+        ([name for name in names if not name.startswith("builtin:")],),
     ).fetchall()
-    found: dict[str, str | None] = {row["seat"]: row["state"] for row in rows}
-    return {name: found.get(name) for name in names}
+    return {row["seat"]: row["seated"] for row in rows}
+
+
+def resolve_seats(conn: psycopg.Connection[Row], seats: Sequence[str]) -> dict[str, str | None]:
+    """Each registered seat's standing by the name in the seat: that of the version it seats.
+    None: no standing yet (or no such bot)."""
+    rows = seated(conn, seats)
+    states = {
+        row["bot"]: row["state"]
+        for row in conn.execute(
+            "SELECT bot, state FROM bot_standing WHERE bot = ANY(%s)", (list(rows.values()),)
+        ).fetchall()
+    }
+    return {
+        name: states.get(rows[name]) if name in rows else None
+        for name in seats
+        if not name.startswith("builtin:")
+    }

@@ -21,7 +21,7 @@ import games
 from games.bots import bot_names
 from premiere.seeds import new_seed, strong_seed
 from workers import formats
-from workers.gate import resolve_seats
+from workers.gate import resolve_seats, seated
 from workers.planning import (
     Groups,
     History,
@@ -146,10 +146,13 @@ def create_league(
 
 def _check_registered(conn: psycopg.Connection[Row], game: str, names: Sequence[str]) -> None:
     """Every named bot is registered, not removed, and (if it has connected) plays the game."""
+    rows_of = seated(conn, names)
     rows = conn.execute(
-        "SELECT name, games, removed FROM bot_directory WHERE name = ANY(%s)", (list(names),)
+        "SELECT name, games, removed FROM bot_directory WHERE name = ANY(%s)",
+        (list(rows_of.values()),),
     ).fetchall()
-    known = {row["name"]: row for row in rows if not row["removed"]}
+    directory = {row["name"]: row for row in rows if not row["removed"]}
+    known = {name: directory[row] for name, row in rows_of.items() if row in directory}
     unknown = [name for name in names if name not in known]
     if unknown:
         raise ValueError(
@@ -168,7 +171,7 @@ def _check_accepted(
     """No bot is seated at a table size, or in a kind of match, it said it does not accept."""
     rows = conn.execute(
         "SELECT name, player_counts, accepts FROM bot_directory WHERE name = ANY(%s)",
-        (list(names),),
+        (list(seated(conn, names).values()),),
     ).fetchall()
     for row in rows:
         if row["player_counts"] is not None and players not in row["player_counts"]:
@@ -388,14 +391,16 @@ def _declared(
 ) -> tuple[dict[str, formats.Accepts], frozenset[str]]:
     """What each registered bot of the league (its active version) declared it accepts, and
     which of them are provisional on the league's game (new: fewer than 20 rated games)."""
-    rows = conn.execute(
-        "SELECT l.family AS bot, d.player_counts, d.accepts, d.max_matches,"
-        " coalesce(r.games, 0) AS games FROM bot_lineage l"
-        " JOIN bot_directory d ON d.name = l.name"
-        " LEFT JOIN ladder_ratings r ON r.player = l.name AND r.game = %s"
-        " WHERE l.active AND l.family = ANY(%s)",
-        (league.game, list(league.bots)),
+    rows_of = seated(conn, league.bots)
+    by_row = conn.execute(
+        "SELECT d.name, d.player_counts, d.accepts, d.max_matches,"
+        " coalesce(r.games, 0) AS games FROM bot_directory d"
+        " LEFT JOIN ladder_ratings r ON r.player = d.name AND r.game = %s"
+        " WHERE d.name = ANY(%s)",
+        (league.game, list(rows_of.values())),
     ).fetchall()
+    found = {row["name"]: row for row in by_row}
+    rows = [{**found[row], "bot": bot} for bot, row in rows_of.items() if row in found]
     accepts = {
         row["bot"]: formats.Accepts(
             player_counts=frozenset(row["player_counts"])
@@ -414,15 +419,14 @@ def _declared(
 def _ratings(conn: psycopg.Connection[Row], league: League) -> dict[str, float]:
     """Live Elo on the league's game of each of its bots when rated already: a registered
     bot's is that of its active version."""
+    rows_of = seated(conn, league.bots)
+    players = {row: bot for bot, row in rows_of.items()}
+    players.update({bot: bot for bot in league.bots if bot.startswith("builtin:")})
     rows = conn.execute(
-        "SELECT l.family AS player, r.rating FROM bot_lineage l"
-        " JOIN ladder_ratings r ON r.player = l.name"
-        " WHERE r.game = %s AND l.active AND l.family = ANY(%s)"
-        " UNION ALL SELECT player, rating FROM ladder_ratings"
-        " WHERE game = %s AND player = ANY(%s) AND player LIKE 'builtin:%%'",
-        (league.game, list(league.bots), league.game, list(league.bots)),
+        "SELECT player, rating FROM ladder_ratings WHERE game = %s AND player = ANY(%s)",
+        (league.game, list(players)),
     ).fetchall()
-    return {row["player"]: float(row["rating"]) for row in rows}
+    return {players[row["player"]]: float(row["rating"]) for row in rows}
 
 
 # --- tables and matches ------------------------------------------------------------------

@@ -132,6 +132,34 @@ def test_a_version_upgrade_and_a_roll_back(arbiter: Arbiter, tmp_path: Path) -> 
         )
         assert seat["name"] == "alpha"
         assert _api(workers, "/api/bots/alpha/versions")["versions"][0]["active"] is True
+
+        # An SPRT between the two versions names each exactly (the first as alpha@1).
+        workers.cli(
+            "league",
+            "create",
+            "--name",
+            "h2h",
+            "--game",
+            "movie-tricks",
+            "--format",
+            "sprt",
+            "--players",
+            "2",
+            "--bots",
+            "alpha@2,alpha@1",
+        )
+        deadline = time.monotonic() + 30
+        seated: list[dict[str, Any]] = []
+        while time.monotonic() < deadline and len(seated) < 2:
+            seated = query(
+                arbiter,
+                "SELECT DISTINCT b.name FROM league_tables t JOIN leagues l ON l.id = t.league_id"
+                " JOIN match_seats s ON s.match_id = t.match_id JOIN bots b ON b.id = s.bot_id"
+                " WHERE l.name = 'h2h' ORDER BY b.name",
+            )
+            time.sleep(0.3)
+        assert [row["name"] for row in seated] == ["alpha", "alpha@2"]
+        workers.cli("league", "cancel", "h2h")
     finally:
         workers.stop()
         for bot in (v1, v2):
