@@ -226,18 +226,20 @@ def decide(conn: psycopg.Connection[Row], policy: Policy) -> list[tuple[str, Cha
         change = validation_change(matches, expected=len(rows))
         if change is not None and apply(conn, row["bot"], "validating", change):
             changes.append((row["bot"], change))
+    # One round trip for every watched bot: its latest matches since its state began.
     watched = conn.execute(
-        "SELECT bot, state, since FROM bot_standing WHERE state IN ('rated', 'probation')"
-        " ORDER BY bot"
+        "SELECT s.bot, s.state,"
+        " coalesce(array_agg(f.n ORDER BY f.finished_at) FILTER (WHERE f.n IS NOT NULL), '{}')"
+        "   AS recent"
+        " FROM bot_standing s LEFT JOIN LATERAL ("
+        "   SELECT cardinality(faults) AS n, finished_at FROM bot_match_faults"
+        "   WHERE bot = s.bot AND status = 'finished' AND finished_at > s.since"
+        "   ORDER BY finished_at DESC LIMIT %s) f ON true"
+        " WHERE s.state IN ('rated', 'probation') GROUP BY s.bot, s.state ORDER BY s.bot",
+        (max(policy.window, policy.recover),),
     ).fetchall()
     for row in watched:
-        recent = conn.execute(
-            "SELECT cardinality(faults) AS n FROM bot_match_faults"
-            " WHERE bot = %s AND status = 'finished' AND finished_at > %s"
-            " ORDER BY finished_at DESC LIMIT %s",
-            (row["bot"], row["since"], max(policy.window, policy.recover)),
-        ).fetchall()
-        change = probation_change(row["state"], [r["n"] for r in reversed(recent)], policy)
+        change = probation_change(row["state"], list(row["recent"]), policy)
         if change is not None and apply(conn, row["bot"], row["state"], change):
             changes.append((row["bot"], change))
     return changes
