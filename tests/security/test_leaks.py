@@ -62,6 +62,10 @@ def public_surfaces(arbiter: Arbiter, ladder: Ladder, game: str, match_id: str) 
         "/api/games",
         f"/api/games/{game}/leaderboard",
         f"/api/games/{game}/matches",
+        f"/api/games/{game}/seats",
+        f"/api/games/{game}/leagues",
+        "/api/bots/patient/versions",
+        "/api/bots/patient/standing",
         "/",
         "/metrics",
     ):
