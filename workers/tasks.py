@@ -136,9 +136,10 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
         if found is None:
             return
         league, table = found
+        policy = _policy(settings)
         states = gate.resolve_seats(conn, table["seats"])
         if any(state is None for state in states.values()):
-            gate.admit_new(conn, _policy(settings))
+            gate.admit_new(conn, policy)
             states = gate.resolve_seats(conn, table["seats"])
         disabled = sorted(name for name, state in states.items() if state == "disabled")
         if disabled:
@@ -153,7 +154,11 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
             return
         # Rated only if the league is and every registered seat is in rated play (not
         # validating, failed or on probation): docs/ratings.md, "Validation and probation".
-        rated = league.rated and all(state == "rated" for state in states.values())
+        # A bot that has not connected yet has no standing: without a gate it is rated when
+        # it plays, as every bot is; with one, it is validated first.
+        rated = league.rated and all(
+            state == "rated" or (state is None and policy.matches == 0) for state in states.values()
+        )
         request = match_pb2.CreateMatchRequest(
             game=league.game,
             options=options_as_text(league.options),
