@@ -27,6 +27,7 @@ from workers.planning import (
     History,
     Table,
     default_rounds,
+    ends_early,
     plan,
     progress_of,
     rated_by_default,
@@ -541,7 +542,11 @@ def close_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> f
             (json.dumps(table), league_id, number),
         ).fetchone()
         verdict = None
-        state = progress_of(league.format, league.bots, groups(conn, league_id), league.settings)
+        state = (
+            progress_of(league.format, league.bots, groups(conn, league_id), league.settings)
+            if ends_early(league.format)
+            else None
+        )
         if state is not None:
             conn.execute(
                 "UPDATE leagues SET progress = %s, progress_at = now() WHERE id = %s",

@@ -19,6 +19,7 @@ __all__ = [
     "Table",
     "check",
     "default_rounds",
+    "ends_early",
     "plan",
     "progress_of",
     "rated_by_default",
@@ -66,6 +67,11 @@ def progress_of(
     """Where a format that ends on its own stands (None for the others)."""
     hook = league_formats.get(format).progress
     return hook(bots, groups, settings) if hook is not None else None
+
+
+def ends_early(format: str) -> bool:
+    """Whether the format reports progress after each round and may end the league."""
+    return league_formats.get(format).progress is not None
 
 
 def rated_by_default(format: str) -> bool:
