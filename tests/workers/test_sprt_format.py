@@ -96,3 +96,26 @@ def test_progress_accepts_h0_for_even_pairs_and_ignores_half_pairs() -> None:
 def test_progress_is_inconclusive_at_the_pair_limit() -> None:
     settings = resolve_settings("sprt", ["a", "b"], 2, {"elo1": 5, "max_pairs": 4})
     assert _progress([(1, 2), (1, 1), (2, 1), (2, 2)], settings).verdict == "inconclusive"
+
+
+def test_with_fillers_only_the_two_bots_places_count() -> None:
+    """Three seats: a built-in in the third. A above B in both games of a pair is a pair score
+    of 1, whoever the built-in beat; A above B once and below once is 1/2."""
+    bots = ["a", "b", "builtin:random"]
+    settings = resolve_settings("sprt", bots, 3, {"elo1": 100})
+    tables = sprt_pair_tables("a", "b", ["builtin:random"], b"s", first_pair=0, pairs=2)
+    ranks = {
+        tables[0].seats: {"a": 2, "b": 3, "builtin:random": 1},
+        tables[1].seats: {"a": 1, "b": 2, "builtin:random": 3},
+        tables[2].seats: {"a": 3, "b": 1, "builtin:random": 2},
+        tables[3].seats: {"a": 1, "b": 3, "builtin:random": 2},
+    }
+    groups = [
+        (
+            str(pair[0].group),
+            [(t.seats, tuple(ranks[t.seats][bot] for bot in t.seats)) for t in pair],
+        )
+        for pair in (tables[0:2], tables[2:4])
+    ]
+    state = progress_of("sprt", bots, groups, settings)
+    assert state is not None and state.state["pairs"] == [0, 0, 1, 0, 1]
