@@ -309,11 +309,15 @@ def bots_activate(name: str, version: str) -> None:
     """Seat VERSION of bot NAME from now on (a roll back to an earlier one, or forward)."""
     from premiere.config import Settings
     from server.bots import activate_version
+    from workers import gate, leagues
 
+    settings = Settings()
     try:
-        entry = activate_version(Settings().database_url, name, version)
+        entry = activate_version(settings.database_url, name, version)
     except LookupError as error:
         raise click.ClickException(str(error).strip("'\"")) from None
+    with leagues.connect(settings.database_url) as conn:
+        gate.note(conn, entry, "activated", f"made the active version of {name} by the operator.")
     click.echo(f"{name} plays as {entry} from now on")
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "decide",
     "events",
     "mark_validation_dispatched",
+    "note",
     "plan_validation",
     "resolve_seats",
     "seated",
@@ -70,6 +71,13 @@ def apply(conn: psycopg.Connection[Row], bot: str, old: str | None, change: Chan
     return True
 
 
+def note(conn: psycopg.Connection[Row], bot: str, kind: str, message: str) -> None:
+    """An event that changes no standing (a version made active, say)."""
+    conn.execute(
+        "INSERT INTO bot_events (bot, kind, message) VALUES (%s, %s, %s)", (bot, kind, message)
+    )
+
+
 def standing(conn: psycopg.Connection[Row], bot: str) -> Standing | None:
     row = conn.execute(
         "SELECT bot, state, reason FROM bot_standing WHERE bot = %s", (bot,)
@@ -92,21 +100,26 @@ def admit_new(conn: psycopg.Connection[Row], policy: Policy) -> list[str]:
     """Give every bot that has connected and has no standing one: validating (or rated at once
     when there is no gate). Returns the bots admitted."""
     rows = conn.execute(
-        "SELECT d.name, d.games FROM bot_directory d WHERE NOT d.removed AND d.games IS NOT NULL"
+        "SELECT d.name, d.games, l.predecessor FROM bot_directory d"
+        " LEFT JOIN bot_lineage l ON l.name = d.name"
+        " WHERE NOT d.removed AND d.games IS NOT NULL"
         " AND NOT EXISTS (SELECT 1 FROM bot_standing s WHERE s.bot = d.name) ORDER BY d.name"
     ).fetchall()
     admitted = []
     for row in rows:
+        after = f"new version after {row['predecessor']}; " if row["predecessor"] else ""
         if policy.matches == 0:
-            change = Change("rated", "admitted", "admitted to rated play (no validation set).")
+            change = Change(
+                "rated", "admitted", f"{after}admitted to rated play (no validation set)."
+            )
         else:
             claimed = _claimed(row["games"])
             change = Change(
                 "validating",
                 "validating",
-                f"validating: {policy.matches} unrated match(es) against the built-ins in each"
-                f" game it plays ({', '.join(claimed)}) before rated play; until then its"
-                " matches are unrated.",
+                f"{after}validating: {policy.matches} unrated match(es) against the built-ins"
+                f" in each game it plays ({', '.join(claimed)}) before rated play; until then"
+                " its matches are unrated.",
             )
         if apply(conn, row["name"], None, change):
             admitted.append(row["name"])

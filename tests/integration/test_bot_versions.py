@@ -132,6 +132,11 @@ def test_a_version_upgrade_and_a_roll_back(arbiter: Arbiter, tmp_path: Path) -> 
         )
         assert seat["name"] == "alpha"
         assert _api(workers, "/api/bots/alpha/versions")["versions"][0]["active"] is True
+        # Each change is an event its owner can read.
+        events = _api(workers, "/api/bots/alpha@2/standing")["events"]
+        assert events[0]["message"].startswith("new version after alpha;")
+        events = _api(workers, "/api/bots/alpha/standing")["events"]
+        assert events[-1]["kind"] == "activated"
 
         # An SPRT between the two versions names each exactly (the first as alpha@1).
         workers.cli(
