@@ -138,12 +138,18 @@ def _seat_name(conn: psycopg.Connection[Row], bot: str) -> str:
 
 def plan_validation(conn: psycopg.Connection[Row], policy: Policy) -> int:
     """Plan the validation matches of every validating bot that has none for its current
-    attempt: ``policy.matches`` per claimed game at its smallest table of two or more, the
-    other seats held by built-ins, the bot's seat rotated."""
+    attempt and is its family's active version: ``policy.matches`` per claimed game at its
+    smallest table of two or more, the other seats held by built-ins, the bot's seat
+    rotated. An inactive version waits until it is made active."""
+    # Only a family's active version is validated, one validation at a time per family: a bot
+    # that announces version after version cannot make the arbiter play more than that.
     rows = conn.execute(
         "SELECT s.bot, s.since, d.games FROM bot_standing s JOIN bot_directory d ON d.name = s.bot"
+        " JOIN bot_lineage l ON l.name = s.bot AND l.active"
         " WHERE s.state = 'validating' AND NOT EXISTS (SELECT 1 FROM validation_matches v"
         "   WHERE v.bot = s.bot AND v.created_at >= s.since)"
+        " AND NOT EXISTS (SELECT 1 FROM validation_matches v JOIN bot_lineage o ON o.name = v.bot"
+        "   WHERE o.family = l.family AND v.status IN ('planned', 'dispatched'))"
     ).fetchall()
     planned = 0
     for row in rows:
