@@ -69,6 +69,7 @@ class Arbiter:
         strike_limit: int = 0,
         idempotency_key: str = "",
         rated: bool = False,
+        validation: bool = False,
     ) -> str:
         """Validate, store and start a match; `seats` holds ("bot" | "builtin", name) pairs.
 
@@ -103,7 +104,7 @@ class Arbiter:
         if elsewhere:
             raise BadRequest(f"bots {elsewhere} do not play {game_id} (as they said on connecting)")
         refusing = await self.store.bots_refusing(
-            [ids[name][0] for name in wanted], len(seats), rated
+            [ids[name][0] for name in wanted], len(seats), rated, validation
         )
         if refusing:
             kind_of = "rated" if rated else "casual"

@@ -95,6 +95,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                 control.strike_limit,
                 request.idempotency_key,
                 request.rated,
+                request.validation,
             )
         except BadRequest as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))

@@ -359,14 +359,17 @@ class Store:
             (sorted(games), counts, accepts, max_matches, bot_id),
         )
 
-    async def bots_refusing(self, ids: Sequence[int], players: int, rated: bool) -> list[str]:
+    async def bots_refusing(
+        self, ids: Sequence[int], players: int, rated: bool, validation: bool = False
+    ) -> list[str]:
         """Those of the bots that said they accept no table of ``players`` seats, or no match
-        of this kind (rated or casual)."""
+        of this kind (rated or casual; a validation match is casual, but every bot plays it)."""
+        kind = "casual" if rated else "rated"
         rows = await self._read(
             "SELECT name FROM bots WHERE id = ANY(%s) AND ("
             " (player_counts IS NOT NULL AND NOT %s = ANY(player_counts))"
-            " OR accepts = CASE WHEN %s THEN 'casual' ELSE 'rated' END) ORDER BY name",
-            (list(ids), players, rated),
+            " OR (accepts = %s AND NOT %s)) ORDER BY name",
+            (list(ids), players, kind, validation),
         )
         return [row["name"] for row in rows]
 

@@ -139,12 +139,13 @@ def _seat_name(conn: psycopg.Connection[Row], bot: str) -> str:
 def plan_validation(conn: psycopg.Connection[Row], policy: Policy) -> int:
     """Plan the validation matches of every validating bot that has none for its current
     attempt and is its family's active version: ``policy.matches`` per claimed game at its
-    smallest table of two or more, the other seats held by built-ins, the bot's seat
-    rotated. An inactive version waits until it is made active."""
+    smallest table of two or more that the bot accepts, the other seats held by built-ins,
+    the bot's seat rotated. An inactive version waits until it is made active."""
     # Only a family's active version is validated, one validation at a time per family: a bot
     # that announces version after version cannot make the arbiter play more than that.
     rows = conn.execute(
-        "SELECT s.bot, s.since, d.games FROM bot_standing s JOIN bot_directory d ON d.name = s.bot"
+        "SELECT s.bot, s.since, d.games, d.player_counts FROM bot_standing s"
+        " JOIN bot_directory d ON d.name = s.bot"
         " JOIN bot_lineage l ON l.name = s.bot AND l.active"
         " WHERE s.state = 'validating' AND NOT EXISTS (SELECT 1 FROM validation_matches v"
         "   WHERE v.bot = s.bot AND v.created_at >= s.since)"
@@ -157,7 +158,14 @@ def plan_validation(conn: psycopg.Connection[Row], policy: Policy) -> int:
         with conn.transaction():
             for game_id in _claimed(row["games"]):
                 engine = games.get(game_id)
-                players = min(n for n in engine.player_counts if n >= 2)
+                sizes = [
+                    n
+                    for n in engine.player_counts
+                    if n >= 2 and (row["player_counts"] is None or n in row["player_counts"])
+                ]
+                if not sizes:
+                    continue  # it accepts no table of this game that seats others
+                players = min(sizes)
                 names = bot_names(engine)
                 fill = [n for n in ("heuristic", "random", "first", "last") if n in names]
                 start = conn.execute(

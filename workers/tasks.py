@@ -105,7 +105,10 @@ def dispatch_validation(bot: str, game: str, number: int) -> None:
         if seats is None:
             return
         request = match_pb2.CreateMatchRequest(
-            game=game, idempotency_key=f"validation:{bot}:{game}:{number}", rated=False
+            game=game,
+            idempotency_key=f"validation:{bot}:{game}:{number}",
+            rated=False,
+            validation=True,
         )
         _add_seats(request, seats)
         try:

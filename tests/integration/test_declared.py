@@ -125,6 +125,20 @@ def test_declared_versions_sizes_and_kinds_are_kept(arbiter: Arbiter) -> None:
         assert league.returncode != 0
         assert "accepts only casual matches, not rated" in league.stderr
         assert not query(arbiter, "SELECT 1 FROM leagues")
+
+        # A bot that accepts rated matches only still plays the gate's validation matches.
+        strict = Stream(arbiter, arbiter.add_bot("strict"), bot_gateway_pb2.Hello(accepts="rated"))
+        try:
+            assert isinstance(strict.first(), bot_gateway_pb2.ConnectResponse)
+            pair = ["strict", "builtin:random", "builtin:first"]
+            assert "accept no 3-seat casual match" in _refused(arbiter, pair, rated=False)
+            gate = match_pb2.CreateMatchRequest(game="magic-trick", rated=False, validation=True)
+            gate.seats.add(bot="strict")
+            gate.seats.add(builtin="random")
+            gate.seats.add(builtin="first")
+            assert arbiter.matches().CreateMatch(gate, timeout=10).match_id
+        finally:
+            strict.close()
     finally:
         stream.close()
         time.sleep(0.1)
