@@ -10,6 +10,15 @@ HTTP routes (GET, JSON):
   with outcomes, rating changes and a replay link.
 - ``/api/bots/{player}/history?game=...&limit=1000``: a player's live Elo after each of its
   rated matches (``player`` is a bot name or ``builtin:<name>``).
+- ``/api/games/{game}/seats``: each seat's advantage (mean head-to-head score, 95% interval,
+  Elo equivalent) by player count, from the finished matches (``ladder.seats``).
+- ``/api/bots/{player}/versions``: the bot's lineage, each version with its predecessor,
+  whether it is active, and its live Elo per game.
+- ``/api/bots/{player}/standing``: the bot's standing (validating, failed, rated, probation,
+  disabled) and every change of it, with the message its owner is given.
+- ``/api/games/{game}/leagues?format=sprt``: the game's leagues, newest first, each as below.
+- ``/api/leagues/{league}/progress``: a league's format, settings, rated or not, status, and
+  the progress of a format that stops on its own (the SPRT's pairs, LLR, bounds and verdict).
 - ``/api/matches/{id}/replay``: an ended match's seed, options, players and moves.
 - ``/metrics`` (Prometheus) and ``/healthz``.
 - ``/`` and ``/static/...``: the dashboard web page (``ladder.dashboard``); the replay, bot,
@@ -44,6 +53,7 @@ from ladder import dashboard, elo, live, pages, profiles, queries
 from ladder.config import LadderSettings
 from ladder.metrics import PLAYERS
 from ladder.queries import BadRequest, NotFound, StandingsCache
+from ladder.seats import SeatTable
 from ladder.store import rate_queued
 from premiere.config import Settings
 from premiere.tls import add_port, http_ssl_context, server_options
@@ -99,6 +109,23 @@ class Ladder:
     async def matches(self, game: str, page_size: int, page_token: str) -> queries.MatchPage:
         self._known(game)
         return await self._run(queries.list_matches, game, page_size, page_token)
+
+    async def seats(self, game: str) -> list[SeatTable]:
+        self._known(game)
+        return await self._run(queries.seat_advantage, game)
+
+    async def versions(self, name: str) -> dict[str, Any]:
+        return await self._run(queries.bot_versions, name, elo.DEFAULT_PARAMS)
+
+    async def standing(self, name: str) -> dict[str, Any]:
+        return await self._run(queries.bot_standing, name)
+
+    async def leagues(self, game: str, format: str | None) -> list[dict[str, Any]]:
+        self._known(game)
+        return await self._run(queries.leagues_of, game, format)
+
+    async def league(self, key: str) -> dict[str, Any]:
+        return await self._run(queries.league_progress, key)
 
     async def replay(self, match_id: str) -> queries.Replay:
         return await self._run(queries.replay, match_id)
@@ -297,6 +324,29 @@ def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application
         for match in body["matches"]:
             match["replay_url"] = match.pop("replay_path")
         return web.json_response(body)
+
+    @routes.get("/api/games/{game}/seats")
+    async def get_seats(request: web.Request) -> web.Response:
+        game = request.match_info["game"]
+        return web.json_response({"game": game, "by_players": plain(await ladder.seats(game))})
+
+    @routes.get("/api/bots/{player}/versions")
+    async def get_versions(request: web.Request) -> web.Response:
+        return web.json_response(plain(await ladder.versions(request.match_info["player"])))
+
+    @routes.get("/api/bots/{player}/standing")
+    async def get_standing(request: web.Request) -> web.Response:
+        return web.json_response(plain(await ladder.standing(request.match_info["player"])))
+
+    @routes.get("/api/games/{game}/leagues")
+    async def get_leagues(request: web.Request) -> web.Response:
+        game = request.match_info["game"]
+        found = await ladder.leagues(game, request.query.get("format") or None)
+        return web.json_response({"game": game, "leagues": plain(found)})
+
+    @routes.get("/api/leagues/{league}/progress")
+    async def get_league_progress(request: web.Request) -> web.Response:
+        return web.json_response(plain(await ladder.league(request.match_info["league"])))
 
     @routes.get("/api/bots/{player}/history")
     async def get_history(request: web.Request) -> web.Response:

@@ -21,8 +21,9 @@ from typing import Any
 
 import psycopg
 
-from ladder import elo
+from ladder import elo, seats
 from ladder.metrics import STANDINGS_FIT_SECONDS
+from ladder.seats import SeatTable
 from ladder.standings import (
     DEFAULT_PARAMS,
     MatchLog,
@@ -47,11 +48,16 @@ __all__ = [
     "Replay",
     "SeatResult",
     "StandingsCache",
+    "bot_standing",
+    "bot_versions",
     "history_matches",
     "leaderboard",
+    "league_progress",
+    "leagues_of",
     "list_matches",
     "rating_history",
     "replay",
+    "seat_advantage",
 ]
 
 Connection = psycopg.Connection[Any]
@@ -531,3 +537,124 @@ def replay(conn: Connection, match_id: str) -> Replay:
             for ply, seat, move, defaulted in moves
         ),
     )
+
+
+def seat_advantage(conn: Connection, game: str, limit: int = 20000) -> list[SeatTable]:
+    """Each seat's advantage on ``game`` from its latest ``limit`` finished matches (rated or
+    not: every format rotates seats, docs/leagues.md), by player count."""
+    rows = conn.execute(
+        "SELECT outcome FROM matches WHERE game = %s AND status = 'finished'"
+        " AND outcome IS NOT NULL ORDER BY finished_at DESC LIMIT %s",
+        (game, limit),
+    ).fetchall()
+    return seats.seat_advantage(
+        [int(rank) for rank in outcome.get("ranks") or []] for (outcome,) in rows
+    )
+
+
+def league_progress(conn: Connection, key: str) -> dict[str, Any]:
+    """A league as the workers publish it (``league_progress``): its format, bots, settings,
+    whether it is rated, its status and, for a format that ends on its own (the SPRT), its
+    progress after the last round closed."""
+    column = "id" if key.isdigit() else "name"
+    row = conn.execute(
+        "SELECT id, name, game, format, players, bots, settings, rated, status, progress,"
+        f" progress_at, created_at, finished_at FROM league_progress WHERE {column} = %s",
+        (int(key) if key.isdigit() else key,),
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"no league {key!r}")
+    names = [
+        "id",
+        "name",
+        "game",
+        "format",
+        "players",
+        "bots",
+        "settings",
+        "rated",
+        "status",
+        "progress",
+        "progress_at",
+        "created_at",
+        "finished_at",
+    ]
+    return dict(zip(names, row, strict=True))
+
+
+def bot_versions(conn: Connection, name: str, params: elo.EloParams) -> dict[str, Any]:
+    """A bot's lineage: every version of the family ``name`` belongs to, oldest first, each
+    with its predecessor, whether it is the active one, and its live Elo on every game."""
+    family = conn.execute(
+        "SELECT family FROM bot_lineage WHERE name = %s AND NOT removed", (name,)
+    ).fetchone()
+    if family is None:
+        raise NotFound(f"no bot {name!r}")
+    rows = conn.execute(
+        "SELECT name, version, predecessor, active, created_at FROM bot_lineage"
+        " WHERE family = %s ORDER BY created_at, name",
+        (family[0],),
+    ).fetchall()
+    ratings: dict[str, dict[str, Any]] = {}
+    for player, game, rating, games in conn.execute(
+        "SELECT player, game, rating, games FROM ladder_ratings WHERE player = ANY(%s)",
+        ([row[0] for row in rows],),
+    ).fetchall():
+        ratings.setdefault(player, {})[game] = {
+            "elo": rating,
+            "games": games,
+            "provisional": elo.is_provisional(games, params),
+        }
+    return {
+        "family": family[0],
+        "versions": [
+            {
+                "name": row[0],
+                "version": row[1],
+                "predecessor": row[2],
+                "active": row[3],
+                "created_at": row[4],
+                "ratings": ratings.get(row[0], {}),
+            }
+            for row in rows
+        ],
+    }
+
+
+def bot_standing(conn: Connection, name: str, limit: int = 100) -> dict[str, Any]:
+    """A bot's standing (validating, failed, rated, probation, disabled; None before it first
+    connects) and its latest events, oldest first, as the workers publish them."""
+    if conn.execute("SELECT 1 FROM bot_lineage WHERE name = %s", (name,)).fetchone() is None:
+        raise NotFound(f"no bot {name!r}")
+    row = conn.execute(
+        "SELECT state, since, reason FROM bot_standing_public WHERE bot = %s", (name,)
+    ).fetchone()
+    if row is None:
+        # Registered but never connected: no standing yet.
+        row = (None, None, "it gets one when it first connects")
+    events = conn.execute(
+        "SELECT at, kind, message FROM bot_events_public WHERE bot = %s ORDER BY id DESC LIMIT %s",
+        (name, limit),
+    ).fetchall()
+    return {
+        "bot": name,
+        "state": row[0],
+        "since": row[1],
+        "reason": row[2],
+        "events": [{"at": at, "kind": kind, "message": message} for at, kind, message in events][
+            ::-1
+        ],
+    }
+
+
+def leagues_of(
+    conn: Connection, game: str, format: str | None, limit: int = 50
+) -> list[dict[str, Any]]:
+    """The game's leagues, newest first (``format`` narrows them, e.g. ``sprt``), each as
+    ``league_progress`` returns it."""
+    rows = conn.execute(
+        "SELECT id FROM league_progress WHERE game = %s AND (%s::text IS NULL OR format = %s)"
+        " ORDER BY id DESC LIMIT %s",
+        (game, format, format, limit),
+    ).fetchall()
+    return [league_progress(conn, str(row[0])) for row in rows]

@@ -318,13 +318,20 @@ def _prepare(conn: Connection, game: str, match_id: Any, params: elo.EloParams) 
             " ORDER BY s.builtin ON CONFLICT (builtin) DO NOTHING",
             (match_id,),
         )
+        # A new version of a bot starts from its predecessor's live rating on this game
+        # (docs/ratings.md, "Bot versions"); anybody else from the start rating.
         cur.execute(
-            "INSERT INTO ratings (game, player_id, bot_id, rating)"
-            " SELECT DISTINCT %s::text, player_id, bot_id, %s::double precision FROM ("
-            f"{_SEAT_PLAYERS}) seats WHERE NOT EXISTS (SELECT 1 FROM ratings r"
+            "INSERT INTO ratings (game, player_id, bot_id, rating, start)"
+            " SELECT DISTINCT ON (seats.player_id) %s::text, seats.player_id, seats.bot_id,"
+            " coalesce(pr.rating, %s::double precision), pr.rating FROM ("
+            f"{_SEAT_PLAYERS}) seats"
+            " LEFT JOIN bots b ON b.id = seats.bot_id"
+            " LEFT JOIN ladder_players pp ON pp.bot_id = b.predecessor_id"
+            " LEFT JOIN ratings pr ON pr.game = %s AND pr.player_id = pp.id"
+            " WHERE NOT EXISTS (SELECT 1 FROM ratings r"
             " WHERE r.game = %s AND r.player_id = seats.player_id)"
-            " ORDER BY player_id ON CONFLICT DO NOTHING",
-            (game, params.start_rating, match_id, match_id, game),
+            " ORDER BY seats.player_id ON CONFLICT DO NOTHING",
+            (game, params.start_rating, match_id, match_id, game, game),
         )
         row = cur.execute("SELECT outcome FROM matches WHERE id = %s", (match_id,)).fetchone()
         fixed = reference_ratings(game)
@@ -515,8 +522,17 @@ def _replay_from(
             "SELECT id, builtin FROM ladder_players WHERE builtin = ANY(%s)", (list(fixed),)
         )
     }
+    starts = {
+        player_id: start
+        for player_id, start in cur.execute(
+            "SELECT player_id, start FROM ratings WHERE game = %s AND player_id = ANY(%s)"
+            " AND start IS NOT NULL",
+            (game, concerned),
+        )
+    }
     state: dict[int, tuple[float, int]] = {
-        player_id: (references.get(player_id, params.start_rating), 0) for player_id in concerned
+        player_id: (references.get(player_id, starts.get(player_id, params.start_rating)), 0)
+        for player_id in concerned
     }
     for player_id, after, games in cur.execute(
         "SELECT DISTINCT ON (player_id) player_id, after, games FROM rating_history"

@@ -203,7 +203,7 @@ def bots_add(name: str) -> None:
         token = add_bot(settings.database_url, name)
     except psycopg.errors.UniqueViolation:
         raise click.ClickException(f"a bot named {name!r} already exists") from None
-    except psycopg.errors.CheckViolation:
+    except (psycopg.errors.CheckViolation, ValueError):
         raise click.ClickException(
             "a bot name is 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
         ) from None
@@ -260,6 +260,114 @@ def bots_rotate_token(name: str) -> None:
     click.echo(token)
 
 
+@bots.command("versions")
+@click.argument("name")
+def bots_versions(name: str) -> None:
+    """A bot's versions, oldest first: each is its own ladder entry; * marks the active one."""
+    from premiere.config import Settings
+    from server.bots import UnknownBot, lineage
+
+    try:
+        entries = lineage(Settings().database_url, name)
+    except UnknownBot as error:
+        raise click.ClickException(str(error)) from None
+    for entry in entries:
+        mark = "*" if entry.active else " "
+        after = f"after {entry.predecessor}" if entry.predecessor else "first"
+        click.echo(
+            f"{mark} {entry.name:<40} version {entry.version or '-':<12} {after:<40}"
+            f" added {entry.created_at:%Y-%m-%d %H:%M}"
+        )
+
+
+@bots.command("version")
+@click.argument("name")
+@click.argument("version")
+@click.option(
+    "--activate/--no-activate", default=True, help="Make it the version seated from now on."
+)
+def bots_version(name: str, version: str, activate: bool) -> None:
+    """Announce a new VERSION of bot NAME (as a Hello naming it would): its own ladder entry,
+    starting from the active version's rating."""
+    from premiere.config import Settings
+    from premiere.db import upgrade
+    from server.bots import UnknownBot, announce_version
+
+    settings = Settings()
+    upgrade(settings.database_url)
+    try:
+        _id, entry, created = announce_version(settings.database_url, name, version, activate)
+    except (UnknownBot, ValueError) as error:
+        raise click.ClickException(str(error).strip("'\"")) from None
+    click.echo(f"{entry}: {'new version' if created else 'known already'}")
+
+
+@bots.command("activate")
+@click.argument("name")
+@click.argument("version")
+def bots_activate(name: str, version: str) -> None:
+    """Seat VERSION of bot NAME from now on (a roll back to an earlier one, or forward)."""
+    from premiere.config import Settings
+    from server.bots import activate_version
+    from workers import gate, leagues
+
+    settings = Settings()
+    try:
+        entry = activate_version(settings.database_url, name, version)
+    except LookupError as error:
+        raise click.ClickException(str(error).strip("'\"")) from None
+    with leagues.connect(settings.database_url) as conn:
+        gate.note(conn, entry, "activated", f"made the active version of {name} by the operator.")
+    click.echo(f"{name} plays as {entry} from now on")
+
+
+def _switch(name: str, enabled: bool) -> None:
+    from premiere.config import Settings
+    from premiere.db import upgrade
+    from workers import gate, leagues
+
+    settings = Settings()
+    upgrade(settings.database_url)
+    with leagues.connect(settings.database_url) as conn:
+        try:
+            change = gate.set_enabled(conn, name, enabled)
+        except (LookupError, ValueError, RuntimeError) as error:
+            raise click.ClickException(str(error).strip("'\"")) from None
+    click.echo(f"{name}: {change.message}")
+
+
+@bots.command("disable")
+@click.argument("name")
+def bots_disable(name: str) -> None:
+    """Seat bot NAME (a version: NAME@VERSION) in no match until it is enabled again."""
+    _switch(name, False)
+
+
+@bots.command("enable")
+@click.argument("name")
+def bots_enable(name: str) -> None:
+    """Enable a disabled bot, or one that failed validation: it validates again."""
+    _switch(name, True)
+
+
+@bots.command("events")
+@click.argument("name")
+def bots_events(name: str) -> None:
+    """A bot's standing and every change of it (validation, probation, disable), oldest first."""
+    from premiere.config import Settings
+    from workers import gate, leagues
+
+    with leagues.connect(Settings().database_url) as conn:
+        now = gate.standing(conn, name)
+        history = gate.events(conn, name)
+    if now is None:
+        click.echo(f"{name}: no standing yet (it has not connected since it was added)")
+        return
+    click.echo(f"{name}: {now.state}")
+    for event in history:
+        click.echo(f"{event['at']:%Y-%m-%d %H:%M:%S}  {event['kind']:<18} {event['message']}")
+
+
 @main.group()
 def league() -> None:
     """Leagues and tournaments run by the workers."""
@@ -279,6 +387,18 @@ def league() -> None:
 @click.option("--seed", help="League seed: 32+ lowercase hex digits (default: 256 random bits).")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE")
 @click.option("--move-time-ms", type=int, default=0, help="Per-move limit (0: arbiter default).")
+@click.option(
+    "--setting",
+    "setting_pairs",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A format setting, e.g. sprt: elo0=0 elo1=10 alpha=0.05 beta=0.05 (docs/leagues.md).",
+)
+@click.option(
+    "--rated/--unrated",
+    default=None,
+    help="Rate the league's matches (default: yes, except for the sprt format).",
+)
 def league_create(
     name: str | None,
     game_id: str,
@@ -291,6 +411,8 @@ def league_create(
     seed: str | None,
     option_pairs: tuple[str, ...],
     move_time_ms: int,
+    setting_pairs: tuple[str, ...],
+    rated: bool | None,
 ) -> None:
     """Define a league; the workers run it from now on."""
     import psycopg
@@ -306,6 +428,7 @@ def league_create(
         every_seconds = parse_every(every) if every else None
         cron_expression = check_cron(cron) if cron else None
         options = parse_options(game, option_pairs)
+        settings_given = _format_settings(setting_pairs)
     except (ValueError, GameError) as error:
         raise click.BadParameter(str(error)) from None
     if every_seconds and cron_expression:
@@ -329,12 +452,32 @@ def league_create(
                 rounds=rounds,
                 seed=seed,
                 move_time_ms=move_time_ms,
+                settings=settings_given,
+                rated=rated,
             )
         except (ValueError, KeyError) as error:
             raise click.ClickException(str(error).strip("'\"")) from None
         except psycopg.errors.UniqueViolation:
             raise click.ClickException(f"a league named {name!r} already exists") from None
     click.echo(f"league {created.id} ({created.name}) created")
+
+
+def _format_settings(pairs: tuple[str, ...]) -> dict[str, object]:
+    """NAME=VALUE pairs; a value that reads as a number is one."""
+    out: dict[str, object] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name:
+            raise ValueError(f"a setting is NAME=VALUE, not {pair!r}")
+        value: object = text
+        for kind in (int, float):
+            try:
+                value = kind(text)
+                break
+            except ValueError:
+                continue
+        out[name.strip()] = value
+    return out
 
 
 @league.command("list")
@@ -372,6 +515,14 @@ def league_show(key: str) -> None:
         f"rounds closed {done['rounds_closed']}/{item.rounds or '-'},"
         f" matches {done['tables_done']}/{done['tables']}"
     )
+    if item.progress is not None and item.progress.get("kind") == "sprt":
+        p = item.progress
+        click.echo(
+            f"sprt {p['a']} vs {p['b']}: elo0 {p['elo0']} elo1 {p['elo1']} alpha {p['alpha']}"
+            f" beta {p['beta']}; pairs {p['pairs']} ({p['games']} games);"
+            f" LLR {p['llr']:.3f} in [{p['lower']:.3f}, {p['upper']:.3f}]"
+            f"; verdict {p['verdict'] or 'none yet'}"
+        )
     click.echo("rank  bot                      points  games")
     for row in table:
         click.echo(f"{row['rank']:>4}  {row['bot']:<24} {row['points']:>6}  {row['games']:>5}")

@@ -128,6 +128,26 @@ class Settings(BaseSettings):
         default=120.0,
         description="After a restart, how long a match waits for its bots to return.",
     )
+    validation_matches: int = Field(
+        default=2,
+        ge=0,
+        le=20,
+        description="Unrated validation matches a new bot or version plays against the"
+        " built-ins in each game it claims before rated play (0: no validation).",
+    )
+    probation_window: int = Field(
+        default=20, ge=1, le=1000, description="Finished matches a bot's fault rate is taken over."
+    )
+    probation_threshold: float = Field(
+        default=0.25,
+        ge=0.0,
+        lt=1.0,
+        description="Share of the window's matches with a fault beyond which a bot goes on"
+        " probation (unrated, fewer games).",
+    )
+    probation_recover: int = Field(
+        default=10, ge=1, le=1000, description="Clean matches in a row that end a probation."
+    )
 
 
 def metrics_host(settings: Settings) -> str:

@@ -36,7 +36,11 @@ def expected_tables(league: leagues.League) -> int:
     """Tables the whole league will play; exact for the history-free formats."""
     rounds = league.rounds or 1
     return sum(
-        len(plan(league.format, league.bots, league.players, n, league.seed, [], {}))
+        len(
+            plan(
+                league.format, league.bots, league.players, n, league.seed, [], {}, league.settings
+            )
+        )
         for n in range(1, rounds + 1)
     )
 

@@ -69,6 +69,7 @@ class Arbiter:
         strike_limit: int = 0,
         idempotency_key: str = "",
         rated: bool = False,
+        validation: bool = False,
     ) -> str:
         """Validate, store and start a match; `seats` holds ("bot" | "builtin", name) pairs.
 
@@ -99,13 +100,22 @@ class Arbiter:
         missing = [name for name in wanted if name not in ids]
         if missing:
             raise BadRequest(f"no registered bots named {missing}")
-        elsewhere = await self.store.bots_not_playing(wanted, game.id)
+        elsewhere = await self.store.bots_not_playing([ids[name][0] for name in wanted], game.id)
         if elsewhere:
             raise BadRequest(f"bots {elsewhere} do not play {game_id} (as they said on connecting)")
+        refusing = await self.store.bots_refusing(
+            [ids[name][0] for name in wanted], len(seats), rated, validation
+        )
+        if refusing:
+            kind_of = "rated" if rated else "casual"
+            raise BadRequest(
+                f"bots {refusing} accept no {len(seats)}-seat {kind_of} match (as they said on"
+                " connecting)"
+            )
         specs = []
         for kind, name in seats:
             if kind == "bot":
-                specs.append(SeatSpec(bot_id=ids[name], bot_name=name))
+                specs.append(SeatSpec(bot_id=ids[name][0], bot_name=ids[name][1]))
             elif name in bot_names(game):
                 specs.append(SeatSpec(builtin=name))
             else:

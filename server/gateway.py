@@ -13,6 +13,7 @@ import grpc
 import games
 from premiere.config import Settings
 from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc
+from server.bots import active_version, announce_version
 from server.limits import LimitExceeded, Rate, Slots, peer_host
 from server.router import Connection, Router, TooManyStreams
 from server.store import Store
@@ -75,9 +76,23 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         context: grpc.aio.ServicerContext[Any, Any],
     ) -> None:
         hello = await self._hello(request_iterator, context)
+        try:
+            if hello.version:
+                bot_id, bot_name, created = await asyncio.to_thread(
+                    announce_version, self.store.database_url, bot["name"], hello.version
+                )
+                if created:
+                    log.info("bot %s: new version %s", bot["name"], bot_name)
+            else:
+                bot_id, bot_name = await asyncio.to_thread(
+                    active_version, self.store.database_url, bot["name"]
+                )
+        except ValueError as error:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            raise AssertionError("unreachable") from None
         conn = Connection(
-            bot_id=bot["id"],
-            bot_name=bot["name"],
+            bot_id=bot_id,
+            bot_name=bot_name,
             games=frozenset(hello.games),
             max_matches=max(1, min(hello.max_matches, MAX_MATCHES)),
             max_outbox=self.settings.max_outbox,
@@ -87,7 +102,13 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             await self.router.add(conn)
         except TooManyStreams as error:
             raise LimitExceeded(str(error)) from None
-        await self.store.record_hello(conn.bot_id, conn.games)
+        await self.store.record_hello(
+            conn.bot_id,
+            conn.games,
+            hello.player_counts,
+            hello.accepts or "any",
+            conn.max_matches,
+        )
         task = asyncio.current_task()
         assert task is not None
         conn.kill = lambda: _cancel(task)
@@ -135,6 +156,15 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"a Hello names at most {MAX_HELLO_GAMES} games and {MAX_CLIENT_CHARS} client"
                 " characters",
+            )
+        if len(hello.player_counts) > 8 or any(not 1 <= n <= 8 for n in hello.player_counts):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "player_counts are table sizes from 1 to 8"
+            )
+        if hello.accepts not in ("", "any", "rated", "casual"):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                'accepts is "any", "rated" or "casual" (or empty: any)',
             )
         unknown = sorted(set(hello.games) - set(games.ids()))
         if unknown:

@@ -95,6 +95,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                 control.strike_limit,
                 request.idempotency_key,
                 request.rated,
+                request.validation,
             )
         except BadRequest as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
@@ -115,7 +116,8 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         return match_pb2.GetMatchResponse(match=await self._record(row, viewer))
 
     async def _viewer(self, context: grpc.aio.ServicerContext[Any, Any]) -> int | None:
-        """The bot whose token came with the call, if any: it may see its own seats' faults."""
+        """The bot whose token came with the call, if any: it may see its own seats' faults
+        (those of every version of it: the token is the family's)."""
         token = bearer_token(context)
         bot = await self.store.bot_by_token(token) if token else None
         return int(bot["id"]) if bot is not None else None
@@ -123,13 +125,13 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
     async def _own_seats(self, match_id: str, viewer: int | None) -> set[int]:
         if viewer is None:
             return set()
-        return {s["seat"] for s in await self.store.seats(match_id) if s["bot_id"] == viewer}
+        return {s["seat"] for s in await self.store.seats(match_id) if s["family_id"] == viewer}
 
     async def _record(self, row: Row, viewer: int | None = None) -> match_pb2.Match:
         match_id = str(row["id"])
         seats = await self.store.seats(match_id)
         ended = row["status"] in ("finished", "void")
-        own = {s["seat"] for s in seats if viewer is not None and s["bot_id"] == viewer}
+        own = {s["seat"] for s in seats if viewer is not None and s["family_id"] == viewer}
         faults = await self.store.faults(match_id)
         moves = await self.store.moves(match_id)
         record = match_pb2.Match(

@@ -284,7 +284,8 @@ class Store:
 
     async def seats(self, match_id: str) -> list[Row]:
         return await self._read(
-            "SELECT s.*, b.name AS bot_name FROM match_seats s LEFT JOIN bots b ON b.id = s.bot_id"
+            "SELECT s.*, b.name AS bot_name, coalesce(b.family_id, b.id) AS family_id"
+            " FROM match_seats s LEFT JOIN bots b ON b.id = s.bot_id"
             " WHERE s.match_id = %s ORDER BY s.seat",
             (match_id,),
         )
@@ -340,32 +341,67 @@ class Store:
         )
         return rows[0] if rows else None
 
-    async def record_hello(self, bot_id: int, games: Iterable[str]) -> None:
-        """Remember which games the bot said it plays (empty: every game), for league creation
-        to refuse a bot that does not play the league's game."""
+    async def record_hello(
+        self,
+        bot_id: int,
+        games: Iterable[str],
+        player_counts: Iterable[int] = (),
+        accepts: str = "any",
+        max_matches: int = 1,
+    ) -> None:
+        """Remember what the bot said it plays and accepts: the games (empty: every game), the
+        table sizes (empty: any), rated or casual matches, and how many at once; league
+        creation, the arbiter and the ladder matchmaker respect them."""
+        counts = sorted(set(player_counts)) or None
         await self._write(
-            "UPDATE bots SET games = %s, last_connected_at = now() WHERE id = %s",
-            (sorted(games), bot_id),
+            "UPDATE bots SET games = %s, player_counts = %s, accepts = %s, max_matches = %s,"
+            " last_connected_at = now() WHERE id = %s",
+            (sorted(games), counts, accepts, max_matches, bot_id),
         )
 
-    async def bots_by_name(self, names: Sequence[str]) -> dict[str, int]:
+    async def bots_refusing(
+        self, ids: Sequence[int], players: int, rated: bool, validation: bool = False
+    ) -> list[str]:
+        """Those of the bots that said they accept no table of ``players`` seats, or no match
+        of this kind (rated or casual; a validation match is casual, but every bot plays it)."""
+        kind = "casual" if rated else "rated"
         rows = await self._read(
-            "SELECT id, name FROM bots WHERE name = ANY(%s) AND removed_at IS NULL", (list(names),)
+            "SELECT name FROM bots WHERE id = ANY(%s) AND ("
+            " (player_counts IS NOT NULL AND NOT %s = ANY(player_counts))"
+            " OR (accepts = %s AND NOT %s)) ORDER BY name",
+            (list(ids), players, kind, validation),
         )
-        return {row["name"]: row["id"] for row in rows}
+        return [row["name"] for row in rows]
 
-    async def bots_not_playing(self, names: Sequence[str], game: str) -> list[str]:
+    async def bots_by_name(self, names: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """Each name's bots row to seat, with its name: a registered bot's name seats its
+        active version; NAME@VERSION seats that version (the first one too, whose row is
+        named NAME)."""
+        rows = await self._read(
+            "SELECT n AS name, a.id, a.name AS seated FROM unnest(%s::text[]) n"
+            " JOIN bots b ON b.name = n OR (b.family_id IS NULL AND b.name || '@' || b.version = n)"
+            " JOIN bots a ON a.id = CASE WHEN b.family_id IS NULL AND b.name = n"
+            "   THEN coalesce(b.active_id, b.id) ELSE b.id END"
+            " WHERE b.removed_at IS NULL AND a.removed_at IS NULL",
+            (list(names),),
+        )
+        return {row["name"]: (row["id"], row["seated"]) for row in rows}
+
+    async def bots_not_playing(self, ids: Sequence[int], game: str) -> list[str]:
         """Those of the bots that said, when they last connected, that they play other games."""
         rows = await self._read(
-            "SELECT name FROM bots WHERE name = ANY(%s) AND cardinality(games) > 0"
+            "SELECT name FROM bots WHERE id = ANY(%s) AND cardinality(games) > 0"
             " AND NOT %s = ANY(games) ORDER BY name",
-            (list(names), game),
+            (list(ids), game),
         )
         return [row["name"] for row in rows]
 
 
 def add_bot(database_url: str, name: str) -> str:
-    """Register a bot and return its token; only the token's hash is stored."""
+    """Register a bot and return its token; only the token's hash is stored. '@' is kept for
+    versions (NAME@VERSION), so a registered name has none."""
+    if "@" in name:
+        raise ValueError("a bot name has no '@' (NAME@VERSION names a version of bot NAME)")
     token = new_token()
     with psycopg.connect(database_url) as conn:
         conn.execute(

@@ -11,13 +11,18 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from games.rng import derive_seed
-from workers import formats
+from workers import formats, sprt
+from workers.formats._common import least_used_seating
 
 History = Sequence[tuple[int, tuple[str, ...], tuple[int, ...]]]
 """Finished tables in play order: (round, seats, ranks)."""
+
+Groups = Sequence[tuple[str, Sequence[tuple[tuple[str, ...], tuple[int, ...]]]]]
+"""Finished tables by duplicate group, in play order: (group, [(seats, ranks), ...])."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,31 @@ class RoundRequest:
     seed: str
     history: History
     ratings: Mapping[str, float]
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    """The format's own settings, as ``LeagueFormat.settings`` resolved them."""
+    resting: frozenset[str] = frozenset()
+    """Bots a format without a fixed schedule leaves out this round (on probation: fewer
+    games)."""
+    accepts: Mapping[str, formats.Accepts] = field(default_factory=dict)
+    """What each bot declared it accepts (table sizes, rated or casual, matches at once)."""
+    provisional: frozenset[str] = frozenset()
+    """Bots whose rating has not settled yet (new bots and versions)."""
+    rated: bool = True
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What a format that can end early says after each round: ``state`` is shown as it is
+    (JSON values), ``verdict`` set ends the league."""
+
+    state: Mapping[str, Any]
+    verdict: str | None = None
+
+
+def _no_settings(bots: Sequence[str], players: int, settings: Mapping[str, Any]) -> dict[str, Any]:
+    if settings:
+        raise ValueError(f"this format takes no settings, not {', '.join(sorted(settings))}")
+    return {}
 
 
 @dataclass(frozen=True)
@@ -50,6 +80,14 @@ class LeagueFormat:
     """Whether a bot left out of a round counts a bye in the standings."""
     endless: bool = False
     """Whether the format runs until stopped (no natural length at any table size)."""
+    settings: Callable[[Sequence[str], int, Mapping[str, Any]], dict[str, Any]] = _no_settings
+    """Checks (bots, seats, the operator's settings) and returns the settings with defaults."""
+    progress: Callable[[Sequence[str], Groups, Mapping[str, Any]], Progress] | None = None
+    """For a format that ends on its own: its state after a round, from the finished groups."""
+    rated: bool = True
+    """Whether its matches are rated unless the operator says otherwise."""
+    settings_rounds: Callable[[Mapping[str, Any]], int | None] | None = None
+    """The natural length from the resolved settings, where they decide it."""
 
 
 def byes(bots: Sequence[str], history: History) -> list[str]:
@@ -125,10 +163,139 @@ def _plan_gauntlet(request: RoundRequest) -> list[Table]:
 def _plan_ladder(request: RoundRequest) -> list[Table]:
     games = Counter(bot for _round, seats, _ranks in request.history for bot in seats)
     entries = [
-        formats.LadderEntry(bot, request.ratings.get(bot, 1500.0), games[bot], 0)
+        formats.LadderEntry(
+            bot,
+            request.ratings.get(bot, 1500.0),
+            games[bot],
+            0,
+            request.accepts.get(bot, formats.matchmaking.ANY),
+            bot in request.provisional,
+        )
         for bot in request.bots
+        if bot not in request.resting
     ]
-    return _tables(formats.matchmake(entries, request.players, _round_seed(request)).tables)
+    batch = formats.matchmake(entries, request.players, _round_seed(request), rated=request.rated)
+    # Seats rotate: each table is seated in the seats its bots have used least in the league.
+    use: dict[tuple[formats.BotId, int], int] = Counter(
+        (bot, seat) for _round, seats, _ranks in request.history for seat, bot in enumerate(seats)
+    )
+    return _tables(
+        [
+            formats.Table(least_used_seating(table.seats, use), table.seed, table.group)
+            for table in batch.tables
+        ]
+    )
+
+
+SPRT_DEFAULTS: dict[str, Any] = {
+    "elo0": 0.0,
+    "elo1": 10.0,
+    "alpha": 0.05,
+    "beta": 0.05,
+    "pairs_per_round": 4,
+    "max_pairs": 2000,
+}
+
+
+def _sprt_settings(
+    bots: Sequence[str], players: int, settings: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Two candidates, then exactly ``players - 2`` built-ins that fill the other seats."""
+    unknown = set(settings) - set(SPRT_DEFAULTS)
+    if unknown:
+        raise ValueError(
+            f"unknown sprt setting {', '.join(sorted(unknown))}; it takes"
+            f" {', '.join(SPRT_DEFAULTS)}"
+        )
+    resolved = {**SPRT_DEFAULTS, **settings}
+    try:
+        sprt.SprtParams(
+            float(resolved["elo0"]),
+            float(resolved["elo1"]),
+            float(resolved["alpha"]),
+            float(resolved["beta"]),
+        )
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"sprt: {error}") from None
+    for name in ("pairs_per_round", "max_pairs"):
+        value = resolved[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
+            raise ValueError(f"sprt: {name} is a whole number from 1 to 100000, not {value!r}")
+    if len(bots) != players:
+        raise ValueError(
+            f"an sprt league lists the two bots to compare, then {players - 2} built-in"
+            f" filler(s) for the other seats of a {players}-seat table ({len(bots)} given)"
+        )
+    fillers = bots[2:]
+    if any(not bot.startswith("builtin:") for bot in fillers):
+        raise ValueError("an sprt league fills the seats beyond the two compared with built-ins")
+    for name in ("elo0", "elo1", "alpha", "beta"):
+        resolved[name] = float(resolved[name])
+    return resolved
+
+
+def _sprt_params(settings: Mapping[str, Any]) -> sprt.SprtParams:
+    merged = {**SPRT_DEFAULTS, **settings}
+    return sprt.SprtParams(merged["elo0"], merged["elo1"], merged["alpha"], merged["beta"])
+
+
+def _plan_sprt(request: RoundRequest) -> list[Table]:
+    per_round = int({**SPRT_DEFAULTS, **request.settings}["pairs_per_round"])
+    a, b, *fillers = request.bots
+    return _tables(
+        formats.sprt_pair_tables(
+            a,
+            b,
+            fillers,
+            derive_seed(request.seed, "sprt"),
+            first_pair=(request.number - 1) * per_round,
+            pairs=per_round,
+        )
+    )
+
+
+def _sprt_rounds(settings: Mapping[str, Any]) -> int:
+    merged = {**SPRT_DEFAULTS, **settings}
+    return math.ceil(int(merged["max_pairs"]) / int(merged["pairs_per_round"]))
+
+
+def _sprt_progress(bots: Sequence[str], groups: Groups, settings: Mapping[str, Any]) -> Progress:
+    """The test so far over the whole pairs (a pair with a void table does not count: half a
+    pair does not cancel the deal)."""
+    a, b = bots[0], bots[1]
+    scores = []
+    for _group, tables in groups:
+        if len(tables) != 2:
+            continue
+        games = []
+        for seats, ranks in tables:
+            games.append((ranks[seats.index(a)], ranks[seats.index(b)]))
+        scores.append(sprt.pair_score(games[0], games[1]))
+    params = _sprt_params(settings)
+    now = sprt.state(sprt.pentanomial(scores), params)
+    merged = {**SPRT_DEFAULTS, **settings}
+    verdict = now.verdict
+    if verdict is None and sum(now.pairs) >= int(merged["max_pairs"]):
+        verdict = "inconclusive"
+    return Progress(
+        state={
+            "kind": "sprt",
+            "a": a,
+            "b": b,
+            "elo0": params.elo0,
+            "elo1": params.elo1,
+            "alpha": params.alpha,
+            "beta": params.beta,
+            "pairs": list(now.pairs),
+            "games": now.games,
+            "score": now.score,
+            "llr": round(now.llr, 6),
+            "lower": round(now.lower, 6),
+            "upper": round(now.upper, 6),
+            "verdict": verdict,
+        },
+        verdict=verdict,
+    )
 
 
 _FORMATS: dict[str, LeagueFormat] = {
@@ -144,6 +311,16 @@ _FORMATS: dict[str, LeagueFormat] = {
         LeagueFormat("gauntlet", _plan_gauntlet, lambda _bots, _players: 1, min_bots=2),
         LeagueFormat("ladder", _plan_ladder, lambda _bots, _players: None, endless=True),
         LeagueFormat("duplicate", _plan_duplicate, formats.cycle_length),
+        LeagueFormat(
+            "sprt",
+            _plan_sprt,
+            lambda _bots, _players: _sprt_rounds({}),
+            min_bots=2,
+            settings_rounds=_sprt_rounds,
+            settings=_sprt_settings,
+            progress=_sprt_progress,
+            rated=False,
+        ),
     )
 }
 

@@ -21,7 +21,20 @@ import games
 from games.bots import bot_names
 from games.reference import reference_result
 from premiere.seeds import new_seed, strong_seed
-from workers.planning import History, Table, check, default_rounds, plan, standings
+from workers import formats
+from workers.gate import resolve_seats, seated
+from workers.planning import (
+    Groups,
+    History,
+    Table,
+    default_rounds,
+    ends_early,
+    plan,
+    progress_of,
+    rated_by_default,
+    resolve_settings,
+    standings,
+)
 from workers.schedule import due_slot
 
 Row = dict[str, Any]
@@ -43,6 +56,9 @@ class League:
     move_time_ms: int
     time_bank_ms: int
     status: str
+    settings: dict[str, Any]
+    rated: bool
+    progress: dict[str, Any] | None
 
     @classmethod
     def from_row(cls, row: Row) -> League:
@@ -61,6 +77,9 @@ class League:
             move_time_ms=row["move_time_ms"],
             time_bank_ms=row["time_bank_ms"],
             status=row["status"],
+            settings=row["settings"],
+            rated=row["rated"],
+            progress=row["progress"],
         )
 
 
@@ -83,23 +102,29 @@ def create_league(
     seed: str | None = None,
     move_time_ms: int = 0,
     time_bank_ms: int = 0,
+    settings: dict[str, Any] | None = None,
+    rated: bool | None = None,
 ) -> League:
-    """Validate against the game and the format, then store the league."""
+    """Validate against the game and the format, then store the league. ``rated`` None takes
+    the format's default (every format rates its matches but the SPRT)."""
     engine = games.get(game)
     if players not in engine.player_counts:
         raise ValueError(f"{game} is played by {engine.player_counts} players, not {players}")
     resolved = engine.resolve_options(options)
-    check(format, bots, players)
+    resolved_settings = resolve_settings(format, bots, players, settings)
     for bot in bots:
         if bot.startswith("builtin:") and bot.removeprefix("builtin:") not in bot_names(engine):
             raise ValueError(f"{game} has no built-in bot {bot!r}; it has {bot_names(engine)}")
     _check_registered(conn, game, [bot for bot in bots if not bot.startswith("builtin:")])
+    if rated is None:
+        rated = rated_by_default(format)
+    _check_accepted(conn, [b for b in bots if not b.startswith("builtin:")], players, rated)
     if rounds is None:
-        rounds = default_rounds(format, len(bots), players)
+        rounds = default_rounds(format, len(bots), players, resolved_settings)
     row = conn.execute(
         "INSERT INTO leagues (name, game, format, players, options, bots, every_seconds, cron,"
-        " rounds, seed, move_time_ms, time_bank_ms)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING *",
+        " rounds, seed, move_time_ms, time_bank_ms, settings, rated)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING *",
         (
             name,
             game,
@@ -113,6 +138,8 @@ def create_league(
             _league_seed(seed),
             move_time_ms,
             time_bank_ms,
+            json.dumps(resolved_settings),
+            rated,
         ),
     ).fetchone()
     assert row is not None
@@ -121,10 +148,13 @@ def create_league(
 
 def _check_registered(conn: psycopg.Connection[Row], game: str, names: Sequence[str]) -> None:
     """Every named bot is registered, not removed, and (if it has connected) plays the game."""
+    rows_of = seated(conn, names)
     rows = conn.execute(
-        "SELECT name, games, removed FROM bot_directory WHERE name = ANY(%s)", (list(names),)
+        "SELECT name, games, removed FROM bot_directory WHERE name = ANY(%s)",
+        (list(rows_of.values()),),
     ).fetchall()
-    known = {row["name"]: row for row in rows if not row["removed"]}
+    directory = {row["name"]: row for row in rows if not row["removed"]}
+    known = {name: directory[row] for name, row in rows_of.items() if row in directory}
     unknown = [name for name in names if name not in known]
     if unknown:
         raise ValueError(
@@ -135,6 +165,27 @@ def _check_registered(conn: psycopg.Connection[Row], game: str, names: Sequence[
         plays = known[name]["games"]
         if plays and game not in plays:
             raise ValueError(f"bot {name!r} does not play {game}; it plays {', '.join(plays)}")
+
+
+def _check_accepted(
+    conn: psycopg.Connection[Row], names: Sequence[str], players: int, rated: bool
+) -> None:
+    """No bot is seated at a table size, or in a kind of match, it said it does not accept."""
+    rows = conn.execute(
+        "SELECT name, player_counts, accepts FROM bot_directory WHERE name = ANY(%s)",
+        (list(seated(conn, names).values()),),
+    ).fetchall()
+    for row in rows:
+        if row["player_counts"] is not None and players not in row["player_counts"]:
+            raise ValueError(
+                f"bot {row['name']!r} accepts tables of {row['player_counts']} players,"
+                f" not {players}"
+            )
+        if row["accepts"] == ("casual" if rated else "rated"):
+            kind = "rated" if rated else "unrated"
+            raise ValueError(
+                f"bot {row['name']!r} accepts only {row['accepts']} matches, not {kind}"
+            )
 
 
 def _league_seed(seed: str | None) -> str:
@@ -278,6 +329,23 @@ def _result(
     return number, seats, tuple(outcome["ranks"])
 
 
+def groups(conn: psycopg.Connection[Row], league_id: int) -> Groups:
+    """The finished tables by group (a table without a group is a group of its own), in the
+    order the groups were planned."""
+    rows = conn.execute(
+        "SELECT t.round, t.table_no, t.grp, t.seats, m.outcome FROM league_tables t"
+        " JOIN match_results m ON m.id = t.match_id"
+        " WHERE t.league_id = %s AND t.status = 'finished' AND m.status = 'finished'"
+        " ORDER BY t.round, t.table_no",
+        (league_id,),
+    ).fetchall()
+    out: dict[str, list[tuple[tuple[str, ...], tuple[int, ...]]]] = {}
+    for row in rows:
+        key = row["grp"] or f"r{row['round']}t{row['table_no']}"
+        out.setdefault(key, []).append((tuple(row["seats"]), tuple(row["outcome"]["ranks"])))
+    return list(out.items())
+
+
 def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> list[Table]:
     """The round's tables: planned once by the league's format, then read back."""
     league = get_league(conn, league_id)
@@ -286,6 +354,7 @@ def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> li
     if existing:
         return existing
     ratings = _ratings(conn, league)
+    accepts, provisional = _declared(conn, league)
     tables = plan(
         league.format,
         league.bots,
@@ -294,6 +363,11 @@ def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> li
         league.seed,
         history(conn, league_id),
         ratings,
+        league.settings,
+        _resting(conn, league, number),
+        accepts,
+        provisional,
+        league.rated,
     )
     with conn.transaction():
         for table_no, table in enumerate(tables):
@@ -315,13 +389,59 @@ def _tables(conn: psycopg.Connection[Row], league_id: int, number: int) -> list[
     return [Table(tuple(r["seats"]), r["seed"], r["grp"]) for r in rows]
 
 
+def _resting(conn: psycopg.Connection[Row], league: League, number: int) -> frozenset[str]:
+    """Bots on probation sit out every other round of a format without a fixed schedule."""
+    if number % 2 == 0:
+        return frozenset()
+    states = resolve_seats(conn, league.bots)
+    return frozenset(bot for bot, state in states.items() if state == "probation")
+
+
+PROVISIONAL_GAMES = 20
+"""The ladder's provisional count (``ladder.elo.EloParams.provisional_games``)."""
+
+
+def _declared(
+    conn: psycopg.Connection[Row], league: League
+) -> tuple[dict[str, formats.Accepts], frozenset[str]]:
+    """What each registered bot of the league (its active version) declared it accepts, and
+    which of them are provisional on the league's game (new: fewer than 20 rated games)."""
+    rows_of = seated(conn, league.bots)
+    by_row = conn.execute(
+        "SELECT d.name, d.player_counts, d.accepts, d.max_matches,"
+        " coalesce(r.games, 0) AS games FROM bot_directory d"
+        " LEFT JOIN ladder_ratings r ON r.player = d.name AND r.game = %s"
+        " WHERE d.name = ANY(%s)",
+        (league.game, list(rows_of.values())),
+    ).fetchall()
+    found = {row["name"]: row for row in by_row}
+    rows = [{**found[row], "bot": bot} for bot, row in rows_of.items() if row in found]
+    accepts = {
+        row["bot"]: formats.Accepts(
+            player_counts=frozenset(row["player_counts"])
+            if row["player_counts"] is not None
+            else None,
+            rated=row["accepts"] != "casual",
+            casual=row["accepts"] != "rated",
+            max_pending=row["max_matches"],
+        )
+        for row in rows
+    }
+    provisional = frozenset(row["bot"] for row in rows if row["games"] < PROVISIONAL_GAMES)
+    return accepts, provisional
+
+
 def _ratings(conn: psycopg.Connection[Row], league: League) -> dict[str, float]:
-    """Live Elo of the league's registered bots on its game's ladder, when rated already."""
+    """Live Elo on the league's game of each of its bots when rated already: a registered
+    bot's is that of its active version."""
+    rows_of = seated(conn, league.bots)
+    players = {row: bot for bot, row in rows_of.items()}
+    players.update({bot: bot for bot in league.bots if bot.startswith("builtin:")})
     rows = conn.execute(
         "SELECT player, rating FROM ladder_ratings WHERE game = %s AND player = ANY(%s)",
-        (league.game, list(league.bots)),
+        (league.game, list(players)),
     ).fetchall()
-    return {row["player"]: float(row["rating"]) for row in rows}
+    return {players[row["player"]]: float(row["rating"]) for row in rows}
 
 
 # --- tables and matches ------------------------------------------------------------------
@@ -435,7 +555,19 @@ def close_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> f
             " WHERE league_id = %s AND number = %s RETURNING closed_at - opened_at AS took",
             (json.dumps(table), league_id, number),
         ).fetchone()
-        if league.rounds is not None and number >= league.rounds:
+        verdict = None
+        state = (
+            progress_of(league.format, league.bots, groups(conn, league_id), league.settings)
+            if ends_early(league.format)
+            else None
+        )
+        if state is not None:
+            conn.execute(
+                "UPDATE leagues SET progress = %s, progress_at = now() WHERE id = %s",
+                (json.dumps(dict(state.state)), league_id),
+            )
+            verdict = state.verdict
+        if verdict is not None or (league.rounds is not None and number >= league.rounds):
             _finish(conn, league_id)
     assert closed is not None
     return float(closed["took"].total_seconds())

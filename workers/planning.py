@@ -10,9 +10,22 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from workers import formats, league_formats
-from workers.league_formats import History, RoundRequest, Table
+from workers.league_formats import Groups, History, Progress, RoundRequest, Table
 
-__all__ = ["History", "Table", "check", "default_rounds", "plan", "standings"]
+__all__ = [
+    "Groups",
+    "History",
+    "Progress",
+    "Table",
+    "check",
+    "default_rounds",
+    "ends_early",
+    "plan",
+    "progress_of",
+    "rated_by_default",
+    "resolve_settings",
+    "standings",
+]
 
 
 def check(format: str, bots: Sequence[str], players: int) -> None:
@@ -25,15 +38,46 @@ def check(format: str, bots: Sequence[str], players: int) -> None:
         raise ValueError(f"{len(bots)} bots cannot fill {players}-seat tables")
     if len(bots) < entry.min_bots:
         raise ValueError(f"a {format} league needs at least {entry.min_bots} bots")
+    if players == 1 and entry.progress is not None:
+        raise ValueError(f"a {format} league compares bots at one table: it needs 2 or more seats")
 
 
-def default_rounds(format: str, bots: int, players: int) -> int | None:
+def resolve_settings(
+    format: str, bots: Sequence[str], players: int, settings: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The format's settings with its defaults, refused (ValueError) if they do not fit."""
+    check(format, bots, players)
+    return league_formats.get(format).settings(bots, players, dict(settings or {}))
+
+
+def default_rounds(
+    format: str, bots: int, players: int, settings: Mapping[str, Any] | None = None
+) -> int | None:
     """A tournament's natural length; a ladder runs until stopped. Solo leagues (one seat a
     table) play one round unless told more, as there is no one to meet."""
     entry = league_formats.get(format)
+    if entry.settings_rounds is not None:
+        return entry.settings_rounds(settings or {})
     if players == 1:
         return None if entry.endless else 1
     return entry.natural_rounds(bots, players)
+
+
+def progress_of(
+    format: str, bots: Sequence[str], groups: Groups, settings: Mapping[str, Any]
+) -> Progress | None:
+    """Where a format that ends on its own stands (None for the others)."""
+    hook = league_formats.get(format).progress
+    return hook(bots, groups, settings) if hook is not None else None
+
+
+def ends_early(format: str) -> bool:
+    """Whether the format reports progress after each round and may end the league."""
+    return league_formats.get(format).progress is not None
+
+
+def rated_by_default(format: str) -> bool:
+    return league_formats.get(format).rated
 
 
 def plan(
@@ -44,10 +88,27 @@ def plan(
     seed: str,
     history: History,
     ratings: Mapping[str, float],
+    settings: Mapping[str, Any] | None = None,
+    resting: frozenset[str] = frozenset(),
+    accepts: Mapping[str, formats.Accepts] | None = None,
+    provisional: frozenset[str] = frozenset(),
+    rated: bool = True,
 ) -> list[Table]:
     """The tables of round `number` (from 1)."""
     check(format, bots, players)
-    request = RoundRequest(tuple(bots), players, number, seed, history, ratings)
+    request = RoundRequest(
+        tuple(bots),
+        players,
+        number,
+        seed,
+        history,
+        ratings,
+        dict(settings or {}),
+        resting,
+        dict(accepts or {}),
+        provisional,
+        rated,
+    )
     if players == 1:
         return league_formats.plan_solo(request)
     return league_formats.get(format).plan(request)

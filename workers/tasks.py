@@ -17,10 +17,11 @@ from celery import signals
 from games.interface import options_as_text
 from premiere.config import Settings
 from premiere_bot.wire import match_pb2
-from workers import leagues
+from workers import gate, leagues
 from workers.app import TICK_SECONDS, app
 from workers.client import matches
 from workers.metrics import DISPATCHED, ROUND_SECONDS, TASKS
+from workers.standing import Policy
 
 log = logging.getLogger("premiere.workers")
 
@@ -37,6 +38,15 @@ def _settings() -> Settings:
     return Settings()
 
 
+def _policy(settings: Settings) -> Policy:
+    return Policy(
+        matches=settings.validation_matches,
+        window=settings.probation_window,
+        threshold=settings.probation_threshold,
+        recover=settings.probation_recover,
+    )
+
+
 @app.task(name="workers.tasks.tick", expires=max(TICK_SECONDS * 2, 5), **RETRY)
 def tick() -> None:
     settings = _settings()
@@ -51,6 +61,64 @@ def tick() -> None:
         for league_id, number, table_no in leagues.tables_to_dispatch(conn):
             dispatch_table.delay(league_id, number, table_no)
         collect.delay()
+    standing.delay()
+
+
+@app.task(name="workers.tasks.standing", expires=max(TICK_SECONDS * 2, 5), **RETRY)
+def standing() -> None:
+    """The validation gate and probation: admit new bots, plan and dispatch their validation
+    matches, notice ended ones, and settle what can be settled."""
+    settings = _settings()
+    policy = _policy(settings)
+    with leagues.connect(settings.database_url) as conn:
+        for bot in gate.admit_new(conn, policy):
+            log.info("bot %s admitted", bot)
+        gate.plan_validation(conn, policy)
+        for bot, game, number in gate.validation_to_dispatch(conn):
+            dispatch_validation.delay(bot, game, number)
+        gate.collect_validation(conn)
+        for bot, change in gate.decide(conn, policy):
+            log.info("bot %s: %s", bot, change.kind)
+
+
+def _create_match(settings: Settings, request: match_pb2.CreateMatchRequest) -> str:
+    credentials = (("authorization", f"Bearer {settings.operator_token or ''}"),)
+    reply = matches(settings).CreateMatch(request, timeout=30, metadata=credentials)
+    return str(reply.match_id)
+
+
+def _add_seats(request: match_pb2.CreateMatchRequest, seats: list[str]) -> None:
+    for seat in seats:
+        if seat.startswith("builtin:"):
+            request.seats.add(builtin=seat.removeprefix("builtin:"))
+        else:
+            request.seats.add(bot=seat)
+
+
+@app.task(name="workers.tasks.dispatch_validation", **RETRY)
+def dispatch_validation(bot: str, game: str, number: int) -> None:
+    """Create one unrated validation match on a seed the arbiter draws; the idempotency key
+    makes a retry harmless."""
+    settings = _settings()
+    with leagues.connect(settings.database_url) as conn:
+        seats = gate.validation_request(conn, bot, game, number)
+        if seats is None:
+            return
+        request = match_pb2.CreateMatchRequest(
+            game=game,
+            idempotency_key=f"validation:{bot}:{game}:{number}",
+            rated=False,
+            validation=True,
+        )
+        _add_seats(request, seats)
+        try:
+            match_id: str | None = _create_match(settings, request)
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.INVALID_ARGUMENT:
+                raise
+            log.error("validation of %s in %s refused: %s", bot, game, error.details())
+            match_id = None
+        gate.mark_validation_dispatched(conn, bot, game, number, match_id)
 
 
 @app.task(name="workers.tasks.open_round", **RETRY)
@@ -71,23 +139,41 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
         if found is None:
             return
         league, table = found
+        policy = _policy(settings)
+        states = gate.resolve_seats(conn, table["seats"])
+        if any(state is None for state in states.values()):
+            gate.admit_new(conn, policy)
+            states = gate.resolve_seats(conn, table["seats"])
+        disabled = sorted(name for name, state in states.items() if state == "disabled")
+        if disabled:
+            log.info(
+                "league %s round %d table %d not played: %s disabled",
+                league.name,
+                number,
+                table_no,
+                ", ".join(disabled),
+            )
+            leagues.record_refusal(conn, league_id, number, table_no)
+            return
+        # Rated only if the league is and every registered seat is in rated play (not
+        # validating, failed or on probation): docs/ratings.md, "Validation and probation".
+        # A bot that has not connected yet has no standing: without a gate it is rated when
+        # it plays, as every bot is; with one, it is validated first.
+        rated = league.rated and all(
+            state == "rated" or (state is None and policy.matches == 0) for state in states.values()
+        )
         request = match_pb2.CreateMatchRequest(
             game=league.game,
             options=options_as_text(league.options),
             seed=table["seed"],
             idempotency_key=leagues.idempotency_key(league_id, number, table_no),
-            rated=True,
+            rated=rated,
         )
-        for seat in table["seats"]:
-            if seat.startswith("builtin:"):
-                request.seats.add(builtin=seat.removeprefix("builtin:"))
-            else:
-                request.seats.add(bot=seat)
+        _add_seats(request, list(table["seats"]))
         request.time_control.move_time_ms = league.move_time_ms
         request.time_control.time_bank_ms = league.time_bank_ms
         try:
-            credentials = (("authorization", f"Bearer {settings.operator_token or ''}"),)
-            reply = matches(settings).CreateMatch(request, timeout=30, metadata=credentials)
+            match_id = _create_match(settings, request)
         except grpc.RpcError as error:
             if error.code() == grpc.StatusCode.INVALID_ARGUMENT:
                 log.error(
@@ -100,7 +186,7 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
                 leagues.record_refusal(conn, league_id, number, table_no)
                 return
             raise
-        if leagues.record_dispatch(conn, league_id, number, table_no, reply.match_id):
+        if leagues.record_dispatch(conn, league_id, number, table_no, match_id):
             DISPATCHED.inc()
 
 

@@ -130,6 +130,9 @@ class Arbiter:
             PREMIERE_RESUME_GRACE_S="20",
             PREMIERE_START_GRACE_S="60",
             PREMIERE_OPERATOR_TOKEN=OPERATOR_TOKEN,
+            # Tests about other things seat freshly connected bots in rated play at once; the
+            # gate's own tests (test_standing.py) set their numbers.
+            PREMIERE_VALIDATION_MATCHES="0",
         )
         env.update(self.settings)
         env.update(extra)
@@ -274,6 +277,8 @@ class Workers:
     beat: subprocess.Popen[bytes] | None = None
     ladder: subprocess.Popen[bytes] | None = None
     restarts: int = 0
+    ladder_http: str = ""
+    """The ladder's HTTP base URL once started, e.g. http://127.0.0.1:8123."""
 
     def env(self) -> dict[str, str]:
         return self.arbiter.env(
@@ -304,12 +309,14 @@ class Workers:
 
     def start_ladder(self) -> subprocess.Popen[bytes]:
         """`premiere ladder`: the one process that rates finished matches."""
+        http = f"127.0.0.1:{free_port()}"
+        self.ladder_http = f"http://{http}"
         self.ladder = self._spawn(
             "ladder",
             "--grpc-address",
             f"127.0.0.1:{free_port()}",
             "--http-address",
-            f"127.0.0.1:{free_port()}",
+            http,
             "--interval",
             "0.5",
             "--no-migrate",

@@ -19,6 +19,7 @@ import psycopg
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from ladder.seats import seat_advantage
 from premiere_bot.wire import ladder_pb2, ladder_pb2_grpc
 from tests.integration.services import BIN, free_port, scratch_database
 from tests.ladder.synthetic import GAME, Synthetic, add_bots, insert_matches, random_matches
@@ -178,6 +179,18 @@ def test_ladder_process_rates_and_serves_grpc_and_json(database_url: str, tmp_pa
 
         games = {g["game"]: g["rated_matches"] for g in ladder.get("/api/games")["games"]}
         assert games[GAME] == 30
+
+        # Seat advantage from the finished matches, by player count (the running one is out).
+        seats = ladder.get(f"/api/games/{GAME}/seats")
+        expected = seat_advantage([m.ranks for m in matches])
+        assert [t["players"] for t in seats["by_players"]] == [t.players for t in expected]
+        for table, want in zip(seats["by_players"], expected, strict=True):
+            assert table["matches"] == want.matches
+            assert [s["score"] for s in table["seats"]] == pytest.approx(
+                [s.score for s in want.seats]
+            )
+            assert all(s["low"] <= s["score"] <= s["high"] for s in table["seats"])
+        assert ladder.status_of("/api/games/chess/seats") == 404
 
         # Errors: unknown game or player, bad arguments, a running match's replay.
         with pytest.raises(grpc.RpcError) as refused:

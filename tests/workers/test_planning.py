@@ -14,8 +14,13 @@ def play(format: str, players: int, rounds: int) -> list[list[league_formats.Tab
     """Plan `rounds` rounds, each table finished with seat order as the ranks."""
     history: list[tuple[int, tuple[str, ...], tuple[int, ...]]] = []
     planned = []
+    bots = (
+        BOTS
+        if format != "sprt"
+        else ("ada", "grace", *[f"builtin:b{i}" for i in range(2, players)])
+    )
     for number in range(1, rounds + 1):
-        tables = plan(format, BOTS, players, number, "league-seed", history, {})
+        tables = plan(format, bots, players, number, "league-seed", history, {})
         planned.append(tables)
         for table in tables:
             history.append((number, table.seats, tuple(range(1, len(table.seats) + 1))))
@@ -28,8 +33,9 @@ def test_no_two_tables_of_a_league_share_a_deal(format: str) -> None:
     cycle = formats.cycle_length(len(BOTS), 3)
     planned = play(format, 3, 3 * cycle)
     seeds = [table.seed for tables in planned for table in tables]
-    if format == "duplicate":
-        # A duplicate group plays one deal with the seats rotated: one seed per group.
+    if format in ("duplicate", "sprt"):
+        # A duplicate group (an SPRT pair) plays one deal with the seats rotated: one seed per
+        # group.
         groups = {(table.group, table.seed) for tables in planned for table in tables}
         assert len({group for group, _ in groups}) == len(groups)
         assert len({seed for _, seed in groups}) == len(groups)
@@ -52,12 +58,13 @@ def test_plan_is_a_function_of_its_inputs() -> None:
 
 
 def test_every_format_is_registered_with_its_natural_length() -> None:
-    names = {"round-robin", "swiss", "gauntlet", "ladder", "duplicate"}
+    names = {"round-robin", "swiss", "gauntlet", "ladder", "duplicate", "sprt"}
     assert set(league_formats.names()) == names
     assert default_rounds("round-robin", 5, 3) == formats.cycle_length(5, 3)
     assert default_rounds("swiss", 5, 2) == 3
     assert default_rounds("gauntlet", 5, 2) == 1
     assert default_rounds("ladder", 5, 2) is None
+    assert default_rounds("sprt", 2, 2, {"max_pairs": 100, "pairs_per_round": 8}) == 13
 
 
 def test_check_refuses_what_cannot_be_planned() -> None:

@@ -9,6 +9,7 @@ The Celery tasks read the league's state, call one of these, and store what it r
 - `gauntlet`: one challenger against the field, balanced opponents and seats.
 - `matchmake`: continuous ladder batches, fewest games first, close ratings, a pending cap.
 - `duplicate_tables` / `score_duplicate`: one deal, seats rotated, scored as a whole.
+- `sprt_pair_tables`: two bots on one deal with seats swapped, for a sequential test.
 - `standings`: points from ranks, then tie-breaks.
 
 docs/leagues.md states each format's guarantees; tests/workers/test_pairing.py checks them.
@@ -17,12 +18,14 @@ docs/leagues.md states each format's guarantees; tests/workers/test_pairing.py c
 from workers.formats._common import BotId, Round, Table
 from workers.formats.duplicate import duplicate_tables, score_duplicate, seat_square
 from workers.formats.gauntlet import gauntlet, gauntlet_length
-from workers.formats.matchmaking import LadderEntry, matchmake, pass_over_bound
+from workers.formats.matchmaking import Accepts, LadderEntry, matchmake, pass_over_bound
 from workers.formats.round_robin import cycle_length, round_robin
+from workers.formats.sprt import sprt_pair_tables
 from workers.formats.standings import MatchResult, Tiebreak, match_points, standings
 from workers.formats.swiss import repeated_pairs, swiss_round
 
 __all__ = [
+    "Accepts",
     "BotId",
     "LadderEntry",
     "MatchResult",
@@ -40,6 +43,7 @@ __all__ = [
     "round_robin",
     "score_duplicate",
     "seat_square",
+    "sprt_pair_tables",
     "standings",
     "swiss_round",
 ]

@@ -76,6 +76,31 @@ def table_seed(fmt: str, seed: Seed, *where: int) -> bytes:
     return derive_seed("premiere-table", fmt, seed, *where)
 
 
+def least_used_seating(
+    bots: Sequence[BotId], use: dict[tuple[BotId, int], int]
+) -> tuple[BotId, ...]:
+    """The seating of ``bots`` that minimises the sum of their past uses of the seats they get
+    (``use[bot, seat]``, missing is 0); ties go to the seating that is first in bot order.
+
+    A dynamic programme over which bots are seated so far (at most 2**8 states).
+    """
+    order = sorted(bots, key=bot_key)
+    size = len(order)
+    best: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
+    for seat in range(size):
+        nxt: dict[int, tuple[int, tuple[int, ...]]] = {}
+        for mask, (cost, seated) in best.items():
+            for k, bot in enumerate(order):
+                if mask >> k & 1:
+                    continue
+                candidate = (cost + use.get((bot, seat), 0), (*seated, k))
+                key = mask | 1 << k
+                if key not in nxt or candidate < nxt[key]:
+                    nxt[key] = candidate
+        best = nxt
+    return tuple(order[k] for k in best[(1 << size) - 1][1])
+
+
 def balance_seats(groups: Sequence[Sequence[BotId]], seats: int) -> list[tuple[BotId, ...]]:
     """Seat every group so that each bot, within every ``seats`` consecutive games it plays
     (taken in the order of ``groups``), sits in each seat at most once.

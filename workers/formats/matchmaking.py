@@ -2,11 +2,20 @@
 
 Each call forms one batch from the active bots:
 
-1. *Eligible* bots are those with fewer than ``cap`` matches pending; nobody else is seated, and
-   a bot gets at most one table per batch, so pending matches never exceed the cap.
+This is Halite's matchmaking, by batch: Halite seeds each game with the player that has played
+least recently and fills it with opponents near that player in rating; here the least-played
+bots are seated first and the seated bots are cut into tables by rating.
+
+1. *Eligible* bots are those with fewer than ``cap`` matches pending (fewer than their own
+   ``accepts.max_pending`` if they declared less) that accept an N-seat table of this kind
+   (rated or casual, ``accepts``); nobody else is seated, and a bot gets at most one table per
+   batch, so pending matches never exceed either cap, and no bot gets a table it declined.
 2. *Who plays*: the eligible bots are ordered by games started (played + pending), fewest first,
    ties in a seeded order, and the first ``N * floor(E / N)`` of them are seated (E eligible).
-   Fewer than N eligible bots wait.
+   Fewer than N eligible bots wait. *Provisional* bots (a new bot or version, with fewer
+   rated games than the ladder's provisional count) go before everybody else, so they
+   settle quickly; that lasts a bounded number of games, after which the order is games
+   started alone, and the bounds below apply among established bots once it ends.
 3. *Who with whom*: each seated bot gets a sort key, its rating plus a seeded jitter drawn
    uniformly from ``[-window/2, window/2]``; with probability ``explore`` the bot *explores* and
    draws its jitter from ``[-explore_window/2, explore_window/2]`` instead. Sorted by key, the
@@ -42,24 +51,51 @@ from dataclasses import dataclass
 from games.rng import Rng, Seed, derive_seed
 from workers.formats._common import BotId, Table, bot_key, check_bots, check_seats, table_seed
 
-__all__ = ["LadderBatch", "LadderEntry", "matchmake", "pass_over_bound"]
+__all__ = ["ANY", "Accepts", "LadderBatch", "LadderEntry", "matchmake", "pass_over_bound"]
 
 _UNIT = 1 << 53
 
 
 @dataclass(frozen=True, slots=True)
+class Accepts:
+    """What a bot declared it accepts (in its Hello): table sizes (None: any), rated and casual
+    matches, and at most ``max_pending`` matches at once (None: the ladder's cap)."""
+
+    player_counts: frozenset[int] | None = None
+    rated: bool = True
+    casual: bool = True
+    max_pending: int | None = None
+
+    def allows(self, seats: int, rated: bool) -> bool:
+        if self.player_counts is not None and seats not in self.player_counts:
+            return False
+        return self.rated if rated else self.casual
+
+
+ANY = Accepts()
+
+
+@dataclass(frozen=True, slots=True)
 class LadderEntry:
-    """One active bot as the ladder sees it now."""
+    """One active bot as the ladder sees it now. ``provisional``: too few rated games for a
+    settled rating (a new bot or version), so it is seated first."""
 
     bot: BotId
     rating: float
     games: int = 0
     pending: int = 0
+    accepts: Accepts = ANY
+    provisional: bool = False
 
     @property
     def started(self) -> int:
         """Games played plus games pending: what the fairness order counts."""
         return self.games + self.pending
+
+    def cap(self, cap: int) -> int:
+        """Matches it may have pending: the ladder's cap, or less if it said so."""
+        own = self.accepts.max_pending
+        return cap if own is None else max(1, min(cap, own))
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +117,7 @@ def matchmake(
     window: float = 100.0,
     explore: float = 0.1,
     explore_window: float = 800.0,
+    rated: bool = True,
 ) -> LadderBatch:
     """The next batch of ladder tables (see the module doc for the rules and guarantees).
 
@@ -90,9 +127,12 @@ def matchmake(
     active = list(entries)
     _check(active, cap, window, explore, explore_window)
     rng = Rng(derive_seed("premiere-ladder", seed))
-    eligible = sorted((e for e in active if e.pending < cap), key=lambda e: bot_key(e.bot))
+    eligible = sorted(
+        (e for e in active if e.pending < e.cap(cap) and e.accepts.allows(seats, rated)),
+        key=lambda e: bot_key(e.bot),
+    )
     rng.shuffle(eligible)
-    eligible.sort(key=lambda e: e.started)
+    eligible.sort(key=lambda e: (not e.provisional, e.started))
     seated_count = len(eligible) // seats * seats
     seated, waiting = eligible[:seated_count], eligible[seated_count:]
     keyed = []

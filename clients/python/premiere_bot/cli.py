@@ -51,6 +51,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="PEM file of the CA to trust instead of the system's roots (implies --tls)",
     )
     runner.add_argument("--max-matches", type=int, help="override the bot's max_matches")
+    runner.add_argument("--bot-version", help="announce this version of the bot (e.g. 2.1)")
     runner.add_argument("--no-reconnect", action="store_true", help="exit when the stream drops")
     runner.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
@@ -69,6 +70,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     bot = load_bot(args.bot)
     if args.max_matches:
         bot.max_matches = args.max_matches  # type: ignore[misc]
+    if args.bot_version:
+        bot.version = args.bot_version  # type: ignore[attr-defined]
     try:
         asyncio.run(
             run(

@@ -102,7 +102,10 @@ async def _session(
 ) -> None:
     outbox: asyncio.Queue[bot_gateway_pb2.ConnectRequest | None] = asyncio.Queue()
     hello = bot_gateway_pb2.Hello(
-        games=list(bot.games), max_matches=max(1, bot.max_matches), client=CLIENT
+        games=list(bot.games),
+        max_matches=max(1, bot.max_matches),
+        client=CLIENT,
+        version=str(getattr(bot, "version", "") or ""),
     )
     await outbox.put(bot_gateway_pb2.ConnectRequest(hello=hello))
 

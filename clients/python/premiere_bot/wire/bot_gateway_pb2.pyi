@@ -61,13 +61,27 @@ class Hello(_message.Message):
     GAMES_FIELD_NUMBER: _builtins.int
     MAX_MATCHES_FIELD_NUMBER: _builtins.int
     CLIENT_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    PLAYER_COUNTS_FIELD_NUMBER: _builtins.int
+    ACCEPTS_FIELD_NUMBER: _builtins.int
     max_matches: _builtins.int
     """How many matches the bot plays at once on this stream (at least 1)."""
     client: _builtins.str
     """Free text naming the client library and version, for the logs."""
+    version: _builtins.str
+    """This bot's own version, e.g. "2.1" (letters, digits and . _ + -, at most 32; empty: the
+    version that is active now). A version not seen before becomes a new ladder entry,
+    linked to the one active until now, and the active version from then on.
+    """
+    accepts: _builtins.str
+    """Which matches it accepts: "" or "any", "rated" (rated only) or "casual" (unrated only)."""
     @_builtins.property
     def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Game ids the bot plays, e.g. "magic-trick"; empty means every game."""
+
+    @_builtins.property
+    def player_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Table sizes the bot accepts (e.g. 2 and 3); empty: every size its games allow."""
 
     def __init__(
         self,
@@ -75,10 +89,13 @@ class Hello(_message.Message):
         games: _abc.Iterable[_builtins.str] | None = ...,
         max_matches: _builtins.int = ...,
         client: _builtins.str = ...,
+        version: _builtins.str = ...,
+        player_counts: _abc.Iterable[_builtins.int] | None = ...,
+        accepts: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["client", b"client", "games", b"games", "max_matches", b"max_matches"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepts", b"accepts", "client", b"client", "games", b"games", "max_matches", b"max_matches", "player_counts", b"player_counts", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
