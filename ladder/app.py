@@ -45,9 +45,9 @@ from ladder.queries import BadRequest, NotFound, StandingsCache
 from ladder.store import rate_queued
 from premiere.config import Settings
 from premiere.tls import add_port, http_ssl_context, server_options
-from premiere_bot.outcome import outcome_to_wire
-from premiere_bot.wire import ladder_pb2, ladder_pb2_grpc
+from premiere_wire import ladder_pb2, ladder_pb2_grpc
 from server.errors import CleanErrors
+from server.outcome import outcome_to_wire
 
 log = logging.getLogger("premiere.ladder")
 

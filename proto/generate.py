@@ -1,8 +1,10 @@
 """Generate the Python wire code (messages, gRPC stubs, type stubs) from proto/premiere/v1.
 
-`make proto` writes it into the SDK package, premiere_bot.wire, which both the arbiter and the
-bots import. protoc writes absolute imports (`from premiere.v1 import ...`) that follow the
-.proto layout; they are rewritten to relative ones so the code lives inside the SDK package.
+`make proto` writes it into the wire package, `wire/premiere_wire` (distribution
+`premiere-wire`), which both the arbiter and the bot SDK depend on. protoc writes absolute
+imports (`from premiere.v1 import ...`) that follow the .proto layout; they are rewritten to
+relative ones so the code lives inside that package. The package's hand-written modules
+(`__init__.py`, `convert.py`) are left alone: only `*_pb2*` files are generated.
 """
 
 from __future__ import annotations
@@ -17,8 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "proto"
 SOURCES = PROTO_ROOT / "premiere" / "v1"
-TARGET = ROOT / "clients" / "python" / "premiere_bot" / "wire"
-HEADER = '"""Generated from proto/premiere/v1 by `make proto`. Do not edit."""\n'
+TARGET = ROOT / "wire" / "premiere_wire"
 
 _ABSOLUTE = re.compile(r"^from premiere\.v1 import ", re.MULTILINE)
 
@@ -31,7 +32,7 @@ def _plugin(name: str) -> str:
 
 
 def generate() -> dict[str, str]:
-    """Every generated file's name and text, ready to be written into the SDK."""
+    """Every generated file's name and text, ready to be written into the wire package."""
     protos = sorted(str(p.relative_to(PROTO_ROOT)) for p in SOURCES.glob("*.proto"))
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(
@@ -53,7 +54,7 @@ def generate() -> dict[str, str]:
             capture_output=True,
         )
         out = Path(tmp) / "premiere" / "v1"
-        files = {"__init__.py": HEADER}
+        files: dict[str, str] = {}
         with_services = {p.stem for p in SOURCES.glob("*.proto") if "\nservice " in p.read_text()}
         for path in sorted(out.iterdir()):
             text = path.read_text()
@@ -64,10 +65,14 @@ def generate() -> dict[str, str]:
     return files
 
 
+def is_generated(path: Path) -> bool:
+    return path.is_file() and "_pb2" in path.name
+
+
 def write(files: dict[str, str], target: Path = TARGET) -> None:
     target.mkdir(parents=True, exist_ok=True)
     for stale in target.iterdir():
-        if stale.is_file() and stale.name not in files:
+        if is_generated(stale) and stale.name not in files:
             stale.unlink()
     for name, text in files.items():
         (target / name).write_text(text)

@@ -12,7 +12,7 @@ import grpc
 
 import games
 from premiere.config import Settings
-from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc
+from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc
 from server.limits import LimitExceeded, Rate, Slots, peer_host
 from server.router import Connection, Router, TooManyStreams
 from server.store import Store

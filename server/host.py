@@ -16,11 +16,11 @@ from games.errors import MalformedMove
 from games.interface import Outcome, options_as_text
 from games.play import step
 from games.values import to_plain
-from premiere_bot.outcome import outcome_to_wire
-from premiere_bot.wire import bot_gateway_pb2
+from premiere_wire import bot_gateway_pb2
 from server import metrics
 from server.codec import move_from_wire, move_to_wire, observation_to_wire
 from server.events import EndEvent, EventHub, FaultEvent, MoveEvent
+from server.outcome import outcome_to_wire
 from server.router import Disconnected, Router
 from server.store import FaultRecord, MatchSpec, MoveRecord, Store
 

@@ -105,7 +105,15 @@ DIRECT_MEANINGS: dict[str, str] = {
 }
 
 # The deployed code: every Premiere process, and the bot SDK's runner.
-SCANNED = ("games", "premiere", "server", "ladder", "workers", "clients/python/premiere_bot")
+SCANNED = (
+    "games",
+    "premiere",
+    "server",
+    "ladder",
+    "workers",
+    "clients/python/premiere_bot",
+    "wire",
+)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import time
 
 from premiere_bot import Bot, Decision
 from premiere_bot.examples.random_bot import RandomBot
-from premiere_bot.wire import bot_gateway_pb2, game_pb2
+from premiere_wire import bot_gateway_pb2, game_pb2
 
 
 class SlowBot(Bot):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from premiere_bot.wire import match_pb2
+from premiere_wire import match_pb2
 from tests.integration.services import ROOT, Arbiter, create_match, wait_ended
 
 NODE_CLIENT = ROOT / "clients" / "node"

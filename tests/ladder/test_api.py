@@ -19,7 +19,7 @@ import psycopg
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from premiere_bot.wire import ladder_pb2, ladder_pb2_grpc
+from premiere_wire import ladder_pb2, ladder_pb2_grpc
 from tests.integration.services import BIN, free_port, scratch_database
 from tests.ladder.synthetic import GAME, Synthetic, add_bots, insert_matches, random_matches
 

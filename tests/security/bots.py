@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from premiere_bot import Bot, Decision
-from premiere_bot.wire import bot_gateway_pb2
+from premiere_wire import bot_gateway_pb2
 
 
 class FumbleThenSlowBot(Bot):

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PROTO_ROOT = ROOT / "proto"
 BUF = ROOT / "clients" / "node" / "node_modules" / ".bin" / "buf"
-WIRE = ROOT / "clients" / "python" / "premiere_bot" / "wire"
+WIRE = ROOT / "wire" / "premiere_wire"
 
 
 def load_generator() -> ModuleType:
@@ -41,10 +41,11 @@ def test_buf_lint_passes() -> None:
 
 
 def test_committed_wire_code_is_fresh() -> None:
-    generated: dict[str, str] = load_generator().generate()
+    generator = load_generator()
+    generated: dict[str, str] = generator.generate()
     assert generated, "proto/generate.py generated nothing"
-    committed = {p.name: p.read_text() for p in WIRE.iterdir() if p.is_file()}
-    hint = "run `make proto` and commit clients/python/premiere_bot/wire"
+    committed = {p.name: p.read_text() for p in WIRE.iterdir() if generator.is_generated(p)}
+    hint = "run `make proto` and commit wire/premiere_wire"
     assert sorted(committed) == sorted(generated), f"the generated file set differs: {hint}"
     stale = {}
     for name, text in generated.items():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar, TypeAlias
 
-from premiere_bot.wire import bot_gateway_pb2, game_pb2
+from premiere_wire import bot_gateway_pb2, game_pb2
 
 Decision: TypeAlias = int | game_pb2.Move
 """What `decide` returns: the index of a legal move, or a typed move of the match's game."""

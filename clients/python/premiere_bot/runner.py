@@ -14,7 +14,7 @@ from typing import Any
 import grpc
 
 from premiere_bot.bot import Bot, Decision
-from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc, game_pb2
+from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc, game_pb2
 
 log = logging.getLogger("premiere_bot")
 

@@ -11,8 +11,8 @@ from games.magic_trick.moves import MOVE_TYPES
 from games.magic_trick.views import MagicTrickObservation
 from games.rng import Rng, derive_seed
 from premiere_bot import Bot, Decision
-from premiere_bot.convert import build
-from premiere_bot.wire import bot_gateway_pb2
+from premiere_wire import bot_gateway_pb2
+from premiere_wire.convert import build
 
 KINDS = {cls.kind: cls for cls in MOVE_TYPES}
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 
 from premiere_bot import Bot, Decision
-from premiere_bot.wire import bot_gateway_pb2
+from premiere_wire import bot_gateway_pb2
 
 
 class RandomBot(Bot):
