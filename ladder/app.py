@@ -192,7 +192,7 @@ def matches_message(page: queries.MatchPage) -> ladder_pb2.ListMatchesResponse:
                 score=seat.score,
                 rank=seat.rank,
                 forfeited=seat.forfeited,
-                rated=seat.rating_delta is not None,
+                rated=seat.rated,
                 rating_before=seat.rating_before or 0.0,
                 rating_delta=seat.rating_delta or 0.0,
             )

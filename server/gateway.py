@@ -79,7 +79,7 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             bot_id=bot["id"],
             bot_name=bot["name"],
             games=frozenset(hello.games),
-            max_matches=max(1, min(hello.max_matches, MAX_MATCHES)),
+            max_matches=min(hello.max_matches, MAX_MATCHES),
             max_outbox=self.settings.max_outbox,
             refusals=Rate(self.settings.max_refusals_per_minute),
         )
@@ -112,7 +112,7 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             log.info("bot %s disconnected", conn.bot_name)
         if conn.overflowed:
             log.warning("bot %s: stream closed: %s", conn.bot_name, conn.overflowed)
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, conn.overflowed)
+            await context.abort(getattr(grpc.StatusCode, conn.close_code), conn.overflowed)
 
     async def _hello(
         self,
@@ -136,6 +136,11 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 f"a Hello names at most {MAX_HELLO_GAMES} games and {MAX_CLIENT_CHARS} client"
                 " characters",
             )
+        if hello.max_matches < 1:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"Hello.max_matches must be at least 1 (at most {MAX_MATCHES} are used)",
+            )
         unknown = sorted(set(hello.games) - set(games.ids()))
         if unknown:
             await context.abort(
@@ -150,8 +155,16 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
     ) -> None:
         try:
             async for request in request_iterator:
-                if request.WhichOneof("message") == "answer":
+                kind = request.WhichOneof("message")
+                if kind == "answer":
                     self.router.answer(conn, request.answer)
+                elif kind == "hello":
+                    conn.close_for(
+                        "a stream takes one Hello, as its first message; open another stream"
+                        " to change games or capacity",
+                        code="INVALID_ARGUMENT",
+                    )
+                    return
         except Exception as error:  # a broken stream: garbage bytes, reset, cancellation
             log.info("stream of %s failed: %s", conn.bot_name, type(error).__name__)
         finally:

@@ -155,6 +155,7 @@ def test_ladder_process_rates_and_serves_grpc_and_json(database_url: str, tmp_pa
 
         # Recent matches, page by page, each with a replay link that works.
         seen = []
+        seat_rated: dict[str, list[bool]] = {}
         token = ""
         while True:
             page = ladder.stub.ListMatches(
@@ -162,6 +163,7 @@ def test_ladder_process_rates_and_serves_grpc_and_json(database_url: str, tmp_pa
                 timeout=10,
             )
             seen += [m.match_id for m in page.matches]
+            seat_rated.update({m.match_id: [s.rated for s in m.seats] for m in page.matches})
             token = page.next_page_token
             if not token:
                 break
@@ -169,6 +171,9 @@ def test_ladder_process_rates_and_serves_grpc_and_json(database_url: str, tmp_pa
         first = ladder.get(f"/api/games/{GAME}/matches?page_size=30")["matches"][-1]
         assert first["match_id"] == ids[0] and first["rated"]
         assert [s["rank"] for s in first["seats"]] == list(matches[0].ranks)
+        # The JSON list carries the same per-seat rated flag as gRPC (docs/ratings.md).
+        assert [s["rated"] for s in first["seats"]] == seat_rated[first["match_id"]]
+        assert any(seat_rated[first["match_id"]])
         assert first["outcome"]["ranks"] == list(matches[0].ranks)
         replayed = ladder.get(first["replay_url"])
         assert replayed["players"] == list(matches[0].seats)
