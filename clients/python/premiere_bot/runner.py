@@ -95,7 +95,10 @@ async def run(
                     raise UnreachableError(
                         f"cannot reach the arbiter at {arbiter}: {error.details()}"
                     ) from error
-                log.warning("connection to %s lost: %s", arbiter, _describe(error))
+                if session.welcomed:
+                    log.warning("connection to %s lost: %s", arbiter, _describe(error))
+                else:
+                    log.warning("cannot reach the arbiter at %s: %s", arbiter, _describe(error))
             if not reconnect or stop.is_set():
                 return
         delay = backoff.next_delay()
