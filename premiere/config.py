@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -124,6 +126,16 @@ class Settings(BaseSettings):
     resume_grace_s: float = Field(
         default=120.0,
         description="After a restart, how long a match waits for its bots to return.",
+    )
+    challenges: Literal["off", "casual", "rated"] = Field(
+        default="casual",
+        description="What BotGateway.Challenge lets a bot ask for: nothing (off), casual"
+        " matches, or rated ones too.",
+    )
+    max_open_challenges: int = Field(
+        default=4,
+        ge=1,
+        description="Unfinished matches one bot may have created with Challenge at a time.",
     )
 
 

@@ -46,7 +46,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     arbiter = Arbiter(store, router, hub, settings)
     server = grpc.aio.server(interceptors=[CleanErrors()], options=server_options(settings))
     bot_gateway_pb2_grpc.add_BotGatewayServiceServicer_to_server(
-        BotGateway(store, router, settings), server
+        BotGateway(store, router, settings, arbiter), server
     )
     matches = MatchService(arbiter, store, hub, settings.operator_token, settings)
     match_pb2_grpc.add_MatchServiceServicer_to_server(matches, server)

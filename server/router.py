@@ -52,6 +52,7 @@ class Connection:
     games: frozenset[str]
     max_matches: int
     max_outbox: int = DEFAULT_OUTBOX
+    accepts_challenges: bool = False
     refusals: Rate = field(default_factory=lambda: Rate(DEFAULT_REFUSALS_PER_MINUTE))
     outbox: asyncio.Queue[bot_gateway_pb2.ConnectResponse | None] = field(
         default_factory=asyncio.Queue
@@ -141,6 +142,9 @@ class Router:
 
     def streams(self, bot_id: int, game: str) -> list[Connection]:
         return [c for c in self._streams.get(bot_id, []) if not c.closed and c.plays(game)]
+
+    def accepts_challenges(self, bot_id: int, game: str) -> bool:
+        return any(c.accepts_challenges for c in self.streams(bot_id, game))
 
     def connected(self, bot_id: int) -> bool:
         return any(not c.closed for c in self._streams.get(bot_id, []))

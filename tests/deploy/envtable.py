@@ -89,6 +89,9 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_MAX_MOVE_TIME_MS": ("arbiter",),
     "PREMIERE_MAX_TIME_BANK_MS": ("arbiter",),
     "PREMIERE_MAX_STRIKE_LIMIT": ("arbiter",),
+    "PREMIERE_CHALLENGES": ("arbiter",),
+    "PREMIERE_MAX_OPEN_CHALLENGES": ("arbiter",),
+    "PREMIERE_LADDER": ("premiere-bot run",),
 }
 
 # Variables read straight from os.environ (not settings fields): what they mean.
@@ -102,6 +105,8 @@ DIRECT_MEANINGS: dict[str, str] = {
     " pass it this way, not on a command line everyone can read).",
     "PREMIERE_TLS": "`1` or `true`: dial the arbiter over TLS (its `--tls` default).",
     "PREMIERE_CA": "PEM file of the CA to trust instead of the system's roots (its `--ca`).",
+    "PREMIERE_LADDER": "host:port of the ladder's gRPC API, to print each match's rating change"
+    " (its `--ladder` default; unset: no rating lines).",
 }
 
 # The deployed code: every Premiere process, and the bot SDK's runner.

@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from premiere_bot import Bot
+from premiere_bot.examples.random_bot import RandomBot
 from premiere_bot.magic_trick import Observation, PlayCard
 from premiere_wire import bot_gateway_pb2
 
@@ -34,3 +35,9 @@ class ClumsyBot(Bot):
         if self.decisions == 8:
             time.sleep(0.05)
         return legal_moves[-1]
+
+
+class ChallengeableBot(RandomBot):
+    """The deterministic random bot, open to challenges from other bots."""
+
+    accept_challenges = True

@@ -26,35 +26,43 @@ from . import game_pb2 as premiere_dot_v1_dot_game__pb2
 from . import outcome_pb2 as premiere_dot_v1_dot_outcome__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dpremiere/v1/bot_gateway.proto\x12\x0bpremiere.v1\x1a\x16premiere/v1/game.proto\x1a\x19premiere/v1/outcome.proto\"o\n\x0e\x43onnectRequest\x12#\n\x05hello\x18\x01 \x01(\x0b\x32\x12.premiere.v1.HelloH\x00\x12-\n\x06\x61nswer\x18\x02 \x01(\x0b\x32\x1b.premiere.v1.DecisionAnswerH\x00\x42\t\n\x07message\";\n\x05Hello\x12\r\n\x05games\x18\x01 \x03(\t\x12\x13\n\x0bmax_matches\x18\x02 \x01(\r\x12\x0e\n\x06\x63lient\x18\x03 \x01(\t\"m\n\x0e\x44\x65\x63isionAnswer\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x1a\n\x10legal_move_index\x18\x02 \x01(\rH\x00\x12!\n\x04move\x18\x03 \x01(\x0b\x32\x11.premiere.v1.MoveH\x00\x42\x08\n\x06\x63hoice\"\x8a\x02\n\x0f\x43onnectResponse\x12\'\n\x07welcome\x18\x01 \x01(\x0b\x32\x14.premiere.v1.WelcomeH\x00\x12\x30\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x1c.premiere.v1.DecisionRequestH\x00\x12\x32\n\rmatch_started\x18\x03 \x01(\x0b\x32\x19.premiere.v1.MatchStartedH\x00\x12.\n\x0bmatch_ended\x18\x04 \x01(\x0b\x32\x17.premiere.v1.MatchEndedH\x00\x12-\n\x07refused\x18\x05 \x01(\x0b\x32\x1a.premiere.v1.AnswerRefusedH\x00\x42\t\n\x07message\"+\n\x07Welcome\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x0e\n\x06server\x18\x02 \x01(\t\"\xc1\x02\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x05 \x01(\r\x12\x18\n\x10\x64\x65\x61\x64line_unix_ms\x18\x06 \x01(\x03\x12\x14\n\x0cmove_time_ms\x18\x07 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x08 \x01(\r\x12\x1a\n\x12last_round_trip_ms\x18\t \x01(\r\x12-\n\x0bobservation\x18\n \x01(\x0b\x32\x18.premiere.v1.Observation\x12&\n\x0blegal_moves\x18\x0b \x03(\x0b\x32\x11.premiere.v1.Move\x12\x1a\n\x12last_round_trip_us\x18\x0c \x01(\r\"\xeb\x01\n\x0cMatchStarted\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0f\n\x07players\x18\x04 \x01(\x05\x12\x37\n\x07options\x18\x05 \x03(\x0b\x32&.premiere.v1.MatchStarted.OptionsEntry\x12\x12\n\nseat_names\x18\x06 \x03(\t\x12\x0f\n\x07resumed\x18\x07 \x01(\x08\x12\x0e\n\x06resent\x18\x08 \x01(\x08\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"h\n\nMatchEnded\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12%\n\x07outcome\x18\x03 \x01(\x0b\x32\x14.premiere.v1.Outcome\x12\x13\n\x0bvoid_reason\x18\x04 \x01(\t\"3\n\rAnswerRefused\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t2]\n\x11\x42otGatewayService\x12H\n\x07\x43onnect\x12\x1b.premiere.v1.ConnectRequest\x1a\x1c.premiere.v1.ConnectResponse(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dpremiere/v1/bot_gateway.proto\x12\x0bpremiere.v1\x1a\x16premiere/v1/game.proto\x1a\x19premiere/v1/outcome.proto\"\xbd\x01\n\x10\x43hallengeRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x11\n\topponents\x18\x02 \x03(\t\x12\r\n\x05rated\x18\x03 \x01(\x08\x12;\n\x07options\x18\x04 \x03(\x0b\x32*.premiere.v1.ChallengeRequest.OptionsEntry\x12\x0c\n\x04seat\x18\x05 \x01(\r\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"4\n\x11\x43hallengeResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05rated\x18\x02 \x01(\x08\"o\n\x0e\x43onnectRequest\x12#\n\x05hello\x18\x01 \x01(\x0b\x32\x12.premiere.v1.HelloH\x00\x12-\n\x06\x61nswer\x18\x02 \x01(\x0b\x32\x1b.premiere.v1.DecisionAnswerH\x00\x42\t\n\x07message\"V\n\x05Hello\x12\r\n\x05games\x18\x01 \x03(\t\x12\x13\n\x0bmax_matches\x18\x02 \x01(\r\x12\x0e\n\x06\x63lient\x18\x03 \x01(\t\x12\x19\n\x11\x61\x63\x63\x65pt_challenges\x18\x04 \x01(\x08\"m\n\x0e\x44\x65\x63isionAnswer\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x1a\n\x10legal_move_index\x18\x02 \x01(\rH\x00\x12!\n\x04move\x18\x03 \x01(\x0b\x32\x11.premiere.v1.MoveH\x00\x42\x08\n\x06\x63hoice\"\x8a\x02\n\x0f\x43onnectResponse\x12\'\n\x07welcome\x18\x01 \x01(\x0b\x32\x14.premiere.v1.WelcomeH\x00\x12\x30\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x1c.premiere.v1.DecisionRequestH\x00\x12\x32\n\rmatch_started\x18\x03 \x01(\x0b\x32\x19.premiere.v1.MatchStartedH\x00\x12.\n\x0bmatch_ended\x18\x04 \x01(\x0b\x32\x17.premiere.v1.MatchEndedH\x00\x12-\n\x07refused\x18\x05 \x01(\x0b\x32\x1a.premiere.v1.AnswerRefusedH\x00\x42\t\n\x07message\"+\n\x07Welcome\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x0e\n\x06server\x18\x02 \x01(\t\"\xc1\x02\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x05 \x01(\r\x12\x18\n\x10\x64\x65\x61\x64line_unix_ms\x18\x06 \x01(\x03\x12\x14\n\x0cmove_time_ms\x18\x07 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x08 \x01(\r\x12\x1a\n\x12last_round_trip_ms\x18\t \x01(\r\x12-\n\x0bobservation\x18\n \x01(\x0b\x32\x18.premiere.v1.Observation\x12&\n\x0blegal_moves\x18\x0b \x03(\x0b\x32\x11.premiere.v1.Move\x12\x1a\n\x12last_round_trip_us\x18\x0c \x01(\r\"\xeb\x01\n\x0cMatchStarted\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0f\n\x07players\x18\x04 \x01(\x05\x12\x37\n\x07options\x18\x05 \x03(\x0b\x32&.premiere.v1.MatchStarted.OptionsEntry\x12\x12\n\nseat_names\x18\x06 \x03(\t\x12\x0f\n\x07resumed\x18\x07 \x01(\x08\x12\x0e\n\x06resent\x18\x08 \x01(\x08\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"h\n\nMatchEnded\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12%\n\x07outcome\x18\x03 \x01(\x0b\x32\x14.premiere.v1.Outcome\x12\x13\n\x0bvoid_reason\x18\x04 \x01(\t\"3\n\rAnswerRefused\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t2\xa9\x01\n\x11\x42otGatewayService\x12H\n\x07\x43onnect\x12\x1b.premiere.v1.ConnectRequest\x1a\x1c.premiere.v1.ConnectResponse(\x01\x30\x01\x12J\n\tChallenge\x12\x1d.premiere.v1.ChallengeRequest\x1a\x1e.premiere.v1.ChallengeResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'premiere.v1.bot_gateway_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_CHALLENGEREQUEST_OPTIONSENTRY']._loaded_options = None
+  _globals['_CHALLENGEREQUEST_OPTIONSENTRY']._serialized_options = b'8\001'
   _globals['_MATCHSTARTED_OPTIONSENTRY']._loaded_options = None
   _globals['_MATCHSTARTED_OPTIONSENTRY']._serialized_options = b'8\001'
-  _globals['_CONNECTREQUEST']._serialized_start=97
-  _globals['_CONNECTREQUEST']._serialized_end=208
-  _globals['_HELLO']._serialized_start=210
-  _globals['_HELLO']._serialized_end=269
-  _globals['_DECISIONANSWER']._serialized_start=271
-  _globals['_DECISIONANSWER']._serialized_end=380
-  _globals['_CONNECTRESPONSE']._serialized_start=383
-  _globals['_CONNECTRESPONSE']._serialized_end=649
-  _globals['_WELCOME']._serialized_start=651
-  _globals['_WELCOME']._serialized_end=694
-  _globals['_DECISIONREQUEST']._serialized_start=697
-  _globals['_DECISIONREQUEST']._serialized_end=1018
-  _globals['_MATCHSTARTED']._serialized_start=1021
-  _globals['_MATCHSTARTED']._serialized_end=1256
-  _globals['_MATCHSTARTED_OPTIONSENTRY']._serialized_start=1210
-  _globals['_MATCHSTARTED_OPTIONSENTRY']._serialized_end=1256
-  _globals['_MATCHENDED']._serialized_start=1258
-  _globals['_MATCHENDED']._serialized_end=1362
-  _globals['_ANSWERREFUSED']._serialized_start=1364
-  _globals['_ANSWERREFUSED']._serialized_end=1415
-  _globals['_BOTGATEWAYSERVICE']._serialized_start=1417
-  _globals['_BOTGATEWAYSERVICE']._serialized_end=1510
+  _globals['_CHALLENGEREQUEST']._serialized_start=98
+  _globals['_CHALLENGEREQUEST']._serialized_end=287
+  _globals['_CHALLENGEREQUEST_OPTIONSENTRY']._serialized_start=241
+  _globals['_CHALLENGEREQUEST_OPTIONSENTRY']._serialized_end=287
+  _globals['_CHALLENGERESPONSE']._serialized_start=289
+  _globals['_CHALLENGERESPONSE']._serialized_end=341
+  _globals['_CONNECTREQUEST']._serialized_start=343
+  _globals['_CONNECTREQUEST']._serialized_end=454
+  _globals['_HELLO']._serialized_start=456
+  _globals['_HELLO']._serialized_end=542
+  _globals['_DECISIONANSWER']._serialized_start=544
+  _globals['_DECISIONANSWER']._serialized_end=653
+  _globals['_CONNECTRESPONSE']._serialized_start=656
+  _globals['_CONNECTRESPONSE']._serialized_end=922
+  _globals['_WELCOME']._serialized_start=924
+  _globals['_WELCOME']._serialized_end=967
+  _globals['_DECISIONREQUEST']._serialized_start=970
+  _globals['_DECISIONREQUEST']._serialized_end=1291
+  _globals['_MATCHSTARTED']._serialized_start=1294
+  _globals['_MATCHSTARTED']._serialized_end=1529
+  _globals['_MATCHSTARTED_OPTIONSENTRY']._serialized_start=241
+  _globals['_MATCHSTARTED_OPTIONSENTRY']._serialized_end=287
+  _globals['_MATCHENDED']._serialized_start=1531
+  _globals['_MATCHENDED']._serialized_end=1635
+  _globals['_ANSWERREFUSED']._serialized_start=1637
+  _globals['_ANSWERREFUSED']._serialized_end=1688
+  _globals['_BOTGATEWAYSERVICE']._serialized_start=1691
+  _globals['_BOTGATEWAYSERVICE']._serialized_end=1860
 # @@protoc_insertion_point(module_scope)

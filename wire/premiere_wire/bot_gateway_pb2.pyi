@@ -21,6 +21,99 @@ else:
 DESCRIPTOR: _descriptor.FileDescriptor
 
 @_typing.final
+class ChallengeRequest(_message.Message):
+    """A bot asks for a match."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class OptionsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    GAME_FIELD_NUMBER: _builtins.int
+    OPPONENTS_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    game: _builtins.str
+    """The game id, e.g. "magic-trick"."""
+    rated: _builtins.bool
+    """Ask for a rated match. Refused with PERMISSION_DENIED where the operator allows casual
+    challenges only (PREMIERE_CHALLENGES); a rated match's seed is drawn by the arbiter.
+    """
+    seat: _builtins.int
+    """The challenger's seat among the players (0-based, at most the number of opponents)."""
+    @_builtins.property
+    def opponents(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The other seats, in seat order after the challenger's: "builtin:<name>" for a built-in
+        bot, or the name of a registered bot that accepts challenges (Hello.accept_challenges)
+        and is connected now.
+        """
+
+    @_builtins.property
+    def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """Game options as strings ("prestige": "false"); absent ones take their defaults."""
+
+    def __init__(
+        self,
+        *,
+        game: _builtins.str = ...,
+        opponents: _abc.Iterable[_builtins.str] | None = ...,
+        rated: _builtins.bool = ...,
+        options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "opponents", b"opponents", "options", b"options", "rated", b"rated", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChallengeRequest: _TypeAlias = ChallengeRequest  # noqa: Y015
+
+@_typing.final
+class ChallengeResponse(_message.Message):
+    """The match a challenge created."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    """The match id; MatchStarted and the decision requests follow on the Connect stream."""
+    rated: _builtins.bool
+    """Whether the match is rated."""
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        rated: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "rated", b"rated"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChallengeResponse: _TypeAlias = ChallengeResponse  # noqa: Y015
+
+@_typing.final
 class ConnectRequest(_message.Message):
     """A message from the bot."""
 
@@ -63,12 +156,15 @@ class Hello(_message.Message):
     GAMES_FIELD_NUMBER: _builtins.int
     MAX_MATCHES_FIELD_NUMBER: _builtins.int
     CLIENT_FIELD_NUMBER: _builtins.int
+    ACCEPT_CHALLENGES_FIELD_NUMBER: _builtins.int
     max_matches: _builtins.int
     """How many matches the bot plays at once on this stream: at least 1 (0 ends the stream
     with INVALID_ARGUMENT); more than the arbiter's cap (64) counts as the cap.
     """
     client: _builtins.str
     """Free text naming the client library and version, for the logs."""
+    accept_challenges: _builtins.bool
+    """Other bots may challenge this one to matches while this stream is open (see Challenge)."""
     @_builtins.property
     def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Game ids the bot plays, e.g. "magic-trick"; empty means every game."""
@@ -79,10 +175,11 @@ class Hello(_message.Message):
         games: _abc.Iterable[_builtins.str] | None = ...,
         max_matches: _builtins.int = ...,
         client: _builtins.str = ...,
+        accept_challenges: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["client", b"client", "games", b"games", "max_matches", b"max_matches"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accept_challenges", b"accept_challenges", "client", b"client", "games", b"games", "max_matches", b"max_matches"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -32,6 +32,9 @@ class Bot:
     max_matches: ClassVar[int] = 1
     """Matches played at once on one connection."""
 
+    accept_challenges: ClassVar[bool] = False
+    """Whether other bots may challenge this one to matches while it is connected."""
+
     def decide(self, observation: Any, legal_moves: tuple[Any, ...]) -> Decision:
         raise NotImplementedError("a Bot subclass implements decide() or decide_raw()")
 

@@ -1,6 +1,7 @@
 """premiere-bot: run a bot against an arbiter, or try and check it locally first.
 
   PREMIERE_BOT_TOKEN=T premiere-bot run mybot:MyBot --arbiter HOST:PORT [--ladder HOST:PORT]
+  PREMIERE_BOT_TOKEN=T premiere-bot challenge --game magic-trick --vs builtin:random,builtin:first
   premiere-bot try mybot:MyBot --game magic-trick --vs heuristic,random --games 100
   premiere-bot check mybot:MyBot
 
@@ -22,6 +23,7 @@ from pathlib import Path
 import grpc
 
 from premiere_bot.bot import Bot
+from premiere_bot.challenge import ChallengeRefused, challenge
 from premiere_bot.report import Reporter
 from premiere_bot.runner import AuthenticationError, RefusedError, UnreachableError, run
 
@@ -42,10 +44,6 @@ def load_bot(spec: str) -> Bot:
     return cls()
 
 
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").lower() in ("1", "true", "yes")
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="premiere-bot",
@@ -62,34 +60,12 @@ def _parser() -> argparse.ArgumentParser:
         " --ladder, when the ladder has rated it (rating change).",
     )
     runner.add_argument("bot", help="the bot class, as module:Class (a premiere_bot.Bot)")
-    runner.add_argument(
-        "--arbiter",
-        default=os.environ.get("PREMIERE_ARBITER", "127.0.0.1:50051"),
-        help="the arbiter's gRPC address (default: $PREMIERE_ARBITER or 127.0.0.1:50051)",
-    )
-    runner.add_argument(
-        "--token",
-        default=os.environ.get("PREMIERE_BOT_TOKEN"),
-        help="the bot's token; prefer the environment variable PREMIERE_BOT_TOKEN: a command"
-        " line is visible to every user of the machine",
-    )
+    _connection_options(runner)
     runner.add_argument(
         "--ladder",
         default=os.environ.get("PREMIERE_LADDER"),
         help="the ladder's gRPC address, to print each match's rating change"
         " (default: $PREMIERE_LADDER; none: no rating lines)",
-    )
-    runner.add_argument(
-        "--tls",
-        action="store_true",
-        default=_env_flag("PREMIERE_TLS"),
-        help="dial the arbiter over TLS (or PREMIERE_TLS=1); use it for any remote arbiter",
-    )
-    runner.add_argument(
-        "--ca",
-        default=os.environ.get("PREMIERE_CA"),
-        help="PEM file of the CA to trust instead of the system's roots (implies --tls;"
-        " default: $PREMIERE_CA)",
     )
     runner.add_argument(
         "--max-matches",
@@ -105,15 +81,118 @@ def _parser() -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true", help="log connections and retries too"
     )
 
+    challenger = commands.add_parser(
+        "challenge",
+        help="ask the arbiter for a match now (the bot must be running: `run`)",
+        description="Ask the arbiter for a match now, against built-in bots or bots that accept"
+        " challenges; it is played by the bot's running `premiere-bot run`. Prints the match id.",
+    )
+    challenger.add_argument("--game", required=True, help="the game id, e.g. magic-trick")
+    challenger.add_argument(
+        "--vs",
+        required=True,
+        help="comma-separated opponents in seat order: builtin:NAME for a built-in bot"
+        " (builtin:random, builtin:heuristic, ...) or the name of a bot that accepts challenges",
+    )
+    challenger.add_argument(
+        "--rated",
+        action="store_true",
+        help="ask for a rated match (refused where the operator allows casual ones only)",
+    )
+    challenger.add_argument(
+        "--seat", type=int, default=0, help="your seat, from 0 (default: 0, the first)"
+    )
+    challenger.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. prestige=false (repeatable; docs/protocol.md lists them)",
+    )
+    _connection_options(challenger)
+
     from premiere_bot import local_cli
 
     local_cli.add_commands(commands)
     return parser
 
 
+def _connection_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--arbiter",
+        default=os.environ.get("PREMIERE_ARBITER", "127.0.0.1:50051"),
+        help="the arbiter's gRPC address (default: $PREMIERE_ARBITER or 127.0.0.1:50051)",
+    )
+    parser.add_argument(
+        "--token",
+        default=os.environ.get("PREMIERE_BOT_TOKEN"),
+        help="the bot's token; prefer the environment variable PREMIERE_BOT_TOKEN: a command"
+        " line is visible to every user of the machine",
+    )
+    parser.add_argument(
+        "--tls",
+        action="store_true",
+        default=os.environ.get("PREMIERE_TLS", "").lower() in ("1", "true", "yes"),
+        help="dial the arbiter over TLS (or PREMIERE_TLS=1); use it for any remote arbiter",
+    )
+    parser.add_argument(
+        "--ca",
+        default=os.environ.get("PREMIERE_CA"),
+        help="PEM file of the CA to trust instead of the system's roots (implies --tls;"
+        " default: $PREMIERE_CA)",
+    )
+
+
+def _credentials(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[str, bytes | None, grpc.ChannelCredentials | None]:
+    if not args.token:
+        parser.error("set PREMIERE_BOT_TOKEN (or --token) to the token `premiere bots add` printed")
+    ca = None
+    if args.ca:
+        try:
+            ca = Path(args.ca).read_bytes()
+        except OSError as error:
+            parser.error(f"--ca {args.ca}: {error.strerror}")
+    tls = args.tls or ca is not None
+    credentials = grpc.ssl_channel_credentials(root_certificates=ca) if tls else None
+    return str(args.token), ca, credentials
+
+
+def _challenge(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    token, _, credentials = _credentials(parser, args)
+    opponents = [name.strip() for name in args.vs.split(",") if name.strip()]
+    options = {}
+    for pair in args.option:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            parser.error(f"--option takes NAME=VALUE, not {pair!r}")
+        options[name.strip()] = value.strip()
+    try:
+        reply = asyncio.run(
+            challenge(
+                args.arbiter,
+                token,
+                args.game,
+                opponents,
+                rated=args.rated,
+                seat=args.seat,
+                options=options,
+                credentials=credentials,
+            )
+        )
+    except ChallengeRefused as error:
+        raise SystemExit(f"the arbiter at {args.arbiter} refused the challenge: {error}") from None
+    kind = "rated" if reply.rated else "casual"
+    print(f"match {reply.match_id} {args.game} created ({kind}); your running bot plays it")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "challenge":
+        raise SystemExit(_challenge(parser, args))
     if args.command != "run":
         from premiere_bot import local_cli
 
@@ -122,28 +201,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
-    if not args.token:
-        parser.error("set PREMIERE_BOT_TOKEN (or --token) to the token `premiere bots add` printed")
     if args.max_matches is not None and args.max_matches < 1:
         parser.error("--max-matches is at least 1")
-    ca = None
-    if args.ca:
-        try:
-            ca = Path(args.ca).read_bytes()
-        except OSError as error:
-            parser.error(f"--ca {args.ca}: {error.strerror}")
+    token, ca, credentials = _credentials(parser, args)
+    tls = credentials is not None
     bot = load_bot(args.bot)
     if args.max_matches:
         bot.max_matches = args.max_matches  # type: ignore[misc]
-    tls = args.tls or ca is not None
-    credentials = grpc.ssl_channel_credentials(root_certificates=ca) if tls else None
-    reporter = Reporter(args.arbiter, args.token, credentials, args.ladder)
+    reporter = Reporter(args.arbiter, token, credentials, args.ladder)
     try:
         asyncio.run(
             run(
                 bot,
                 args.arbiter,
-                args.token,
+                token,
                 reconnect=not args.no_reconnect,
                 tls=tls,
                 ca=ca,

@@ -150,7 +150,10 @@ class _Session:
         self.welcomed = False
         outbox: asyncio.Queue[bot_gateway_pb2.ConnectRequest | None] = asyncio.Queue()
         hello = bot_gateway_pb2.Hello(
-            games=list(self.bot.games), max_matches=max(1, self.bot.max_matches), client=CLIENT
+            games=list(self.bot.games),
+            max_matches=max(1, self.bot.max_matches),
+            client=CLIENT,
+            accept_challenges=self.bot.accept_challenges,
         )
         await outbox.put(bot_gateway_pb2.ConnectRequest(hello=hello))
 
