@@ -11,7 +11,9 @@
   (`magic_trick.py`, ...) holding a frozen dataclass per message of that game's .proto (named
   without the game's prefix, documented with the proto's comments), and `views.py`, which maps
   game ids to their observation class and move classes. `premiere_bot.typed` decodes requests
-  into them with `premiere_wire.convert`.
+  into them.
+- a copy of the .proto files into `clients/node/proto`, so the Node bot works outside this
+  repository (its package carries them).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ PROTO_ROOT = ROOT / "proto"
 SOURCES = PROTO_ROOT / "premiere" / "v1"
 TARGET = ROOT / "wire" / "premiere_wire"
 SDK = ROOT / "clients" / "python" / "premiere_bot"
+NODE_PROTO = ROOT / "clients" / "node" / "proto" / "premiere" / "v1"
 GENERATED = "Generated from proto/premiere/v1 by `make proto`. Do not edit."
 
 _ABSOLUTE = re.compile(r"^from premiere\.v1 import ", re.MULTILINE)
@@ -88,6 +91,8 @@ def generate() -> dict[Path, str]:
         found = descriptor_pb2.FileDescriptorSet.FromString(descriptors.read_bytes())
     for name, text in typed_views(found).items():
         files[(SDK / name).relative_to(ROOT)] = text
+    for proto in SOURCES.glob("*.proto"):
+        files[(NODE_PROTO / proto.name).relative_to(ROOT)] = proto.read_text()
     return files
 
 
@@ -205,6 +210,8 @@ def _registry(snakes: list[str]) -> str:
 
 
 def is_generated(path: Path) -> bool:
+    if path.is_file() and path.suffix == ".proto" and path.parent == NODE_PROTO:
+        return True
     if not path.is_file() or path.suffix not in (".py", ".pyi"):
         return False
     if "_pb2" in path.name:
@@ -217,7 +224,8 @@ def committed() -> dict[Path, str]:
     """Every generated file in the repository now."""
     return {
         path.relative_to(ROOT): path.read_text()
-        for folder in (TARGET, SDK)
+        for folder in (TARGET, SDK, NODE_PROTO)
+        if folder.is_dir()
         for path in sorted(folder.iterdir())
         if is_generated(path)
     }
@@ -228,6 +236,7 @@ def write(files: dict[Path, str]) -> None:
         if stale not in files:
             (ROOT / stale).unlink()
     for name, text in files.items():
+        (ROOT / name).parent.mkdir(parents=True, exist_ok=True)
         (ROOT / name).write_text(text)
 
 
