@@ -127,6 +127,9 @@ def test_request_ids_are_unique_across_arbiter_restarts(arbiter: Arbiter, tmp_pa
         resent = again.next("decision").decision
         assert resent.decision_number == pending.decision_number
         assert resent.request_id not in seen
+        record = arbiter.matches().GetMatch(match_pb2.GetMatchRequest(match_id=started.match_id))
+        restarts = [f for f in record.match.faults if f.kind == "restart"]
+        assert [(f.seat, f.blame) for f in restarts] == [(-1, "infrastructure")]
     finally:
         again.close()
 

@@ -36,3 +36,15 @@ def test_run_needs_a_token_and_says_where_it_comes_from(
     with pytest.raises(SystemExit):
         cli.main(["run", "premiere_bot.examples.random_bot:RandomBot"])
     assert "set PREMIERE_BOT_TOKEN" in capsys.readouterr().err
+
+
+def test_a_bug_in_a_match_callback_is_logged_and_the_connection_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from premiere_bot.runner import _Session
+
+    def match_started(event: object) -> None:
+        raise RuntimeError("oops")
+
+    _Session._callback(match_started, object())
+    assert "match_started raised; the connection goes on" in caplog.text

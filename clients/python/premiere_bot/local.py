@@ -426,7 +426,7 @@ def _checked(
     except Exception as error:  # match_started or match_ended raised
         result = MatchResult(game_id, len(opponents) + 1, seat, seed, options, 0, 0, False)
         result.faults["error"] += 1
-        result.details.append(f"error: a callback raised {error!r}: the connection would drop")
+        result.details.append(f"error: a callback raised {error!r} (run logs it and goes on)")
         return result
 
 
@@ -446,7 +446,7 @@ def _reconnect(bot: Bot, game_id: str, game: Game, clock: Clock, seed: str) -> s
     try:
         result = play(bot, game_id, opponents, 0, f"{seed}-reconnect", None, clock, announce)
     except Exception as error:
-        return f"match_started(resent) raised {error!r}: the connection would drop"
+        return f"match_started(resent) raised {error!r} (run logs it and goes on)"
     if result.faults:
         return ", ".join(f"{n} {k}" for k, n in sorted(result.faults.items()))
     return None

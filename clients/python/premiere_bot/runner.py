@@ -179,9 +179,9 @@ class _Session:
                         self.backoff.reset()
                         log.info("connected to %s as %s", self.arbiter, message.welcome.bot_name)
                     elif kind == "match_started":
-                        self.bot.match_started(message.match_started)
+                        self._callback(self.bot.match_started, message.match_started)
                     elif kind == "match_ended":
-                        self.bot.match_ended(message.match_ended)
+                        self._callback(self.bot.match_ended, message.match_ended)
                     elif kind == "refused":
                         refused = message.refused
                         log.warning("answer %s refused: %s", refused.request_id, refused.reason)
@@ -199,6 +199,14 @@ class _Session:
                 for task in tasks:
                     task.cancel()
                 await outbox.put(None)
+
+    @staticmethod
+    def _callback(method: Callable[[Any], None], event: Any) -> None:
+        """A bot's bug in match_started/match_ended is logged; the connection goes on."""
+        try:
+            method(event)
+        except Exception:
+            log.exception("%s raised; the connection goes on", method.__name__)
 
     async def _answer(
         self,
