@@ -111,6 +111,11 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"at most {CHALLENGES_PER_MINUTE} challenges a minute",
             )
+        if request.game not in games.ids():
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"unknown game {request.game[:40]!r}; this arbiter hosts {list(games.ids())}",
+            )
         seats = await self._challenge_seats(bot, request, context)
         if not self.router.streams(bot["id"], request.game):
             await context.abort(

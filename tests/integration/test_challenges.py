@@ -139,7 +139,11 @@ def test_rated_challenges_against_bots_that_accept_them(
         assert "challenge other bots" in str(refused(arbiter, tokens["author"], ["author", "open"]))
         assert refused(arbiter, "pmb_wrong", BUILTINS).code == grpc.StatusCode.UNAUTHENTICATED
         bad = refused(arbiter, tokens["author"], BUILTINS, options={"prestige": "maybe"})
-        assert bad.code == grpc.StatusCode.INVALID_ARGUMENT
+        assert bad.code == grpc.StatusCode.INVALID_ARGUMENT and "prestige" in str(bad)
+        with pytest.raises(ChallengeRefused, match="unknown game 'chess'"):
+            asyncio.run(challenge(arbiter.address, tokens["author"], "chess", BUILTINS))
+        crowd = refused(arbiter, tokens["author"], ["builtin:random"] * 5)
+        assert "played by (3, 4, 5) seats, not 6" in str(crowd)
 
         match_id = ask(arbiter, tokens["author"], ["open", "builtin:heuristic"], rated=True)
         busy = refused(arbiter, tokens["author"], BUILTINS)
