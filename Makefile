@@ -15,15 +15,15 @@ define install
 	@echo "installing Premiere into $(VENV) (about a minute the first time) ..."
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@{ $(BIN)/python -m pip install --upgrade pip \
-	   && $(BIN)/python -m pip install -e clients/python -e '.[$(1)]'; } >$(INSTALL_LOG) 2>&1 \
+	   && $(BIN)/python -m pip install -e wire -e clients/python -e '.[$(1)]'; } >$(INSTALL_LOG) 2>&1 \
 	  || { cat $(INSTALL_LOG); echo "install failed; the log is $(INSTALL_LOG)"; exit 1; }
 endef
 
-$(STAMP): pyproject.toml clients/python/pyproject.toml
+$(STAMP): pyproject.toml wire/pyproject.toml clients/python/pyproject.toml
 	$(call install,dev)
 	@touch $(STAMP) $(DEMO_STAMP)
 
-$(DEMO_STAMP): pyproject.toml clients/python/pyproject.toml
+$(DEMO_STAMP): pyproject.toml wire/pyproject.toml clients/python/pyproject.toml
 	$(call install,embedded)
 	@touch $(DEMO_STAMP)
 

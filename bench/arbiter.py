@@ -114,7 +114,7 @@ def request_size() -> int:
     """Serialized size of a mid-match Magic Trick decision request, as the arbiter builds it."""
     import games
     from games.rng import Rng
-    from premiere_bot.wire import bot_gateway_pb2
+    from premiere_wire import bot_gateway_pb2
     from server.codec import move_to_wire, observation_to_wire
 
     game = games.get("magic-trick")

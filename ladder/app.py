@@ -57,9 +57,9 @@ from ladder.seats import SeatTable
 from ladder.store import rate_queued
 from premiere.config import Settings
 from premiere.tls import add_port, http_ssl_context, server_options
-from premiere_bot.outcome import outcome_to_wire
-from premiere_bot.wire import ladder_pb2, ladder_pb2_grpc, match_pb2_grpc
+from premiere_wire import ladder_pb2, ladder_pb2_grpc, match_pb2_grpc
 from server.errors import CleanErrors
+from server.outcome import outcome_to_wire
 
 log = logging.getLogger("premiere.ladder")
 
@@ -222,7 +222,7 @@ def matches_message(page: queries.MatchPage) -> ladder_pb2.ListMatchesResponse:
                 score=seat.score,
                 rank=seat.rank,
                 forfeited=seat.forfeited,
-                rated=seat.rating_delta is not None,
+                rated=seat.rated,
                 rating_before=seat.rating_before or 0.0,
                 rating_delta=seat.rating_delta or 0.0,
             )

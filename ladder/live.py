@@ -38,8 +38,8 @@ from games.values import JSON, to_plain
 from ladder.queries import BUILTIN_PREFIX, NotFound
 from ladder.replays import Replica, logged_moves, open_replica
 from premiere.config import Settings
-from premiere_bot.convert import build
-from premiere_bot.wire import match_pb2, match_pb2_grpc
+from premiere_wire import match_pb2, match_pb2_grpc
+from premiere_wire.convert import build
 
 log = logging.getLogger("premiere.ladder.live")
 

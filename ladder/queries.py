@@ -143,6 +143,8 @@ class SeatResult:
     forfeited: bool
     rating_before: float | None
     rating_delta: float | None
+    rated: bool
+    """Whether this seat was rated (a bot seated twice is rated on its first seat only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,6 +486,7 @@ def list_matches(
                         forfeited=seat in forfeited,
                         rating_before=before,
                         rating_delta=delta,
+                        rated=delta is not None,
                     )
                     for _, seat, name, builtin, before, delta, _ in rows
                 ),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -147,6 +149,16 @@ class Settings(BaseSettings):
     )
     probation_recover: int = Field(
         default=10, ge=1, le=1000, description="Clean matches in a row that end a probation."
+    )
+    challenges: Literal["off", "casual", "rated"] = Field(
+        default="casual",
+        description="What BotGateway.Challenge lets a bot ask for: nothing (off), casual"
+        " matches, or rated ones too.",
+    )
+    max_open_challenges: int = Field(
+        default=4,
+        ge=1,
+        description="Unfinished matches one bot may have created with Challenge at a time.",
     )
 
 

@@ -108,6 +108,8 @@ class Stack:
         # through the environment (never a command line) and nobody else is told.
         if not self.env.get("PREMIERE_OPERATOR_TOKEN"):
             self.env["PREMIERE_OPERATOR_TOKEN"] = "pmo_" + secrets.token_urlsafe(32)
+        # One machine is a bot author's own stack: their bots may ask for rated matches.
+        self.env.setdefault("PREMIERE_CHALLENGES", "rated")
         for name, args in (
             ("arbiter", ["arbiter", "--no-migrate"]),
             ("ladder", ["ladder"]),

@@ -1,8 +1,19 @@
-"""Generate the Python wire code (messages, gRPC stubs, type stubs) from proto/premiere/v1.
+"""Generate Python code from proto/premiere/v1: the wire code and the SDK's typed views.
 
-`make proto` writes it into the SDK package, premiere_bot.wire, which both the arbiter and the
-bots import. protoc writes absolute imports (`from premiere.v1 import ...`) that follow the
-.proto layout; they are rewritten to relative ones so the code lives inside the SDK package.
+`make proto` writes two things:
+
+- the wire code (messages, gRPC stubs, type stubs) into the wire package, `wire/premiere_wire`
+  (distribution `premiere-wire`), which both the arbiter and the bot SDK depend on. protoc
+  writes absolute imports (`from premiere.v1 import ...`) that follow the .proto layout; they
+  are rewritten to relative ones so the code lives inside that package. Only `*_pb2*` files are
+  generated there: the package's hand-written modules (`__init__.py`, `convert.py`) stay.
+- the typed views of the bot SDK: one module per game in `clients/python/premiere_bot/`
+  (`magic_trick.py`, ...) holding a frozen dataclass per message of that game's .proto (named
+  without the game's prefix, documented with the proto's comments), and `views.py`, which maps
+  game ids to their observation class and move classes. `premiere_bot.typed` decodes requests
+  into them.
+- a copy of the .proto files into `clients/node/proto`, so the Node bot works outside this
+  repository (its package carries them).
 """
 
 from __future__ import annotations
@@ -12,15 +23,28 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
+
+from google.protobuf import descriptor_pb2
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "proto"
 SOURCES = PROTO_ROOT / "premiere" / "v1"
-TARGET = ROOT / "clients" / "python" / "premiere_bot" / "wire"
-HEADER = '"""Generated from proto/premiere/v1 by `make proto`. Do not edit."""\n'
+TARGET = ROOT / "wire" / "premiere_wire"
+SDK = ROOT / "clients" / "python" / "premiere_bot"
+NODE_PROTO = ROOT / "clients" / "node" / "proto" / "premiere" / "v1"
+GENERATED = "Generated from proto/premiere/v1 by `make proto`. Do not edit."
 
 _ABSOLUTE = re.compile(r"^from premiere\.v1 import ", re.MULTILINE)
+_Field = descriptor_pb2.FieldDescriptorProto
+_SCALARS = {
+    _Field.TYPE_BOOL: "bool",
+    _Field.TYPE_STRING: "str",
+    _Field.TYPE_BYTES: "bytes",
+    _Field.TYPE_FLOAT: "float",
+    _Field.TYPE_DOUBLE: "float",
+}
 
 
 def _plugin(name: str) -> str:
@@ -30,10 +54,11 @@ def _plugin(name: str) -> str:
     return found
 
 
-def generate() -> dict[str, str]:
-    """Every generated file's name and text, ready to be written into the SDK."""
+def generate() -> dict[Path, str]:
+    """Every generated file (its path under the repository root) and its text."""
     protos = sorted(str(p.relative_to(PROTO_ROOT)) for p in SOURCES.glob("*.proto"))
     with tempfile.TemporaryDirectory() as tmp:
+        descriptors = Path(tmp) / "descriptors.pb"
         subprocess.run(
             [
                 sys.executable,
@@ -46,6 +71,8 @@ def generate() -> dict[str, str]:
                 f"--mypy_grpc_out={tmp}",
                 f"--plugin=protoc-gen-mypy={_plugin('protoc-gen-mypy')}",
                 f"--plugin=protoc-gen-mypy_grpc={_plugin('protoc-gen-mypy_grpc')}",
+                f"--descriptor_set_out={descriptors}",
+                "--include_source_info",
                 *protos,
             ],
             check=True,
@@ -53,26 +80,166 @@ def generate() -> dict[str, str]:
             capture_output=True,
         )
         out = Path(tmp) / "premiere" / "v1"
-        files = {"__init__.py": HEADER}
+        files: dict[Path, str] = {}
         with_services = {p.stem for p in SOURCES.glob("*.proto") if "\nservice " in p.read_text()}
         for path in sorted(out.iterdir()):
             text = path.read_text()
             stem = path.name.split("_pb2")[0]
             if "_grpc." in path.name and stem not in with_services:
                 continue
-            files[path.name] = _ABSOLUTE.sub("from . import ", text)
+            files[(TARGET / path.name).relative_to(ROOT)] = _ABSOLUTE.sub("from . import ", text)
+        found = descriptor_pb2.FileDescriptorSet.FromString(descriptors.read_bytes())
+    for name, text in typed_views(found).items():
+        files[(SDK / name).relative_to(ROOT)] = text
+    for proto in SOURCES.glob("*.proto"):
+        files[(NODE_PROTO / proto.name).relative_to(ROOT)] = proto.read_text()
     return files
 
 
-def write(files: dict[str, str], target: Path = TARGET) -> None:
-    target.mkdir(parents=True, exist_ok=True)
-    for stale in target.iterdir():
-        if stale.is_file() and stale.name not in files:
-            stale.unlink()
+# --- typed views ---------------------------------------------------------------------------
+
+
+def _comments(proto: descriptor_pb2.FileDescriptorProto) -> dict[tuple[int, ...], str]:
+    return {
+        tuple(location.path): location.leading_comments.strip()
+        for location in proto.source_code_info.location
+        if location.leading_comments.strip()
+    }
+
+
+def _camel(snake: str) -> str:
+    return "".join(part.title() for part in snake.split("_"))
+
+
+def typed_views(found: descriptor_pb2.FileDescriptorSet) -> dict[str, str]:
+    """The SDK's per-game modules and their registry, from the protoc descriptor set."""
+    by_file = {proto.name: proto for proto in found.file}
+    game = by_file["premiere/v1/game.proto"]
+    (observation,) = (m for m in game.message_type if m.name == "Observation")
+    modules: dict[str, str] = {}
+    registry = []
+    for field in observation.field:
+        snake = field.name
+        prefix = _camel(snake)
+        proto = by_file[f"premiere/v1/{snake}.proto"]
+        modules[f"{snake}.py"] = _game_module(snake, prefix, proto)
+        registry.append(snake)
+    modules["views.py"] = _registry(registry)
+    return modules
+
+
+def _python_type(field: descriptor_pb2.FieldDescriptorProto, prefix: str) -> str:
+    if field.type == _Field.TYPE_MESSAGE:
+        base = field.type_name.rsplit(".", 1)[-1].removeprefix(prefix)
+    else:
+        base = _SCALARS.get(field.type, "int")
+    if field.label == _Field.LABEL_REPEATED:
+        return f"tuple[{base}, ...]"
+    if field.proto3_optional or field.type == _Field.TYPE_MESSAGE:
+        return f"{base} | None"
+    return base
+
+
+def _docstring(text: str, indent: str) -> str:
+    text = " ".join(text.split()).replace('"', "'")
+    lines = textwrap.wrap(text, 96 - len(indent) - 6) or [""]
+    if len(lines) == 1:
+        return f'{indent}"""{lines[0]}"""\n'
+    body = "\n".join(f"{indent}{line}" if line else "" for line in lines[1:])
+    return f'{indent}"""{lines[0]}\n{body}\n{indent}"""\n'
+
+
+def _game_module(snake: str, prefix: str, proto: descriptor_pb2.FileDescriptorProto) -> str:
+    game_id = snake.replace("_", "-")
+    comments = _comments(proto)
+    (move,) = (m for m in proto.message_type if m.name == f"{prefix}Move")
+    kinds = {f.type_name.rsplit(".", 1)[-1]: f.name for f in move.field}
+    out = [
+        f'"""Typed views of {game_id} (proto/premiere/v1/{snake}.proto): its observation and\n'
+        f"moves as frozen dataclasses. {GENERATED}\n"
+        '"""\n\n'
+        "from __future__ import annotations\n\n"
+        "from dataclasses import dataclass\n"
+        "from typing import ClassVar, TypeAlias\n\n"
+        f'GAME = "{game_id}"\n'
+    ]
+    for index, message in enumerate(proto.message_type):
+        if message.name == move.name:
+            continue
+        name = message.name.removeprefix(prefix)
+        out.append("\n\n@dataclass(frozen=True, slots=True)\n")
+        out.append(f"class {name}:\n")
+        out.append(_docstring(comments.get((4, index), name), "    "))
+        if message.name in kinds:
+            kind = kinds[message.name].replace("_", "-")
+            out.append(f'\n    kind: ClassVar[str] = "{kind}"\n')
+        for number, field in enumerate(message.field):
+            out.append(f"\n    {field.name}: {_python_type(field, prefix)}\n")
+            text = comments.get((4, index, 2, number))
+            if text:
+                out.append(_docstring(text, "    "))
+    moves = [m.removeprefix(prefix) for m in kinds]
+    union = "Move: TypeAlias = " + " | ".join(moves)
+    if len(union) > 100:
+        union = "Move: TypeAlias = (\n    " + "\n    | ".join(moves) + "\n)"
+    out.append(f"\n\n{union}\n")
+    out.append('"""Any move of this game."""\n')
+    out.append("\nMOVES: dict[str, type[Move]] = {\n")
+    out.extend(f"    {name}.kind: {name},\n" for name in moves)
+    out.append("}\n")
+    return "".join(out)
+
+
+def _registry(snakes: list[str]) -> str:
+    out = [
+        '"""Every game\'s typed views by game id, for `premiere_bot.typed`.\n'
+        f'{GENERATED}\n"""\n\n'
+        "from __future__ import annotations\n\n"
+        "from typing import Any\n\n"
+        "from premiere_bot import " + ", ".join(sorted(snakes)) + "\n\n"
+        "OBSERVATIONS: dict[str, type[Any]] = {\n"
+    ]
+    out.extend(f"    {s}.GAME: {s}.Observation,\n" for s in snakes)
+    out.append("}\n\nMOVES: dict[str, dict[str, type[Any]]] = {\n")
+    out.extend(f"    {s}.GAME: {s}.MOVES,\n" for s in snakes)
+    out.append("}\n")
+    return "".join(out)
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def is_generated(path: Path) -> bool:
+    if path.is_file() and path.suffix == ".proto" and path.parent == NODE_PROTO:
+        return True
+    if not path.is_file() or path.suffix not in (".py", ".pyi"):
+        return False
+    if "_pb2" in path.name:
+        return True
+    with path.open() as file:
+        return GENERATED in file.read(400)
+
+
+def committed() -> dict[Path, str]:
+    """Every generated file in the repository now."""
+    return {
+        path.relative_to(ROOT): path.read_text()
+        for folder in (TARGET, SDK, NODE_PROTO)
+        if folder.is_dir()
+        for path in sorted(folder.iterdir())
+        if is_generated(path)
+    }
+
+
+def write(files: dict[Path, str]) -> None:
+    for stale in committed():
+        if stale not in files:
+            (ROOT / stale).unlink()
     for name, text in files.items():
-        (target / name).write_text(text)
+        (ROOT / name).parent.mkdir(parents=True, exist_ok=True)
+        (ROOT / name).write_text(text)
 
 
 if __name__ == "__main__":
     write(generate())
-    print(f"wrote {TARGET.relative_to(ROOT)}")
+    print(f"wrote {TARGET.relative_to(ROOT)} and the typed views in {SDK.relative_to(ROOT)}")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What `make test` needs from the system besides Python: Node.js with npm (the Node bot's test),
-# Chromium (the dashboard test) and Prometheus with promtool (the scrape and config tests).
+# Chromium (the dashboard test), Prometheus with promtool (the scrape and config tests), and Go
+# with protoc and Debian's Go gRPC and protobuf sources (the Go bot's test builds clients/go).
 # Missing ones are installed with apt-get when we are root, or may sudo without a password;
 # otherwise this names what to install and fails, before any test runs.
 set -euo pipefail
@@ -9,6 +10,15 @@ missing=()
 command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
 [ -x "${PREMIERE_CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 command -v prometheus >/dev/null && command -v promtool >/dev/null || missing+=(prometheus)
+command -v go >/dev/null || missing+=(golang-go)
+command -v protoc >/dev/null || missing+=(protobuf-compiler)
+command -v protoc-gen-go >/dev/null || missing+=(protoc-gen-go)
+command -v protoc-gen-go-grpc >/dev/null || missing+=(protoc-gen-go-grpc)
+# The Go sources clients/go/build.sh compiles against (GOPATH mode, nothing downloaded); gRPC's
+# protobuf codec must be golang/protobuf 1.5 (1.3 cannot marshal protoc-gen-go's messages).
+for package in golang-google-grpc-dev golang-google-protobuf-dev golang-github-golang-protobuf-1-5-dev; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then

@@ -15,7 +15,7 @@ from prometheus_client import start_http_server
 
 from premiere.config import Settings, metrics_host
 from premiere.tls import add_port, server_options
-from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2, match_pb2_grpc
+from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter
 from server.errors import CleanErrors
 from server.events import EventHub
@@ -46,7 +46,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     arbiter = Arbiter(store, router, hub, settings)
     server = grpc.aio.server(interceptors=[CleanErrors()], options=server_options(settings))
     bot_gateway_pb2_grpc.add_BotGatewayServiceServicer_to_server(
-        BotGateway(store, router, settings), server
+        BotGateway(store, router, settings, arbiter), server
     )
     matches = MatchService(arbiter, store, hub, settings.operator_token, settings)
     match_pb2_grpc.add_MatchServiceServicer_to_server(matches, server)

@@ -10,8 +10,8 @@ from typing import Any
 
 from games.errors import MalformedMove
 from games.interface import Game
-from premiere_bot.convert import ConversionError, build, fill
-from premiere_bot.wire import game_pb2
+from premiere_wire import game_pb2
+from premiere_wire.convert import ConversionError, build, fill
 
 
 def wire_field(game_id: str) -> str:

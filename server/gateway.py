@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -12,7 +13,8 @@ import grpc
 
 import games
 from premiere.config import Settings
-from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc
+from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc
+from server.arbiter import Arbiter, BadRequest
 from server.bots import active_version, announce_version
 from server.limits import LimitExceeded, Rate, Slots, peer_host
 from server.router import Connection, Router, TooManyStreams
@@ -25,6 +27,8 @@ MAX_MATCHES = 64
 """A Hello's max_matches is capped: more slots than this only let a bot hog matches."""
 MAX_HELLO_GAMES = 32
 MAX_CLIENT_CHARS = 200
+CHALLENGES_PER_MINUTE = 30
+BUILTIN = "builtin:"
 
 
 def bearer_token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
@@ -41,11 +45,20 @@ def _cancel(task: asyncio.Task[Any]) -> None:
 
 
 class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
-    def __init__(self, store: Store, router: Router, settings: Settings | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        router: Router,
+        settings: Settings | None = None,
+        arbiter: Arbiter | None = None,
+    ) -> None:
         self.store = store
         self.router = router
         self.settings = settings or Settings()
+        self.arbiter = arbiter
         self.peers = Slots(self.settings.max_streams_per_peer, "bot streams from one address")
+        self.challenge_rates: dict[int, Rate] = defaultdict(lambda: Rate(CHALLENGES_PER_MINUTE))
+        self.open_challenges: dict[int, set[str]] = defaultdict(set)
 
     async def Connect(  # type: ignore[override]
         self,
@@ -68,6 +81,109 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         except LimitExceeded as error:
             log.info("bot %s refused: %s", bot["name"], error)
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+
+    async def Challenge(
+        self,
+        request: bot_gateway_pb2.ChallengeRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> bot_gateway_pb2.ChallengeResponse:
+        """A match the bot asked for: checked here (who may be challenged, how many at once),
+        then created like any other (`Arbiter.create`, which validates game and options)."""
+        token = bearer_token(context)
+        bot = await self.store.bot_by_token(token) if token else None
+        if bot is None:
+            await context.abort(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "send 'authorization: Bearer <token>' with the bot's token",
+            )
+        assert bot is not None
+        allowed = self.settings.challenges if self.arbiter is not None else "off"
+        if allowed == "off":
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED, "this arbiter takes no challenges"
+            )
+        if request.rated and allowed != "rated":
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "this arbiter takes casual challenges only: ask without rated",
+            )
+        if not self.challenge_rates[bot["id"]].allow():
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"at most {CHALLENGES_PER_MINUTE} challenges a minute",
+            )
+        if request.game not in games.ids():
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"unknown game {request.game[:40]!r}; this arbiter hosts {list(games.ids())}",
+            )
+        # The token names the bot; its streams and its seat are its active version's.
+        bot_id, bot_name = await asyncio.to_thread(
+            active_version, self.store.database_url, bot["name"]
+        )
+        bot = {**bot, "id": bot_id, "name": bot_name}
+        seats = await self._challenge_seats(bot, request, context)
+        if not self.router.streams(bot["id"], request.game):
+            await context.abort(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"open a Connect stream that plays {request.game[:40]} first: the match is"
+                " played on it",
+            )
+        await self._check_open_challenges(bot["id"], context)
+        assert self.arbiter is not None
+        try:
+            match_id = await self.arbiter.create(
+                request.game, dict(request.options), seats, rated=request.rated
+            )
+        except BadRequest as error:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        self.open_challenges[bot["id"]].add(match_id)
+        log.info("bot %s challenged: match %s %s", bot["name"], match_id, seats)
+        return bot_gateway_pb2.ChallengeResponse(match_id=match_id, rated=request.rated)
+
+    async def _challenge_seats(
+        self,
+        bot: dict[str, Any],
+        request: bot_gateway_pb2.ChallengeRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> list[tuple[str, str]]:
+        if len(request.opponents) > MAX_HELLO_GAMES or request.seat > len(request.opponents):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"name 1 to {MAX_HELLO_GAMES} opponents, and a seat no greater than their number",
+            )
+        names = [n for n in request.opponents if not n.startswith(BUILTIN)]
+        if bot["name"] in names:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "challenge other bots or built-in bots"
+            )
+        ids = await self.store.bots_by_name(names)
+        for name in names:
+            if name not in ids or not self.router.accepts_challenges(ids[name][0], request.game):
+                await context.abort(
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    f"{name[:40]!r} does not accept {request.game[:40]} challenges now",
+                )
+        seats = [
+            ("builtin", n.removeprefix(BUILTIN)) if n.startswith(BUILTIN) else ("bot", n)
+            for n in request.opponents
+        ]
+        seats.insert(request.seat, ("bot", bot["name"]))
+        return seats
+
+    async def _check_open_challenges(
+        self, bot_id: int, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> None:
+        open_ids = self.open_challenges[bot_id]
+        for match_id in list(open_ids):
+            row = await self.store.match(match_id)
+            if row is None or row["status"] in ("finished", "void"):
+                open_ids.discard(match_id)
+        if len(open_ids) >= self.settings.max_open_challenges:
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"at most {self.settings.max_open_challenges} unfinished challenges at a time",
+            )
 
     async def _serve(
         self,
@@ -94,9 +210,10 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             bot_id=bot_id,
             bot_name=bot_name,
             games=frozenset(hello.games),
-            max_matches=max(1, min(hello.max_matches, MAX_MATCHES)),
+            max_matches=min(hello.max_matches, MAX_MATCHES),
             max_outbox=self.settings.max_outbox,
             refusals=Rate(self.settings.max_refusals_per_minute),
+            accepts_challenges=hello.accept_challenges,
         )
         try:
             await self.router.add(conn)
@@ -133,7 +250,7 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             log.info("bot %s disconnected", conn.bot_name)
         if conn.overflowed:
             log.warning("bot %s: stream closed: %s", conn.bot_name, conn.overflowed)
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, conn.overflowed)
+            await context.abort(getattr(grpc.StatusCode, conn.close_code), conn.overflowed)
 
     async def _hello(
         self,
@@ -166,6 +283,11 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 grpc.StatusCode.INVALID_ARGUMENT,
                 'accepts is "any", "rated" or "casual" (or empty: any)',
             )
+        if hello.max_matches < 1:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"Hello.max_matches must be at least 1 (at most {MAX_MATCHES} are used)",
+            )
         unknown = sorted(set(hello.games) - set(games.ids()))
         if unknown:
             await context.abort(
@@ -180,8 +302,16 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
     ) -> None:
         try:
             async for request in request_iterator:
-                if request.WhichOneof("message") == "answer":
+                kind = request.WhichOneof("message")
+                if kind == "answer":
                     self.router.answer(conn, request.answer)
+                elif kind == "hello":
+                    conn.close_for(
+                        "a stream takes one Hello, as its first message; open another stream"
+                        " to change games or capacity",
+                        code="INVALID_ARGUMENT",
+                    )
+                    return
         except Exception as error:  # a broken stream: garbage bytes, reset, cancellation
             log.info("stream of %s failed: %s", conn.bot_name, type(error).__name__)
         finally:

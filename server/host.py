@@ -16,11 +16,11 @@ from games.errors import MalformedMove
 from games.interface import Outcome, options_as_text
 from games.play import step
 from games.values import to_plain
-from premiere_bot.outcome import outcome_to_wire
-from premiere_bot.wire import bot_gateway_pb2
+from premiere_wire import bot_gateway_pb2
 from server import metrics
 from server.codec import move_from_wire, move_to_wire, observation_to_wire
 from server.events import EndEvent, EventHub, FaultEvent, MoveEvent
+from server.outcome import outcome_to_wire
 from server.router import Disconnected, Router
 from server.store import FaultRecord, MatchSpec, MoveRecord, Store
 
@@ -37,7 +37,7 @@ class SeatClock:
     bank_ms: int
     strikes: int = 0
     forfeited: bool = False
-    last_round_trip_ms: int = 0
+    last_round_trip_us: int = 0
 
 
 @dataclass(frozen=True)
@@ -201,7 +201,8 @@ class MatchHost:
             deadline_unix_ms=int(time.time() * 1000) + limit_ms,
             move_time_ms=self.spec.move_time_ms,
             time_bank_ms=clock.bank_ms,
-            last_round_trip_ms=clock.last_round_trip_ms,
+            last_round_trip_ms=-(-clock.last_round_trip_us // 1000),
+            last_round_trip_us=clock.last_round_trip_us,
             observation=observation_to_wire(self.game, observation),
             legal_moves=[move_to_wire(self.game, move) for move in legal],
         )
@@ -218,7 +219,7 @@ class MatchHost:
         seconds = time.monotonic() - started
         elapsed = int(seconds * 1000)
         metrics.DECISION_LATENCY.labels(self.game.id).observe(seconds)
-        clock.last_round_trip_ms = elapsed
+        clock.last_round_trip_us = max(1, int(seconds * 1_000_000))
         try:
             move = self._read_answer(seat, answer, legal)
         except MalformedMove as error:

@@ -11,13 +11,13 @@ import grpc
 import games
 from games.interface import Game, State, options_as_text
 from premiere.config import Settings
-from premiere_bot.outcome import outcome_to_wire
-from premiere_bot.wire import match_pb2, match_pb2_grpc
+from premiere_wire import match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter, BadRequest
 from server.codec import move_to_wire, observation_to_wire
 from server.events import EndEvent, Event, EventHub, FaultEvent, MoveEvent
 from server.gateway import bearer_token
 from server.limits import LimitExceeded, Slots, peer_host
+from server.outcome import outcome_to_wire
 from server.store import FaultRecord, MoveRecord, Row, Store
 
 STATUS = {

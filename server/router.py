@@ -2,6 +2,10 @@
 
 A bot may hold several streams (processes); a request goes to the live stream with the fewest
 pending requests, and its answer is accepted only on that stream, for that request id.
+
+Lifecycle news survives reconnects: the `MatchStarted` of every running match is sent again on
+each stream the bot opens (marked `resent`), and a `MatchEnded` that found no open stream is
+kept (the last `KEPT_ENDINGS` per bot) for the bot's next stream.
 """
 
 from __future__ import annotations
@@ -9,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import secrets
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from premiere_bot.wire import bot_gateway_pb2
+from premiere_wire import bot_gateway_pb2
 from server.limits import Rate
 from server.metrics import CONNECTED_BOTS, STALE_ANSWERS
 
@@ -26,6 +31,8 @@ class Disconnected(Exception):
 DEFAULT_OUTBOX = 256
 DEFAULT_REFUSALS_PER_MINUTE = 600
 DEFAULT_REQUEST_ID_BYTES = 128
+KEPT_ENDINGS = 64
+"""MatchEnded notices kept per bot while it has no stream open; older ones are dropped."""
 
 
 class TooManyStreams(Exception):
@@ -45,6 +52,7 @@ class Connection:
     games: frozenset[str]
     max_matches: int
     max_outbox: int = DEFAULT_OUTBOX
+    accepts_challenges: bool = False
     refusals: Rate = field(default_factory=lambda: Rate(DEFAULT_REFUSALS_PER_MINUTE))
     outbox: asyncio.Queue[bot_gateway_pb2.ConnectResponse | None] = field(
         default_factory=asyncio.Queue
@@ -52,6 +60,8 @@ class Connection:
     pending: dict[str, asyncio.Future[bot_gateway_pb2.DecisionAnswer]] = field(default_factory=dict)
     closed: bool = False
     overflowed: str = ""
+    close_code: str = "RESOURCE_EXHAUSTED"
+    """The gRPC status name the gateway ends a stream closed by `close_for` with."""
     kill: Callable[[], None] = lambda: None
 
     def plays(self, game: str) -> bool:
@@ -65,10 +75,11 @@ class Connection:
             return
         self.outbox.put_nowait(message)
 
-    def close_for(self, reason: str) -> None:
-        """Close a misbehaving stream: the gateway ends it with RESOURCE_EXHAUSTED."""
+    def close_for(self, reason: str, code: str = "RESOURCE_EXHAUSTED") -> None:
+        """Close a misbehaving stream: the gateway ends it with `code` (a gRPC status name)."""
         if not self.overflowed:
             self.overflowed = reason
+            self.close_code = code
             self.closed = True
             self.kill()
 
@@ -87,6 +98,12 @@ class Router:
         self._leases: dict[int, int] = defaultdict(int)
         self._changed = asyncio.Condition()
         self._ids = itertools.count()
+        # Request ids are "<match>:<boot>:<n>": the boot tag differs after every restart.
+        self._boot = secrets.token_hex(4)
+        self._started: dict[int, dict[str, bot_gateway_pb2.MatchStarted]] = defaultdict(dict)
+        self._endings: dict[int, deque[bot_gateway_pb2.MatchEnded]] = defaultdict(
+            lambda: deque(maxlen=KEPT_ENDINGS)
+        )
 
     # --- streams -------------------------------------------------------------------------
 
@@ -98,6 +115,15 @@ class Router:
             )
         self._streams[conn.bot_id].append(conn)
         CONNECTED_BOTS.inc()
+        for started in self._started.get(conn.bot_id, {}).values():
+            if conn.plays(started.game):
+                again = bot_gateway_pb2.MatchStarted()
+                again.CopyFrom(started)
+                again.resent = True
+                conn.send(bot_gateway_pb2.ConnectResponse(match_started=again))
+        endings = self._endings.pop(conn.bot_id, ())
+        for ended in endings:
+            conn.send(bot_gateway_pb2.ConnectResponse(match_ended=ended))
         async with self._changed:
             self._changed.notify_all()
 
@@ -117,12 +143,29 @@ class Router:
     def streams(self, bot_id: int, game: str) -> list[Connection]:
         return [c for c in self._streams.get(bot_id, []) if not c.closed and c.plays(game)]
 
+    def accepts_challenges(self, bot_id: int, game: str) -> bool:
+        return any(c.accepts_challenges for c in self.streams(bot_id, game))
+
     def connected(self, bot_id: int) -> bool:
         return any(not c.closed for c in self._streams.get(bot_id, []))
 
     def broadcast(self, bot_id: int, message: bot_gateway_pb2.ConnectResponse) -> None:
-        """Lifecycle news goes to every stream of the bot."""
-        for conn in self._streams.get(bot_id, []):
+        """Lifecycle news goes to every stream of the bot (and is remembered, see above)."""
+        kind = message.WhichOneof("message")
+        if kind == "match_started":
+            started = message.match_started
+            self._started[bot_id][f"{started.match_id}/{started.seat}"] = started
+        elif kind == "match_ended":
+            ended = message.match_ended
+            seats = self._started.get(bot_id, {})
+            seats.pop(f"{ended.match_id}/{ended.seat}", None)
+            if not seats:
+                self._started.pop(bot_id, None)
+        live = [c for c in self._streams.get(bot_id, []) if not c.closed]
+        if kind == "match_ended" and not live:
+            self._endings[bot_id].append(message.match_ended)
+            return
+        for conn in live:
             conn.send(message)
 
     # --- capacity ------------------------------------------------------------------------
@@ -163,7 +206,7 @@ class Router:
     # --- decisions -----------------------------------------------------------------------
 
     def new_request_id(self, match_id: str) -> str:
-        return f"{match_id}:{next(self._ids)}"
+        return f"{match_id}:{self._boot}:{next(self._ids)}"
 
     async def ask(
         self, bot_id: int, game: str, request: bot_gateway_pb2.DecisionRequest, timeout: float

@@ -12,7 +12,7 @@ import grpc
 
 from premiere.config import Settings
 from premiere.tls import client_channel
-from premiere_bot.wire import match_pb2_grpc
+from premiere_wire import match_pb2_grpc
 
 _channel: tuple[int, grpc.Channel, match_pb2_grpc.MatchServiceStub] | None = None
 

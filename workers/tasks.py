@@ -16,7 +16,7 @@ from celery import signals
 
 from games.interface import options_as_text
 from premiere.config import Settings
-from premiere_bot.wire import match_pb2
+from premiere_wire import match_pb2
 from workers import gate, leagues
 from workers.app import TICK_SECONDS, app
 from workers.client import matches

@@ -7,6 +7,9 @@
 // The arbiter address may also come from PREMIERE_ARBITER. Pass the token by environment
 // (PREMIERE_BOT_TOKEN): a --token on the command line is visible to every user of the machine.
 // --tls (or PREMIERE_TLS=1) dials over TLS, trusting the system's roots or --ca FILE.
+// --challenge GAME --vs builtin:random,builtin:heuristic [--rated] asks for a match once
+// connected (BotGatewayService.Challenge); --accept-challenges lets other bots challenge it.
+// The .proto files come with the package (./proto, copied from the repository's by `make proto`).
 "use strict";
 
 const crypto = require("node:crypto");
@@ -17,12 +20,13 @@ const grpc = require("@grpc/grpc-js");
 const protoLoader = require("@grpc/proto-loader");
 
 const CLIENT = "premiere-bot-node/0.1";
-const PROTO_ROOT = path.resolve(__dirname, "..", "..", "proto");
+const PROTO_ROOT = path.join(__dirname, "proto");
 const PROTO_FILE = "premiere/v1/bot_gateway.proto";
 const BACKOFF_INITIAL_MS = 200;
 const BACKOFF_MAX_MS = 10000;
 
-const USAGE = `usage: node bot.js --arbiter HOST:PORT [--tls [--ca FILE]] [--max-matches N] [--games a,b] [--verbose]
+const USAGE = `usage: node bot.js --arbiter HOST:PORT [--tls [--ca FILE]] [--max-matches N] [--games a,b]
+                   [--challenge GAME --vs OPPONENTS [--rated]] [--accept-challenges] [--verbose]
 
   --arbiter      the arbiter's gRPC address (or env PREMIERE_ARBITER)
   --tls          dial over TLS (or env PREMIERE_TLS=1); needed for any arbiter off this machine
@@ -30,6 +34,11 @@ const USAGE = `usage: node bot.js --arbiter HOST:PORT [--tls [--ca FILE]] [--max
   --token        the bot's token; prefer env PREMIERE_BOT_TOKEN (a command line is public)
   --max-matches  how many matches to play at once (default 4)
   --games        comma-separated game ids to play (default: every game)
+  --challenge    once connected, ask for a match of this game (BotGatewayService.Challenge)
+  --vs           the challenge's opponents in seat order: builtin:NAME or names of bots that
+                 accept challenges, comma-separated
+  --rated        ask for the challenge to be rated (where the operator allows it)
+  --accept-challenges  let other bots challenge this one while it is connected
   --verbose      log every decision`;
 
 function log(...parts) {
@@ -53,6 +62,10 @@ function parseOptions(argv) {
         ca: { type: "string" },
         "max-matches": { type: "string" },
         games: { type: "string" },
+        challenge: { type: "string" },
+        vs: { type: "string" },
+        rated: { type: "boolean", default: false },
+        "accept-challenges": { type: "boolean", default: false },
         verbose: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -75,7 +88,17 @@ function parseOptions(argv) {
   const games = (values.games || "").split(",").map((g) => g.trim()).filter(Boolean);
   const ca = values.ca || process.env.PREMIERE_CA || null;
   const tls = values.tls || Boolean(ca) || ["1", "true"].includes(process.env.PREMIERE_TLS || "");
-  return { arbiter, token, maxMatches, games, verbose: values.verbose, tls, ca };
+  const opponents = (values.vs || "").split(",").map((o) => o.trim()).filter(Boolean);
+  if (values.challenge && opponents.length === 0) {
+    fail(`--challenge needs --vs with the opponents, e.g. builtin:random,builtin:heuristic\n${USAGE}`, 2);
+  }
+  const challenge = values.challenge
+    ? { game: values.challenge, opponents, rated: values.rated }
+    : null;
+  return {
+    arbiter, token, maxMatches, games, verbose: values.verbose, tls, ca, challenge,
+    acceptChallenges: values["accept-challenges"],
+  };
 }
 
 function channelCredentials({ tls, ca }) {
@@ -153,7 +176,12 @@ class Bot {
     call.on("data", (message) => this.handle(call, message));
     call.on("error", (error) => finish(error));
     call.on("end", () => finish(null));
-    call.write({ hello: { games, max_matches: maxMatches, client: CLIENT } });
+    call.write({
+      hello: {
+        games, max_matches: maxMatches, client: CLIENT,
+        accept_challenges: Boolean(this.options.acceptChallenges),
+      },
+    });
   }
 
   dropped(error) {
@@ -178,11 +206,28 @@ class Bot {
     this.timer = setTimeout(() => this.connect(), delay);
   }
 
+  // Asks the arbiter for a match now; it is played on this bot's stream like any other.
+  challenge({ game, opponents, rated }) {
+    const metadata = new grpc.Metadata();
+    metadata.add("authorization", `Bearer ${this.options.token}`);
+    this.client.Challenge({ game, opponents, rated }, metadata, (error, reply) => {
+      if (error) {
+        log(`challenge refused (${grpc.status[error.code] ?? error.code}): ${error.details}`);
+        return;
+      }
+      log(`challenge accepted: match ${reply.match_id} ${game} (${reply.rated ? "rated" : "casual"})`);
+    });
+  }
+
   handle(call, message) {
     switch (message.message) {
       case "welcome":
         this.attempt = 0;
         log(`connected to ${this.options.arbiter} as ${message.welcome.bot_name} (${message.welcome.server})`);
+        if (this.options.challenge && !this.challenged) {
+          this.challenged = true;
+          this.challenge(this.options.challenge);
+        }
         break;
       case "decision": {
         const request = message.decision;
@@ -196,7 +241,8 @@ class Bot {
       }
       case "match_started": {
         const started = message.match_started;
-        log(`match ${started.match_id} ${started.resumed ? "resumed" : "started"}: ${started.game}, ` +
+        const how = started.resent ? "running (reconnected)" : started.resumed ? "resumed" : "started";
+        log(`match ${started.match_id} ${how}: ${started.game}, ` +
           `seat ${started.seat} of ${started.players} (${started.seat_names.join(", ")})`);
         break;
       }

@@ -98,6 +98,9 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_MAX_MOVE_TIME_MS": ("arbiter",),
     "PREMIERE_MAX_TIME_BANK_MS": ("arbiter",),
     "PREMIERE_MAX_STRIKE_LIMIT": ("arbiter",),
+    "PREMIERE_CHALLENGES": ("arbiter",),
+    "PREMIERE_MAX_OPEN_CHALLENGES": ("arbiter",),
+    "PREMIERE_LADDER": ("premiere-bot run",),
 }
 
 # Variables read straight from os.environ (not settings fields): what they mean.
@@ -111,10 +114,20 @@ DIRECT_MEANINGS: dict[str, str] = {
     " pass it this way, not on a command line everyone can read).",
     "PREMIERE_TLS": "`1` or `true`: dial the arbiter over TLS (its `--tls` default).",
     "PREMIERE_CA": "PEM file of the CA to trust instead of the system's roots (its `--ca`).",
+    "PREMIERE_LADDER": "host:port of the ladder's gRPC API, to print each match's rating change"
+    " (its `--ladder` default; unset: no rating lines).",
 }
 
 # The deployed code: every Premiere process, and the bot SDK's runner.
-SCANNED = ("games", "premiere", "server", "ladder", "workers", "clients/python/premiere_bot")
+SCANNED = (
+    "games",
+    "premiere",
+    "server",
+    "ladder",
+    "workers",
+    "clients/python/premiere_bot",
+    "wire",
+)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import time
 
 import grpc
 
-from premiere_bot.wire import bot_gateway_pb2
+from premiere_wire import bot_gateway_pb2
 
 METHOD = "/premiere.v1.BotGatewayService/Connect"
 

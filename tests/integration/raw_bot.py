@@ -11,7 +11,7 @@ import sys
 
 import grpc
 
-from premiere_bot.wire import bot_gateway_pb2
+from premiere_wire import bot_gateway_pb2
 
 METHOD = "/premiere.v1.BotGatewayService/Connect"
 

@@ -22,7 +22,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from premiere.db import create_database, drop_database, upgrade
 from premiere.services import PrivatePostgres, PrivateRedis
-from premiere_bot.wire import match_pb2, match_pb2_grpc
+from premiere_wire import match_pb2, match_pb2_grpc
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from premiere_bot import Decision
 from premiere_bot.examples.random_bot import RandomBot
-from premiere_bot.wire import bot_gateway_pb2
+from premiere_wire import bot_gateway_pb2
 
 
 class CleanBot(RandomBot):

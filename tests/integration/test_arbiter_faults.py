@@ -12,7 +12,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2
+from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2
 from tests.integration.services import ROOT, Arbiter, create_match, start_bot, wait_ended
 
 FAST = {"move_time_ms": 150, "time_bank_ms": 150, "strike_limit": 3}

@@ -11,7 +11,7 @@ import pytest
 
 import games
 from games.play import replay
-from premiere_bot.wire import match_pb2
+from premiere_wire import match_pb2
 from server.codec import move_from_wire
 from tests.integration.services import Arbiter, create_match, start_bot, wait_ended
 from tests.integration.test_node_bot import node_bot

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from premiere_bot.wire import match_pb2
+from premiere_wire import match_pb2
 from tests.integration.services import Arbiter, create_match, start_bot, wait_ended
 
 STEADY = "tests.integration.bad_bots:SteadyBot"

@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from premiere_bot.examples.random_bot import RandomBot
-from premiere_bot.wire import match_pb2
+from premiere_wire import match_pb2
 from tests.integration.services import Arbiter, create_match, free_port, start_bot, wait_ended
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import games
 from games.play import replay
-from premiere_bot.wire import match_pb2
+from premiere_wire import match_pb2
 from server.codec import move_from_wire
 from tests.integration.services import Arbiter, Workers, start_bot, wait_ended
 from tests.integration.test_leagues import assert_exactly_once, query, wait_finished, wait_rated

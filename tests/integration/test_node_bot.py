@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from premiere_bot.wire import match_pb2
-from tests.integration.services import ROOT, Arbiter, create_match, wait_ended
+from premiere_wire import match_pb2
+from tests.integration.services import ROOT, Arbiter, create_match, free_port, wait_ended
 
 NODE_CLIENT = ROOT / "clients" / "node"
 BOT_JS = NODE_CLIENT / "bot.js"
@@ -175,3 +175,51 @@ def test_node_bot_exits_with_a_clear_error_on_a_bad_token(arbiter: Arbiter) -> N
     assert result.returncode == 3, result.stdout + result.stderr
     assert "UNAUTHENTICATED" in result.stderr
     assert "premiere bots add" in result.stderr
+
+
+def test_node_bot_runs_outside_the_repository_and_challenges_for_a_rated_match(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The package alone (bot.js, package.json, proto/; `npm ci` gives node_modules) plays: here
+    it asks for a rated match against the built-ins, as an author's first match would be."""
+    node = node_executable()
+    outside = tmp_path / "my-bot"
+    outside.mkdir()
+    for name in ("bot.js", "package.json"):
+        shutil.copy(NODE_CLIENT / name, outside / name)
+    shutil.copytree(NODE_CLIENT / "proto", outside / "proto")
+    (outside / "node_modules").symlink_to(NODE_CLIENT / "node_modules")
+    arbiter = Arbiter(
+        database_url, free_port(), free_port(), settings={"PREMIERE_CHALLENGES": "rated"}
+    )
+    arbiter.start(tmp_path / "arbiter.log")
+    log_path = tmp_path / "node.log"
+    process = subprocess.Popen(
+        [
+            node,
+            "bot.js",
+            "--arbiter",
+            arbiter.address,
+            "--challenge",
+            "magic-trick",
+            "--vs",
+            "builtin:random,builtin:heuristic",
+            "--rated",
+        ],
+        env=os.environ | {"PREMIERE_BOT_TOKEN": arbiter.add_bot("node")},
+        cwd=outside,
+        stdout=log_path.open("ab"),
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for_log(log_path, "challenge accepted: match ")
+        match_id = log_path.read_text().split("challenge accepted: match ")[1].split()[0]
+        match = wait_ended(arbiter.matches(), match_id)
+        wait_for_log(log_path, f"match {match_id} ended: seat 0 ranked")
+    finally:
+        process.terminate()
+        process.wait(10)
+        arbiter.stop()
+    assert match.status == match_pb2.MATCH_STATUS_FINISHED and match.rated
+    assert [s.player for s in match.seats] == ["node", "builtin:random", "builtin:heuristic"]
+    assert "(rated)" in log_path.read_text()

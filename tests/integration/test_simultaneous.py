@@ -15,7 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from premiere_bot.wire import match_pb2
+from premiere_wire import match_pb2
 from tests.integration.services import ROOT, Arbiter, wait_ended
 
 PROBE = Path(__file__).with_name("probe_bot.py")

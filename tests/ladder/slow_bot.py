@@ -8,7 +8,7 @@ import time
 
 from premiere_bot import Bot
 from premiere_bot.bot import Decision
-from premiere_bot.wire import bot_gateway_pb2
+from premiere_wire import bot_gateway_pb2
 
 SLOW_S = 0.12
 LATE_S = 0.6

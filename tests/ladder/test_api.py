@@ -20,7 +20,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from ladder.seats import seat_advantage
-from premiere_bot.wire import ladder_pb2, ladder_pb2_grpc
+from premiere_wire import ladder_pb2, ladder_pb2_grpc
 from tests.integration.services import BIN, free_port, scratch_database
 from tests.ladder.synthetic import GAME, Synthetic, add_bots, insert_matches, random_matches
 
@@ -156,6 +156,7 @@ def test_ladder_process_rates_and_serves_grpc_and_json(database_url: str, tmp_pa
 
         # Recent matches, page by page, each with a replay link that works.
         seen = []
+        seat_rated: dict[str, list[bool]] = {}
         token = ""
         while True:
             page = ladder.stub.ListMatches(
@@ -163,6 +164,7 @@ def test_ladder_process_rates_and_serves_grpc_and_json(database_url: str, tmp_pa
                 timeout=10,
             )
             seen += [m.match_id for m in page.matches]
+            seat_rated.update({m.match_id: [s.rated for s in m.seats] for m in page.matches})
             token = page.next_page_token
             if not token:
                 break
@@ -170,6 +172,9 @@ def test_ladder_process_rates_and_serves_grpc_and_json(database_url: str, tmp_pa
         first = ladder.get(f"/api/games/{GAME}/matches?page_size=30")["matches"][-1]
         assert first["match_id"] == ids[0] and first["rated"]
         assert [s["rank"] for s in first["seats"]] == list(matches[0].ranks)
+        # The JSON list carries the same per-seat rated flag as gRPC (docs/ratings.md).
+        assert [s["rated"] for s in first["seats"]] == seat_rated[first["match_id"]]
+        assert any(seat_rated[first["match_id"]])
         assert first["outcome"]["ranks"] == list(matches[0].ranks)
         replayed = ladder.get(first["replay_url"])
         assert replayed["players"] == list(matches[0].seats)

@@ -8,7 +8,7 @@ from pathlib import Path
 from games.movie_fight import MovieFight
 from games.reference import reference_result
 from ladder.store import rate_finished
-from premiere_bot.wire import match_pb2
+from premiere_wire import match_pb2
 from tests.integration.services import Arbiter, Workers, start_bot, wait_ended
 from tests.integration.test_leagues import assert_exactly_once, query, wait_finished, wait_rated
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import time
 
 from premiere_bot import Bot, Decision
-from premiere_bot.wire import bot_gateway_pb2
+from premiere_wire import bot_gateway_pb2
 
 
 class FumbleThenSlowBot(Bot):
     """Answers its first two decisions out of range (two faults with a detail), then plays the
     first legal move slowly enough for a test to look at the running match."""
 
-    def decide(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
+    def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
         if request.decision_number < 6:
             return len(request.legal_moves) + 7
         time.sleep(0.08)
@@ -25,6 +25,6 @@ class PatientBot(Bot):
 
     max_matches = 32
 
-    def decide(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
+    def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
         time.sleep(0.005)
         return 0

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from premiere_bot.wire import bot_gateway_pb2
+from premiere_wire import bot_gateway_pb2
 from server.events import EventHub, MoveEvent
 from server.limits import LimitExceeded, Rate, Slots, peer_host
 from server.router import Connection, Router

@@ -9,7 +9,7 @@ import time
 import grpc
 import pytest
 
-from premiere_bot.wire import match_pb2
+from premiere_wire import match_pb2
 from tests.integration.services import Arbiter
 
 GARBAGE = b"\xff\xfe\x00garbage, not a protobuf message\x07" * 3

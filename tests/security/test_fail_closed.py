@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from ladder.store import rate_match
-from premiere_bot.wire import match_pb2
+from premiere_wire import match_pb2
 from tests.integration.services import Arbiter, free_port, start_bot, wait_ended
 
 BUILTINS = ["builtin:random", "builtin:heuristic", "builtin:random"]

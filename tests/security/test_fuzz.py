@@ -17,7 +17,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from premiere_bot.wire import bot_gateway_pb2, ladder_pb2, match_pb2
+from premiere_wire import bot_gateway_pb2, ladder_pb2, match_pb2
 from tests.integration.services import OPERATOR_TOKEN, Arbiter, free_port, scratch_database
 from tests.ladder.test_api import Ladder
 from tests.security.test_misbehaving_clients import rss_kib

@@ -13,7 +13,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from premiere_bot.wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2
+from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2
 from tests.integration.services import Arbiter, free_port, scratch_database
 
 LIMITS = {

@@ -16,7 +16,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from premiere_bot.wire import match_pb2
+from premiere_wire import match_pb2
 from tests.integration.services import BIN, Arbiter, free_port, start_bot, wait_ended
 from tests.integration.test_node_bot import node_bot
 
@@ -80,7 +80,7 @@ def test_bots_play_over_tls(
         bot.wait(10)
     plain = grpc.insecure_channel(tls_arbiter.address)
     with pytest.raises(grpc.RpcError) as refused:
-        from premiere_bot.wire import match_pb2_grpc
+        from premiere_wire import match_pb2_grpc
 
         match_pb2_grpc.MatchServiceStub(plain).GetMatch(
             match_pb2.GetMatchRequest(match_id=match_id), timeout=5

@@ -8,8 +8,8 @@ from games import all_games
 from games.errors import MalformedMove
 from games.interface import Game
 from games.rng import Rng, derive_seed
-from premiere_bot.convert import build
-from premiere_bot.wire import game_pb2
+from premiere_wire import game_pb2
+from premiere_wire.convert import build
 from server.codec import (
     has_wire_messages,
     move_from_wire,
@@ -65,7 +65,7 @@ def test_an_outcome_reaches_the_wire_from_its_stored_form() -> None:
     """One conversion for live matches, stored matches and the ladder's match lists."""
     from games.interface import Outcome, TieBreak
     from games.values import to_plain
-    from premiere_bot.outcome import outcome_to_wire
+    from server.outcome import outcome_to_wire
 
     outcome = Outcome.ranked(
         [5, 7, 7], [TieBreak("movies", (1, 2, 3), True)], detail={"x": 1}

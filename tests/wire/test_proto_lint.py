@@ -13,7 +13,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PROTO_ROOT = ROOT / "proto"
 BUF = ROOT / "clients" / "node" / "node_modules" / ".bin" / "buf"
-WIRE = ROOT / "clients" / "python" / "premiere_bot" / "wire"
 
 
 def load_generator() -> ModuleType:
@@ -41,10 +40,12 @@ def test_buf_lint_passes() -> None:
 
 
 def test_committed_wire_code_is_fresh() -> None:
-    generated: dict[str, str] = load_generator().generate()
+    """The wire package's `*_pb2*` files and the SDK's typed views are what `make proto` makes."""
+    generator = load_generator()
+    generated: dict[Path, str] = generator.generate()
     assert generated, "proto/generate.py generated nothing"
-    committed = {p.name: p.read_text() for p in WIRE.iterdir() if p.is_file()}
-    hint = "run `make proto` and commit clients/python/premiere_bot/wire"
+    committed: dict[Path, str] = generator.committed()
+    hint = "run `make proto` and commit wire/premiere_wire and clients/python/premiere_bot"
     assert sorted(committed) == sorted(generated), f"the generated file set differs: {hint}"
     stale = {}
     for name, text in generated.items():
@@ -57,5 +58,7 @@ def test_committed_wire_code_is_fresh() -> None:
                 lineterm="",
                 n=1,
             )
-            stale[name] = "\n".join(list(diff)[:40])
-    assert not stale, f"stale wire code in {sorted(stale)}: {hint}\n" + "\n".join(stale.values())
+            stale[str(name)] = "\n".join(list(diff)[:40])
+    assert not stale, f"stale generated code in {sorted(stale)}: {hint}\n" + "\n".join(
+        stale.values()
+    )

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
-from premiere_bot.wire import bot_gateway_pb2, game_pb2
+from premiere_bot import typed
+from premiere_wire import bot_gateway_pb2, game_pb2
 
-Decision: TypeAlias = int | game_pb2.Move
-"""What `decide` returns: the index of a legal move, or a typed move of the match's game."""
+Decision: TypeAlias = Any
+"""What `decide` returns: one of the legal moves (a typed move of the match's game, e.g.
+`premiere_bot.magic_trick.PlayCard(slot=2)`), its index in `legal_moves`, or a raw
+`premiere_wire.game_pb2.Move`."""
 
 
 class Bot:
     """A bot plays every decision it is sent; one instance serves all its matches.
 
-    `decide` may be a plain or an `async def` method. Plain methods run in a worker thread,
-    so a slow decision in one match does not hold up the stream for the others.
+    Implement `decide(observation, legal_moves)`: the observation is the game's `Observation`
+    dataclass (`premiere_bot.magic_trick.Observation`, ...) and the legal moves a tuple of that
+    game's move dataclasses, decoded once per request. To work from the raw protobuf
+    `DecisionRequest` (its ids, clock and messages) override `decide_raw` instead.
+
+    Plain methods run on a pool of threads made once per `run` (max(8, max_matches)), so a slow
+    decision in one match does not hold up the others; `async def` methods run on the event
+    loop.
     """
 
     games: ClassVar[tuple[str, ...]] = ()
@@ -23,11 +32,37 @@ class Bot:
     max_matches: ClassVar[int] = 1
     """Matches played at once on one connection."""
 
-    def decide(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
-        raise NotImplementedError("a Bot subclass implements decide()")
+    accept_challenges: ClassVar[bool] = False
+    """Whether other bots may challenge this one to matches while it is connected."""
+
+    version: ClassVar[str] = ""
+    """This code's version (e.g. "2.1"); a version the ladder has not seen becomes a new entry,
+    linked to its predecessor. Empty: whichever version is active."""
+
+    def decide(self, observation: Any, legal_moves: tuple[Any, ...]) -> Decision:
+        raise NotImplementedError("a Bot subclass implements decide() or decide_raw()")
+
+    def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
+        """Decode the request into typed views and ask `decide`."""
+        return self.decide(typed.observation(request), typed.legal_moves(request))
 
     def match_started(self, event: bot_gateway_pb2.MatchStarted) -> None:
-        """Called when a match with a seat of this bot starts or resumes."""
+        """Called when a match with a seat of this bot starts, resumes, or is announced again
+        on a new connection (`event.resent`)."""
 
     def match_ended(self, event: bot_gateway_pb2.MatchEnded) -> None:
-        """Called when such a match ends, with its outcome."""
+        """Called when such a match ends, with its outcome (or why it was voided)."""
+
+
+def answer(
+    request: bot_gateway_pb2.DecisionRequest, decision: Decision
+) -> bot_gateway_pb2.DecisionAnswer:
+    """The wire answer for what `decide` returned."""
+    reply = bot_gateway_pb2.DecisionAnswer(request_id=request.request_id)
+    if isinstance(decision, game_pb2.Move):
+        reply.move.CopyFrom(decision)
+    elif isinstance(decision, int) and not isinstance(decision, bool):
+        reply.legal_move_index = decision
+    else:
+        reply.move.CopyFrom(typed.move_to_wire(request.game, decision))
+    return reply

@@ -253,7 +253,9 @@ class Fault(_message.Message):
     decision_number: _builtins.int
     """The decision number it happened at."""
     seat: _builtins.int
-    """The seat concerned."""
+    """The seat concerned; -1 when the fault concerns no seat (a "restart": the arbiter
+    restarted and resumed the whole match).
+    """
     kind: _builtins.str
     """"timeout", "illegal", "malformed", "disconnect" or "restart"."""
     blame: _builtins.str

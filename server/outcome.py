@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from premiere_bot.wire import outcome_pb2
+from premiere_wire import outcome_pb2
 
 
 def outcome_to_wire(outcome: Mapping[str, Any]) -> outcome_pb2.Outcome:

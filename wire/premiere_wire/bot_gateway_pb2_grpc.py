@@ -41,6 +41,11 @@ class BotGatewayServiceStub:
                 request_serializer=premiere_dot_v1_dot_bot__gateway__pb2.ConnectRequest.SerializeToString,
                 response_deserializer=premiere_dot_v1_dot_bot__gateway__pb2.ConnectResponse.FromString,
                 _registered_method=True)
+        self.Challenge = channel.unary_unary(
+                '/premiere.v1.BotGatewayService/Challenge',
+                request_serializer=premiere_dot_v1_dot_bot__gateway__pb2.ChallengeRequest.SerializeToString,
+                response_deserializer=premiere_dot_v1_dot_bot__gateway__pb2.ChallengeResponse.FromString,
+                _registered_method=True)
 
 
 class BotGatewayServiceServicer:
@@ -56,6 +61,15 @@ class BotGatewayServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Challenge(self, request, context):
+        """Ask for a match now, against built-in bots or other bots that accept challenges, with the
+        same token. The match is created at once and played on the bot's Connect streams (open
+        one first). Rated challenges only where the operator allows them.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BotGatewayServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -63,6 +77,11 @@ def add_BotGatewayServiceServicer_to_server(servicer, server):
                     servicer.Connect,
                     request_deserializer=premiere_dot_v1_dot_bot__gateway__pb2.ConnectRequest.FromString,
                     response_serializer=premiere_dot_v1_dot_bot__gateway__pb2.ConnectResponse.SerializeToString,
+            ),
+            'Challenge': grpc.unary_unary_rpc_method_handler(
+                    servicer.Challenge,
+                    request_deserializer=premiere_dot_v1_dot_bot__gateway__pb2.ChallengeRequest.FromString,
+                    response_serializer=premiere_dot_v1_dot_bot__gateway__pb2.ChallengeResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -94,6 +113,33 @@ class BotGatewayService:
             '/premiere.v1.BotGatewayService/Connect',
             premiere_dot_v1_dot_bot__gateway__pb2.ConnectRequest.SerializeToString,
             premiere_dot_v1_dot_bot__gateway__pb2.ConnectResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Challenge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/premiere.v1.BotGatewayService/Challenge',
+            premiere_dot_v1_dot_bot__gateway__pb2.ChallengeRequest.SerializeToString,
+            premiere_dot_v1_dot_bot__gateway__pb2.ChallengeResponse.FromString,
             options,
             channel_credentials,
             insecure,

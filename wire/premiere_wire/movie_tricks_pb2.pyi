@@ -20,7 +20,7 @@ DESCRIPTOR: _descriptor.FileDescriptor
 
 @_typing.final
 class MovieTricksCard(_message.Message):
-    """One face of a Movie Tricks card (playing, starting or bonus card)."""
+    """One face of a Movie Tricks card (playing, starting, bonus or +3 card)."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -36,9 +36,12 @@ class MovieTricksCard(_message.Message):
     id: _builtins.int
     """Stable card id; moves name cards by it."""
     code: _builtins.str
-    """Short printable code, e.g. "R7" or "B+3"."""
+    """Short printable code from the card list (games/movie_tricks/cards.toml): "red-9" (a
+    playing card: suit and value, "-blue" for its blue twin), "start-4A" (starting card 4,
+    side A), "bonus-07" (a suited bonus card) or "plus3-3" (a +3 card).
+    """
     kind: _builtins.str
-    """"playing", "start" or "bonus"."""
+    """"playing", "start", "bonus" (a suited bonus card) or "plus3" (a +3 bonus card, no suit)."""
     suit: _builtins.str
     """The suit; absent for starting cards and +3 cards."""
     value: _builtins.int

@@ -21,6 +21,99 @@ else:
 DESCRIPTOR: _descriptor.FileDescriptor
 
 @_typing.final
+class ChallengeRequest(_message.Message):
+    """A bot asks for a match."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class OptionsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    GAME_FIELD_NUMBER: _builtins.int
+    OPPONENTS_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    game: _builtins.str
+    """The game id, e.g. "magic-trick"."""
+    rated: _builtins.bool
+    """Ask for a rated match. Refused with PERMISSION_DENIED where the operator allows casual
+    challenges only (PREMIERE_CHALLENGES); a rated match's seed is drawn by the arbiter.
+    """
+    seat: _builtins.int
+    """The challenger's seat among the players (0-based, at most the number of opponents)."""
+    @_builtins.property
+    def opponents(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The other seats, in seat order after the challenger's: "builtin:<name>" for a built-in
+        bot, or the name of a registered bot that accepts challenges (Hello.accept_challenges)
+        and is connected now.
+        """
+
+    @_builtins.property
+    def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """Game options as strings ("prestige": "false"); absent ones take their defaults."""
+
+    def __init__(
+        self,
+        *,
+        game: _builtins.str = ...,
+        opponents: _abc.Iterable[_builtins.str] | None = ...,
+        rated: _builtins.bool = ...,
+        options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "opponents", b"opponents", "options", b"options", "rated", b"rated", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChallengeRequest: _TypeAlias = ChallengeRequest  # noqa: Y015
+
+@_typing.final
+class ChallengeResponse(_message.Message):
+    """The match a challenge created."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    """The match id; MatchStarted and the decision requests follow on the Connect stream."""
+    rated: _builtins.bool
+    """Whether the match is rated."""
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        rated: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "rated", b"rated"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChallengeResponse: _TypeAlias = ChallengeResponse  # noqa: Y015
+
+@_typing.final
 class ConnectRequest(_message.Message):
     """A message from the bot."""
 
@@ -30,7 +123,9 @@ class ConnectRequest(_message.Message):
     ANSWER_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def hello(self) -> Global___Hello:
-        """Must be the first message on the stream."""
+        """Must be the first message on the stream, and the only Hello: a second one ends the
+        stream with INVALID_ARGUMENT.
+        """
 
     @_builtins.property
     def answer(self) -> Global___DecisionAnswer:
@@ -64,8 +159,11 @@ class Hello(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     PLAYER_COUNTS_FIELD_NUMBER: _builtins.int
     ACCEPTS_FIELD_NUMBER: _builtins.int
+    ACCEPT_CHALLENGES_FIELD_NUMBER: _builtins.int
     max_matches: _builtins.int
-    """How many matches the bot plays at once on this stream (at least 1)."""
+    """How many matches the bot plays at once on this stream: at least 1 (0 ends the stream
+    with INVALID_ARGUMENT); more than the arbiter's cap (64) counts as the cap.
+    """
     client: _builtins.str
     """Free text naming the client library and version, for the logs."""
     version: _builtins.str
@@ -75,6 +173,8 @@ class Hello(_message.Message):
     """
     accepts: _builtins.str
     """Which matches it accepts: "" or "any", "rated" (rated only) or "casual" (unrated only)."""
+    accept_challenges: _builtins.bool
+    """Other bots may challenge this one to matches while this stream is open (see Challenge)."""
     @_builtins.property
     def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Game ids the bot plays, e.g. "magic-trick"; empty means every game."""
@@ -92,10 +192,11 @@ class Hello(_message.Message):
         version: _builtins.str = ...,
         player_counts: _abc.Iterable[_builtins.int] | None = ...,
         accepts: _builtins.str = ...,
+        accept_challenges: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepts", b"accepts", "client", b"client", "games", b"games", "max_matches", b"max_matches", "player_counts", b"player_counts", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accept_challenges", b"accept_challenges", "accepts", b"accepts", "client", b"client", "games", b"games", "max_matches", b"max_matches", "player_counts", b"player_counts", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -156,11 +257,15 @@ class ConnectResponse(_message.Message):
 
     @_builtins.property
     def match_started(self) -> Global___MatchStarted:
-        """A match the bot has a seat in has started (or resumed)."""
+        """A match the bot has a seat in has started (or resumed); sent again on every stream the
+        bot opens while the match runs.
+        """
 
     @_builtins.property
     def match_ended(self) -> Global___MatchEnded:
-        """A match the bot has a seat in has ended."""
+        """A match the bot has a seat in has ended; kept for the bot's next stream when none was
+        open at the end.
+        """
 
     @_builtins.property
     def refused(self) -> Global___AnswerRefused:
@@ -228,8 +333,11 @@ class DecisionRequest(_message.Message):
     LAST_ROUND_TRIP_MS_FIELD_NUMBER: _builtins.int
     OBSERVATION_FIELD_NUMBER: _builtins.int
     LEGAL_MOVES_FIELD_NUMBER: _builtins.int
+    LAST_ROUND_TRIP_US_FIELD_NUMBER: _builtins.int
     request_id: _builtins.str
-    """Unique id; quote it in the answer. Answers to any other id are refused."""
+    """Unique id, also across arbiter restarts; quote it in the answer. Answers to any other id
+    are refused.
+    """
     match_id: _builtins.str
     """The match this decision belongs to."""
     game: _builtins.str
@@ -245,14 +353,21 @@ class DecisionRequest(_message.Message):
     time_bank_ms: _builtins.int
     """What is left of this seat's time bank for the match, in milliseconds."""
     last_round_trip_ms: _builtins.int
-    """The measured round trip of this seat's previous answer, in milliseconds (0 if none)."""
+    """The measured round trip of this seat's previous answer in this match, in milliseconds,
+    rounded up (a trip of 0.2 ms reads 1); 0 only when there was none yet.
+    """
+    last_round_trip_us: _builtins.int
+    """The same round trip in microseconds (0 if none)."""
     @_builtins.property
     def observation(self) -> _game_pb2.Observation:
         """Everything this seat may know now."""
 
     @_builtins.property
     def legal_moves(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Move]:
-        """Every legal move; answering with an index into this list always works."""
+        """Every legal move; answering with an index into this list always works. Magic Trick and
+        Movie Trailer ask even when only one move is legal; Movie Tricks, Motion Pictures and
+        Movie Fight play a seat's single legal move for it without asking.
+        """
 
     def __init__(
         self,
@@ -268,10 +383,11 @@ class DecisionRequest(_message.Message):
         last_round_trip_ms: _builtins.int = ...,
         observation: _game_pb2.Observation | None = ...,
         legal_moves: _abc.Iterable[_game_pb2.Move] | None = ...,
+        last_round_trip_us: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["observation", b"observation"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline_unix_ms", b"deadline_unix_ms", "decision_number", b"decision_number", "game", b"game", "last_round_trip_ms", b"last_round_trip_ms", "legal_moves", b"legal_moves", "match_id", b"match_id", "move_time_ms", b"move_time_ms", "observation", b"observation", "request_id", b"request_id", "seat", b"seat", "time_bank_ms", b"time_bank_ms"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline_unix_ms", b"deadline_unix_ms", "decision_number", b"decision_number", "game", b"game", "last_round_trip_ms", b"last_round_trip_ms", "last_round_trip_us", b"last_round_trip_us", "legal_moves", b"legal_moves", "match_id", b"match_id", "move_time_ms", b"move_time_ms", "observation", b"observation", "request_id", b"request_id", "seat", b"seat", "time_bank_ms", b"time_bank_ms"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -310,6 +426,7 @@ class MatchStarted(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     SEAT_NAMES_FIELD_NUMBER: _builtins.int
     RESUMED_FIELD_NUMBER: _builtins.int
+    RESENT_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """The match id."""
     game: _builtins.str
@@ -320,6 +437,10 @@ class MatchStarted(_message.Message):
     """Number of seats."""
     resumed: _builtins.bool
     """True when the match resumes after an arbiter restart."""
+    resent: _builtins.bool
+    """True when this is a copy sent because the stream opened while the match was running
+    (a reconnect), not the start itself.
+    """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """The game options, as strings ("true", "3", ...)."""
@@ -338,10 +459,11 @@ class MatchStarted(_message.Message):
         options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         seat_names: _abc.Iterable[_builtins.str] | None = ...,
         resumed: _builtins.bool = ...,
+        resent: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "match_id", b"match_id", "options", b"options", "players", b"players", "resumed", b"resumed", "seat", b"seat", "seat_names", b"seat_names"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "match_id", b"match_id", "options", b"options", "players", b"players", "resent", b"resent", "resumed", b"resumed", "seat", b"seat", "seat_names", b"seat_names"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

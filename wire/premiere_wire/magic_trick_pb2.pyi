@@ -256,7 +256,9 @@ class MagicTrickObservation(_message.Message):
     dealer: _builtins.int
     """The dealer of the current hand; the seat to its left leads first."""
     phase: _builtins.str
-    """"sort", "play" or "over"."""
+    """"sort", "play" or "over". In the play phase the legal moves tell a play request (kind
+    `play`) from the sleeve request that follows a seat's play (kinds `sleeve` and `keep`).
+    """
     turn: _builtins.int
     """The seat to play, during the play phase."""
     @_builtins.property

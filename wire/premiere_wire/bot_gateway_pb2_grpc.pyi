@@ -39,6 +39,11 @@ class BotGatewayServiceStub:
     """The bot's first message is a Hello; then it answers the decision requests it receives,
     for any of its matches, in any order.
     """
+    Challenge: _grpc.UnaryUnaryMultiCallable[_bot_gateway_pb2.ChallengeRequest, _bot_gateway_pb2.ChallengeResponse]
+    """Ask for a match now, against built-in bots or other bots that accept challenges, with the
+    same token. The match is created at once and played on the bot's Connect streams (open
+    one first). Rated challenges only where the operator allows them.
+    """
 
 @_typing.type_check_only
 class BotGatewayServiceAsyncStub(BotGatewayServiceStub):
@@ -50,6 +55,11 @@ class BotGatewayServiceAsyncStub(BotGatewayServiceStub):
     Connect: _aio.StreamStreamMultiCallable[_bot_gateway_pb2.ConnectRequest, _bot_gateway_pb2.ConnectResponse]  # type: ignore[assignment]
     """The bot's first message is a Hello; then it answers the decision requests it receives,
     for any of its matches, in any order.
+    """
+    Challenge: _aio.UnaryUnaryMultiCallable[_bot_gateway_pb2.ChallengeRequest, _bot_gateway_pb2.ChallengeResponse]  # type: ignore[assignment]
+    """Ask for a match now, against built-in bots or other bots that accept challenges, with the
+    same token. The match is created at once and played on the bot's Connect streams (open
+    one first). Rated challenges only where the operator allows them.
     """
 
 class BotGatewayServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -65,6 +75,17 @@ class BotGatewayServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_abc.Iterator[_bot_gateway_pb2.ConnectResponse], _abc.AsyncIterator[_bot_gateway_pb2.ConnectResponse]]:
         """The bot's first message is a Hello; then it answers the decision requests it receives,
         for any of its matches, in any order.
+        """
+
+    @_abc_1.abstractmethod
+    def Challenge(
+        self,
+        request: _bot_gateway_pb2.ChallengeRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_bot_gateway_pb2.ChallengeResponse, _abc.Awaitable[_bot_gateway_pb2.ChallengeResponse]]:
+        """Ask for a match now, against built-in bots or other bots that accept challenges, with the
+        same token. The match is created at once and played on the bot's Connect streams (open
+        one first). Rated challenges only where the operator allows them.
         """
 
 def add_BotGatewayServiceServicer_to_server(servicer: BotGatewayServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

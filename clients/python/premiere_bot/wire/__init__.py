@@ -1,1 +1,0 @@
-"""Generated from proto/premiere/v1 by `make proto`. Do not edit."""

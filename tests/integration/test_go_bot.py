@@ -1,0 +1,81 @@
+"""The Go bot (clients/go) is built from proto/ with Debian's Go gRPC packages, as its README
+says, and plays full matches against a real arbiter as a real process."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from premiere_wire import match_pb2
+from tests.integration.services import ROOT, Arbiter, create_match, wait_ended
+
+BUILD = ROOT / "clients" / "go" / "build.sh"
+TOOLS = ("go", "protoc", "protoc-gen-go", "protoc-gen-go-grpc")
+HINT = "scripts/prerequisites.sh installs them (make test runs it)"
+
+
+@pytest.fixture(scope="module")
+def go_bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if missing:
+        pytest.fail(f"{missing} not on PATH: {HINT}")
+    out = tmp_path_factory.mktemp("go-bot")
+    result = subprocess.run(
+        [str(BUILD), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path_factory.getbasetemp(),
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    binary = out / "premiere-bot-go"
+    assert binary.is_file()
+    return binary
+
+
+def test_the_go_bot_plays_full_matches(go_bot: Path, arbiter: Arbiter, tmp_path: Path) -> None:
+    token = arbiter.add_bot("gopher")
+    log = tmp_path / "go-bot.log"
+    process = subprocess.Popen(
+        [str(go_bot), "-arbiter", arbiter.address, "-max-matches", "2"],
+        env=os.environ | {"PREMIERE_BOT_TOKEN": token},
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        stub = arbiter.matches()
+        ids = [
+            create_match(stub, ["gopher", "builtin:random", "builtin:heuristic"], "go-1"),
+            create_match(stub, ["builtin:random", "gopher"], "go-2", game="movie-tricks"),
+        ]
+        matches = [wait_ended(stub, match_id, timeout=120) for match_id in ids]
+        deadline = time.monotonic() + 10
+        while log.read_text().count(" finished: ") < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        process.terminate()
+        process.wait(10)
+    out = log.read_text()
+    for match_id, match, game in zip(ids, matches, ("magic-trick", "movie-tricks"), strict=True):
+        assert match.status == match_pb2.MATCH_STATUS_FINISHED, out
+        assert not [f for f in match.faults if f.blame == "bot"], match.faults
+        assert f"match {match_id} {game} started: " in out
+        assert f"match {match_id} {game} finished: rank " in out
+    assert "connected to" in out, out
+
+
+def test_the_go_bot_stops_when_its_token_is_refused(go_bot: Path, arbiter: Arbiter) -> None:
+    result = subprocess.run(
+        [str(go_bot), "-arbiter", arbiter.address],
+        env=os.environ | {"PREMIERE_BOT_TOKEN": "pmb_wrong"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert "refused this bot" in result.stderr and "Unauthenticated" in result.stderr
