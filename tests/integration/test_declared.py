@@ -67,9 +67,9 @@ def _refused(arbiter: Arbiter, seats: list[str], rated: bool) -> str:
 def test_declared_versions_sizes_and_kinds_are_kept(arbiter: Arbiter) -> None:
     token = arbiter.add_bot("picky")
     for bad, says in (
-        (bot_gateway_pb2.Hello(player_counts=[9]), "player_counts"),
-        (bot_gateway_pb2.Hello(accepts="sometimes"), "accepts"),
-        (bot_gateway_pb2.Hello(version="../etc"), "a version is"),
+        (bot_gateway_pb2.Hello(max_matches=1, player_counts=[9]), "player_counts"),
+        (bot_gateway_pb2.Hello(max_matches=1, accepts="sometimes"), "accepts"),
+        (bot_gateway_pb2.Hello(max_matches=1, version="../etc"), "a version is"),
     ):
         stream = Stream(arbiter, token, bad)
         error = stream.first()
@@ -127,7 +127,7 @@ def test_declared_versions_sizes_and_kinds_are_kept(arbiter: Arbiter) -> None:
         assert not query(arbiter, "SELECT 1 FROM leagues")
 
         # A bot that accepts rated matches only still plays the gate's validation matches.
-        strict = Stream(arbiter, arbiter.add_bot("strict"), bot_gateway_pb2.Hello(accepts="rated"))
+        strict = Stream(arbiter, arbiter.add_bot("strict"), bot_gateway_pb2.Hello(max_matches=1, accepts="rated"))
         try:
             assert isinstance(strict.first(), bot_gateway_pb2.ConnectResponse)
             pair = ["strict", "builtin:random", "builtin:first"]
