@@ -26,17 +26,17 @@ class BrokenBot(RandomBot):
         super().__init__()
         self.seen: set[str] = set()
 
-    def decide(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
+    def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
         if request.match_id not in self.seen:
             self.seen.add(request.match_id)
             return len(request.legal_moves) + 5
-        return super().decide(request)
+        return super().decide_raw(request)
 
 
 class FlakyBot(BrokenBot):
     """Broken while the file named by PREMIERE_TEST_FLAKY exists, clean otherwise."""
 
-    def decide(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
+    def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
         if Path(os.environ["PREMIERE_TEST_FLAKY"]).exists():
-            return super().decide(request)
-        return RandomBot.decide(self, request)
+            return super().decide_raw(request)
+        return RandomBot.decide_raw(self, request)

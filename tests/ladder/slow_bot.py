@@ -18,7 +18,7 @@ class SlowBot(Bot):
     def __init__(self) -> None:
         self.asked = 0
 
-    def decide(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
+    def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
         self.asked += 1
         time.sleep(LATE_S if self.asked % 7 == 0 else SLOW_S)
         if self.asked % 10 == 0:

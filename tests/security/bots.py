@@ -20,11 +20,12 @@ class FumbleThenSlowBot(Bot):
 
 
 class PatientBot(Bot):
-    """Plays every game, the first legal move, 5 ms per decision: a match stays observable
-    while it runs."""
+    """Plays every game, the first legal move, 20 ms per decision: a match stays observable
+    while it runs, even when the spectator surfaces (a replay re-executes the match) take a
+    second or two to read on a loaded machine."""
 
     max_matches = 32
 
     def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
-        time.sleep(0.005)
+        time.sleep(0.02)
         return 0
