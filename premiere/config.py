@@ -125,6 +125,22 @@ class Settings(BaseSettings):
         default=120.0,
         description="After a restart, how long a match waits for its bots to return.",
     )
+    arbiter_name: str | None = Field(
+        default=None,
+        description="This arbiter's name in match leases (default: the host name; a Pod's"
+        " name under Kubernetes). A process id and a random suffix are added.",
+    )
+    lease_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="How long a match's lease lasts unless renewed: after an arbiter dies,"
+        " another one takes its matches over within about this long plus lease_renew_s.",
+    )
+    lease_renew_s: float = Field(
+        default=1.5,
+        gt=0,
+        description="How often an arbiter renews its leases and adopts matches nobody holds.",
+    )
 
 
 def metrics_host(settings: Settings) -> str:

@@ -77,7 +77,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
         host,
         settings.arbiter_metrics_port,
     )
-    await arbiter.resume_all()
+    await arbiter.start()
     try:
         await stop.wait()
     finally:

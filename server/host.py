@@ -50,8 +50,14 @@ class Decision:
 
 
 class MatchHost:
-    def __init__(self, spec: MatchSpec, store: Store, router: Router, hub: EventHub) -> None:
+    """`fence` is the fencing number of the match's lease this arbiter holds; every write of
+    the match carries it, and the database refuses it once another arbiter took over."""
+
+    def __init__(
+        self, spec: MatchSpec, store: Store, router: Router, hub: EventHub, fence: int
+    ) -> None:
         self.spec = spec
+        self.fence = fence
         self.game = games.get(spec.game)
         self.store = store
         self.router = router
@@ -112,13 +118,18 @@ class MatchHost:
 
     async def run(self, resumed: bool, grace_s: float) -> None:
         self.hub.open(self.spec.id)
+        if self.state.is_over():
+            # Every move is logged; only the finish was lost: it needs no bot.
+            await self.store.mark_running(self.spec.id, self.fence)
+            await self._finish()
+            return
         remote = self.remote_bots
         if remote and not await self.router.lease(remote, self.game.id, grace_s):
             await self._void(self._absent(grace_s))
             return
         metrics.LIVE_MATCHES.inc()
         try:
-            await self.store.mark_running(self.spec.id)
+            await self.store.mark_running(self.spec.id, self.fence)
             if resumed:
                 await self._record_fault(
                     FaultRecord(
@@ -160,6 +171,7 @@ class MatchHost:
         self.state.apply(seat, decision.move)
         await self.store.append_move(
             self.spec.id,
+            self.fence,
             MoveRecord(
                 self.ply,
                 seat,
@@ -256,7 +268,7 @@ class MatchHost:
         self.router.broadcast(bot_id, bot_gateway_pb2.ConnectResponse(refused=refused))
 
     async def _record_fault(self, fault: FaultRecord) -> None:
-        await self.store.append_fault(self.spec.id, fault)
+        await self.store.append_fault(self.spec.id, self.fence, fault)
         if fault.blame == BOT and fault.seat >= 0:
             metrics.STRIKES.labels(fault.kind).inc()
             if self._count_strike(fault.seat):
@@ -294,19 +306,33 @@ class MatchHost:
     async def _finish(self) -> None:
         outcome = to_plain(self.final_outcome())
         assert isinstance(outcome, dict)
-        await self.store.finish(
+        finished = await self.store.finish(
             self.spec.id,
+            self.fence,
             outcome,
             [c.strikes for c in self.clocks],
             [c.forfeited for c in self.clocks],
         )
+        if not finished:
+            row = await self.store.match(self.spec.id)
+            status = row["status"] if row is not None else "gone"
+            if status != "finished":
+                log.warning("match %s was %s before it could finish", self.spec.id, status)
+                reason = (row or {}).get("void_reason") or f"the match is {status}"
+                self._announce_end(void_reason=reason)
+                await self._close_events(status)
+                return
         metrics.MATCHES_FINISHED.labels(self.game.id, "finished").inc()
         self._announce_end(outcome=outcome_to_wire(outcome))
         await self._close_events("finished")
 
+    async def void(self, reason: str) -> None:
+        """End the match without a result, telling its bots and watchers why."""
+        await self._void(reason)
+
     async def _void(self, reason: str) -> None:
         log.warning("voiding match %s: %s", self.spec.id, reason)
-        await self.store.void(self.spec.id, reason)
+        await self.store.void(self.spec.id, reason, self.fence)
         metrics.MATCHES_FINISHED.labels(self.game.id, "void").inc()
         self._announce_end(void_reason=reason)
         await self._close_events("void")
