@@ -95,6 +95,10 @@ class Arbiter:
                 f" league ({MIN_SEED_HEX}+ lowercase hex digits)"
             )
         self._check_time_control(move_time_ms, time_bank_ms, strike_limit)
+        move_time_ms = move_time_ms or self.settings.move_time_ms
+        time_bank_ms = time_bank_ms or self.settings.time_bank_ms
+        strike_limit = strike_limit or self.settings.strike_limit
+        self._check_columns(move_time_ms, time_bank_ms, strike_limit)
         if idempotency_key:
             existing = await self.store.match_by_key(idempotency_key)
             if existing is not None:
@@ -128,13 +132,12 @@ class Arbiter:
             options=resolved,
             players=len(seats),
             seed=seed or new_seed(),
-            move_time_ms=move_time_ms or self.settings.move_time_ms,
-            time_bank_ms=time_bank_ms or self.settings.time_bank_ms,
-            strike_limit=strike_limit or self.settings.strike_limit,
+            move_time_ms=move_time_ms,
+            time_bank_ms=time_bank_ms,
+            strike_limit=strike_limit,
             seats=tuple(specs),
             rated=rated,
         )
-        self._check_columns(spec)
         await self.store.create_match(
             spec, idempotency_key or None, self.owner, self.settings.lease_s
         )
@@ -147,13 +150,13 @@ class Arbiter:
         return spec.id
 
     @staticmethod
-    def _check_columns(spec: MatchSpec) -> None:
+    def _check_columns(move_time_ms: int, time_bank_ms: int, strike_limit: int) -> None:
         """The time control as stored (defaults included) fits the database's columns, so a
         misconfigured default is a clear error here, not a failed write."""
         for name, value, least in (
-            ("move_time_ms", spec.move_time_ms, 1),
-            ("time_bank_ms", spec.time_bank_ms, 0),
-            ("strike_limit", spec.strike_limit, 0),
+            ("move_time_ms", move_time_ms, 1),
+            ("time_bank_ms", time_bank_ms, 0),
+            ("strike_limit", strike_limit, 0),
         ):
             if not least <= value <= INT4_MAX:
                 raise BadRequest(f"{name} must be between {least} and {INT4_MAX}, not {value}")
