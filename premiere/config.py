@@ -136,6 +136,12 @@ class Settings(BaseSettings):
         description="How long a match's lease lasts unless renewed: after an arbiter dies,"
         " another one takes its matches over within about this long plus lease_renew_s.",
     )
+    relay: bool = Field(
+        default=False,
+        description="Forward decision requests between arbiters through Redis (redis_url), so"
+        " a bot connected to any arbiter plays matches hosted by any other. Needed when more"
+        " than one arbiter shares the database.",
+    )
     lease_renew_s: float = Field(
         default=1.5,
         gt=0,

@@ -12,6 +12,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio  # type: ignore[attr-defined]
 from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
+from psycopg.conninfo import conninfo_to_dict
 
 from premiere.config import Settings, metrics_host
 from premiere.tls import add_port, server_options
@@ -21,6 +22,7 @@ from server.errors import CleanErrors
 from server.events import EventHub
 from server.gateway import BotGateway
 from server.match_service import MatchService
+from server.relay import Relay
 from server.router import Router
 from server.store import Store
 
@@ -43,7 +45,14 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     await store.start()
     router = Router(settings.max_streams_per_bot, settings.max_request_id_bytes)
     hub = EventHub()
+    relay: Relay | None = None
     arbiter = Arbiter(store, router, hub, settings)
+    if settings.relay:
+        namespace = conninfo_to_dict(settings.database_url).get("dbname") or ""
+        relay = Relay(router, settings.redis_url, arbiter.owner, str(namespace))
+        await relay.start()
+        arbiter.router = relay
+    log.info("arbiter %s%s", arbiter.owner, " (relay on)" if relay else "")
     server = grpc.aio.server(interceptors=[CleanErrors()], options=server_options(settings))
     bot_gateway_pb2_grpc.add_BotGatewayServiceServicer_to_server(
         BotGateway(store, router, settings), server
@@ -85,4 +94,6 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
         await health.enter_graceful_shutdown()
         await arbiter.stop()
         await server.stop(grace=1.0)
+        if relay is not None:
+            await relay.close()
         await store.close()

@@ -19,7 +19,7 @@ from premiere.config import Settings
 from premiere.seeds import MIN_SEED_HEX, new_seed, strong_seed
 from server.events import EventHub
 from server.host import MatchHost
-from server.router import Router
+from server.router import Bots
 from server.store import Fenced, MatchSpec, SeatSpec, Store
 
 log = logging.getLogger("premiere.arbiter")
@@ -59,7 +59,7 @@ class Arbiter:
     renews its leases, stops hosting a match whose lease it lost, and adopts matches whose
     lease lapsed (their arbiter died) or that nobody holds."""
 
-    def __init__(self, store: Store, router: Router, hub: EventHub, settings: Settings) -> None:
+    def __init__(self, store: Store, router: Bots, hub: EventHub, settings: Settings) -> None:
         self.store = store
         self.router = router
         self.hub = hub

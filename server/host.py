@@ -21,7 +21,7 @@ from premiere_bot.wire import bot_gateway_pb2
 from server import metrics
 from server.codec import move_from_wire, move_to_wire, observation_to_wire
 from server.events import EndEvent, EventHub, FaultEvent, MoveEvent
-from server.router import Disconnected, Router
+from server.router import Bots, Disconnected
 from server.store import FaultRecord, MatchSpec, MoveRecord, Store
 
 log = logging.getLogger("premiere.host")
@@ -54,7 +54,7 @@ class MatchHost:
     the match carries it, and the database refuses it once another arbiter took over."""
 
     def __init__(
-        self, spec: MatchSpec, store: Store, router: Router, hub: EventHub, fence: int
+        self, spec: MatchSpec, store: Store, router: Bots, hub: EventHub, fence: int
     ) -> None:
         self.spec = spec
         self.fence = fence
@@ -80,7 +80,7 @@ class MatchHost:
             if fault.blame == BOT and fault.seat >= 0:
                 self._count_strike(fault.seat)
 
-    def _absent(self, grace_s: float) -> str:
+    async def _absent(self, grace_s: float) -> str:
         """Why the match could not start: who never connected, who does not play this game."""
         seen: set[int] = set()
         away: list[str] = []
@@ -89,9 +89,9 @@ class MatchHost:
             if seat.bot_id is None or seat.bot_id in seen:
                 continue
             seen.add(seat.bot_id)
-            if not self.router.connected(seat.bot_id):
+            if not await self.router.reachable(seat.bot_id):
                 away.append(seat.label)
-            elif not self.router.streams(seat.bot_id, self.game.id):
+            elif not await self.router.can_play(seat.bot_id, self.game.id):
                 elsewhere.append(seat.label)
         reasons = []
         if elsewhere:
@@ -124,8 +124,10 @@ class MatchHost:
             await self._finish()
             return
         remote = self.remote_bots
-        if remote and not await self.router.lease(remote, self.game.id, grace_s):
-            await self._void(self._absent(grace_s))
+        if remote and not await self.router.lease(
+            remote, self.game.id, grace_s, holder=self.spec.id
+        ):
+            await self._void(await self._absent(grace_s))
             return
         metrics.LIVE_MATCHES.inc()
         try:
@@ -147,7 +149,7 @@ class MatchHost:
         finally:
             metrics.LIVE_MATCHES.dec()
             if remote:
-                await self.router.release(remote)
+                await self.router.release(remote, holder=self.spec.id)
 
     async def _step(self) -> None:
         """One step: every awaited seat is asked at once from the same state (a simultaneous
