@@ -139,7 +139,8 @@ class MatchHost:
                         -1,
                         "restart",
                         INFRASTRUCTURE,
-                        f"arbiter restarted; resumed from its log at decision {self.ply}",
+                        f"hosted again (fencing number {self.fence}) after its arbiter stopped;"
+                        f" resumed from its log at decision {self.ply}",
                     )
                 )
             self._announce_start(resumed)
