@@ -34,6 +34,7 @@ MAX_NAME = 64
 MAX_OPTIONS = 32
 MAX_TEXT = 256
 INT4_MAX = 2**31 - 1  # the database's integer columns
+MAX_DEAL_TABLES = 64
 
 
 def _check_sizes(
@@ -81,6 +82,7 @@ class Arbiter:
         strike_limit: int = 0,
         idempotency_key: str = "",
         rated: bool = False,
+        deal_tables: int = 0,
     ) -> str:
         """Validate, store and start a match; `seats` holds ("bot" | "builtin", name) pairs.
 
@@ -95,6 +97,8 @@ class Arbiter:
                 f" league ({MIN_SEED_HEX}+ lowercase hex digits)"
             )
         self._check_time_control(move_time_ms, time_bank_ms, strike_limit)
+        if not 0 <= deal_tables <= MAX_DEAL_TABLES:
+            raise BadRequest(f"deal_tables must be between 0 and {MAX_DEAL_TABLES}")
         move_time_ms = move_time_ms or self.settings.move_time_ms
         time_bank_ms = time_bank_ms or self.settings.time_bank_ms
         strike_limit = strike_limit or self.settings.strike_limit
@@ -137,6 +141,7 @@ class Arbiter:
             strike_limit=strike_limit,
             seats=tuple(specs),
             rated=rated,
+            deal_tables=max(1, deal_tables),
         )
         await self.store.create_match(
             spec, idempotency_key or None, self.owner, self.settings.lease_s

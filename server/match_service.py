@@ -95,10 +95,17 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                 control.strike_limit,
                 request.idempotency_key,
                 request.rated,
+                request.deal_tables,
             )
         except BadRequest as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
         return match_pb2.CreateMatchResponse(match_id=match_id)
+
+    async def _revealed(self, row: Row) -> bool:
+        """Ended, and (for a table of a shared deal) so has every table of the deal."""
+        if row["status"] not in ("finished", "void"):
+            return False
+        return row["deal_tables"] <= 1 or await self.store.revealed(str(row["id"]))
 
     async def _row(self, match_id: str, context: grpc.aio.ServicerContext[Any, Any]) -> Row:
         row = await self.store.match(match_id)
@@ -128,7 +135,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
     async def _record(self, row: Row, viewer: int | None = None) -> match_pb2.Match:
         match_id = str(row["id"])
         seats = await self.store.seats(match_id)
-        ended = row["status"] in ("finished", "void")
+        ended = await self._revealed(row)
         own = {s["seat"] for s in seats if viewer is not None and s["bot_id"] == viewer}
         faults = await self.store.faults(match_id)
         moves = await self.store.moves(match_id)
@@ -164,6 +171,12 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[match_pb2.WatchMatchResponse]:
         row = await self._row(request.match_id, context)
+        if row["deal_tables"] > 1 and not await self.store.revealed(str(row["id"])):
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "this match shares its deal with other tables (a duplicate group): it can be"
+                " watched once every one of them has ended",
+            )
         try:
             with (
                 self.peers.take(peer_host(context.peer())),
@@ -182,7 +195,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
     ) -> AsyncIterator[match_pb2.WatchMatchResponse]:
         viewer = await self._viewer(context)
         own = await self._own_seats(str(row["id"]), viewer)
-        over = row["status"] in ("finished", "void")
+        over = await self._revealed(row)
         game, replica = self._replayer(row)
         sequence = 0
         async for event in self._events(row, game):
@@ -251,7 +264,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.GetReplayRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> match_pb2.GetReplayResponse:
         row = await self._row(request.match_id, context)
-        ended = row["status"] in ("finished", "void")
+        ended = await self._revealed(row)
         moves = await self.store.moves(request.match_id)
         reply = match_pb2.GetReplayResponse(
             game=row["game"],
@@ -265,7 +278,8 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
             if not ended:
                 await context.abort(
                     grpc.StatusCode.FAILED_PRECONDITION,
-                    "the full replay (seed and every move) is available once the match ends",
+                    "the full replay (seed and every move) is available once the match ends"
+                    " (for a duplicate table, once every table of its deal has ended)",
                 )
             reply.seed = row["seed"]
             game = games.get(row["game"])

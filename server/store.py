@@ -73,6 +73,8 @@ class MatchSpec:
     strike_limit: int
     seats: tuple[SeatSpec, ...]
     rated: bool = False
+    deal_tables: int = 1
+    """How many matches are dealt from this seed (a duplicate group's tables)."""
 
 
 @dataclass(frozen=True)
@@ -274,8 +276,8 @@ class Store:
         statements: list[Statement] = [
             (
                 "INSERT INTO matches (id, game, options, players, seed, move_time_ms,"
-                " time_bank_ms, strike_limit, status, idempotency_key, rated)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'pending', %s, %s)"
+                " time_bank_ms, strike_limit, status, idempotency_key, rated, deal_tables)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'pending', %s, %s, %s)"
                 " ON CONFLICT DO NOTHING",
                 (
                     spec.id,
@@ -288,6 +290,7 @@ class Store:
                     spec.strike_limit,
                     idempotency_key,
                     spec.rated,
+                    spec.deal_tables,
                 ),
             )
         ]
@@ -451,6 +454,11 @@ class Store:
         rows = await self._read("SELECT * FROM matches WHERE id = %s", (match_id,))
         return rows[0] if rows else None
 
+    async def revealed(self, match_id: str) -> bool:
+        """Ended, and so has every other match dealt from its seed (`match_revealed`)."""
+        rows = await self._read("SELECT match_revealed(%s) AS revealed", (match_id,))
+        return bool(rows and rows[0]["revealed"])
+
     async def seats(self, match_id: str) -> list[Row]:
         return await self._read(
             "SELECT s.*, b.name AS bot_name FROM match_seats s LEFT JOIN bots b ON b.id = s.bot_id"
@@ -493,6 +501,7 @@ class Store:
             strike_limit=row["strike_limit"],
             seats=seats,
             rated=row["rated"],
+            deal_tables=row["deal_tables"],
         )
 
     # --- bots ----------------------------------------------------------------------------

@@ -17,7 +17,8 @@ from games.rng import derive_seed
 from workers import formats
 
 History = Sequence[tuple[int, tuple[str, ...], tuple[int, ...]]]
-"""Finished tables in play order: (round, seats, ranks)."""
+"""Finished results in play order: (round, seats, ranks). A whole duplicate group is one
+result (its bots best first, ranked by their points summed over the group's tables)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,21 @@ def _plan_duplicate(request: RoundRequest) -> list[Table]:
     return tables
 
 
+def _as_duplicate_groups(request: RoundRequest, tables: list[Table], kind: str) -> list[Table]:
+    """Each planned table becomes a duplicate group of its bots: one deal, seats rotated."""
+    grouped: list[Table] = []
+    for index, table in enumerate(tables):
+        label = f"r{request.number}g{index}"
+        group_seed = derive_seed(request.seed, kind, request.number, index)
+        grouped += _tables(formats.duplicate_tables(table.seats, group_seed, group=label))
+    return grouped
+
+
+def _plan_duplicate_swiss(request: RoundRequest) -> list[Table]:
+    """Swiss pairing (on each group's one result so far), every table a duplicate group."""
+    return _as_duplicate_groups(request, _plan_swiss(request), "duplicate-swiss")
+
+
 def _plan_swiss(request: RoundRequest) -> list[Table]:
     results = [formats.MatchResult(seats, ranks) for _round, seats, ranks in request.history]
     skipped = byes(request.bots, request.history)
@@ -133,6 +149,12 @@ _FORMATS: dict[str, LeagueFormat] = {
         LeagueFormat("gauntlet", _plan_gauntlet, lambda _bots, _players: 1, min_bots=2),
         LeagueFormat("ladder", _plan_ladder, lambda _bots, _players: None),
         LeagueFormat("duplicate", _plan_duplicate, formats.cycle_length),
+        LeagueFormat(
+            "duplicate-swiss",
+            _plan_duplicate_swiss,
+            lambda bots, _players: max(1, math.ceil(math.log2(max(bots, 2)))),
+            swiss_byes=True,
+        ),
     )
 }
 

@@ -146,6 +146,7 @@ class CreateMatchRequest(_message.Message):
     TIME_CONTROL_FIELD_NUMBER: _builtins.int
     IDEMPOTENCY_KEY_FIELD_NUMBER: _builtins.int
     RATED_FIELD_NUMBER: _builtins.int
+    DEAL_TABLES_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game id, e.g. "magic-trick"."""
     seed: _builtins.str
@@ -157,6 +158,11 @@ class CreateMatchRequest(_message.Message):
     rated: _builtins.bool
     """Ask for a rated match (it counts on the ladder). Its seed must be empty (the arbiter draws
     256 bits) or a league's derived seed (at least 32 lowercase hex digits). Unrated otherwise.
+    """
+    deal_tables: _builtins.int
+    """How many matches are dealt from this seed (the tables of a duplicate group; 0 or 1: this
+    match alone). The seed, the replay and the watch stream of each stay private until that
+    many matches dealt from the seed have ended: one table would show the hands of the next.
     """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
@@ -180,10 +186,11 @@ class CreateMatchRequest(_message.Message):
         time_control: Global___TimeControl | None = ...,
         idempotency_key: _builtins.str = ...,
         rated: _builtins.bool = ...,
+        deal_tables: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "idempotency_key", b"idempotency_key", "options", b"options", "rated", b"rated", "seats", b"seats", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deal_tables", b"deal_tables", "game", b"game", "idempotency_key", b"idempotency_key", "options", b"options", "rated", b"rated", "seats", b"seats", "seed", b"seed", "time_control", b"time_control"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
