@@ -28,10 +28,31 @@ from server.store import Store
 
 log = logging.getLogger("premiere.arbiter")
 
+READY = "premiere.ready"
+"""Health service name that is SERVING only while the database answers (readiness probes);
+the overall health ("") stays SERVING while the process runs (liveness)."""
+
 SERVICES = (
     bot_gateway_pb2.DESCRIPTOR.services_by_name["BotGatewayService"].full_name,
     match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
 )
+
+
+async def _watch_database(store: Store, health: health_aio.HealthServicer) -> None:
+    serving = None
+    while True:
+        up = await store.reachable()
+        if up != serving:
+            status = (
+                health_pb2.HealthCheckResponse.SERVING
+                if up
+                else (health_pb2.HealthCheckResponse.NOT_SERVING)
+            )
+            await health.set(READY, status)
+            if serving is not None:
+                log.warning("database %s", "reachable again" if up else "unreachable: not ready")
+            serving = up
+        await asyncio.sleep(2.0)
 
 
 async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
@@ -87,9 +108,11 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
         settings.arbiter_metrics_port,
     )
     await arbiter.start()
+    ready = asyncio.create_task(_watch_database(store, health), name="readiness")
     try:
         await stop.wait()
     finally:
+        ready.cancel()
         log.info("arbiter stopping")
         await health.enter_graceful_shutdown()
         await arbiter.stop()

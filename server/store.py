@@ -262,6 +262,15 @@ class Store:
                 await asyncio.sleep(self.retry_delay)
         raise AssertionError("unreachable")
 
+    async def reachable(self, timeout: float = 2.0) -> bool:
+        """Whether the database answers now (for readiness): one try, no retries."""
+        try:
+            async with asyncio.timeout(timeout), self._pool.connection(timeout) as conn:
+                await conn.execute("SELECT 1")
+            return True
+        except (TimeoutError, psycopg.Error, OSError):
+            return False
+
     # --- matches -------------------------------------------------------------------------
 
     async def create_match(
