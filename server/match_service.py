@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 from collections.abc import AsyncIterator
 from typing import Any
@@ -19,6 +20,9 @@ from server.events import EndEvent, Event, EventHub, FaultEvent, MoveEvent
 from server.gateway import bearer_token
 from server.limits import LimitExceeded, Slots, peer_host
 from server.store import FaultRecord, MoveRecord, Row, Store
+
+LOG_POLL_S = 0.5
+"""How often a watcher of a match hosted by another arbiter reads its log again."""
 
 STATUS = {
     "pending": match_pb2.MATCH_STATUS_PENDING,
@@ -220,30 +224,35 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
             yield message
 
     async def _events(self, row: Row, game: Game) -> AsyncIterator[Event]:
-        """The log so far from the database, then the live tail if the match is hosted here.
+        """The log so far from the database, then the live tail until the match ends.
 
         Moves are durable before they are published, so plies already read from the log are
-        skipped in the tail; if the tail closes early, the log is read again to the end.
+        skipped in the tail. While this arbiter hosts the match the tail is its event hub;
+        while another arbiter does (or none, between a failover and the takeover), the log is
+        read again every `LOG_POLL_S` until the match ends.
         """
         match_id = str(row["id"])
-        live = self.hub.is_live(match_id)
         emitted = 0
         async for event in self._logged(match_id, game, 0):
             emitted = event.ply + 1 if isinstance(event, MoveEvent) else emitted
             yield event
-        if live:
-            async for event in self.hub.follow(match_id):
-                if isinstance(event, EndEvent):
-                    yield event
-                    return
-                if event.ply >= emitted:
-                    emitted = event.ply + 1 if isinstance(event, MoveEvent) else emitted
-                    yield event
+        while True:
+            if self.hub.is_live(match_id):
+                async for event in self.hub.follow(match_id):
+                    if isinstance(event, EndEvent):
+                        yield event
+                        return
+                    if event.ply >= emitted:
+                        emitted = event.ply + 1 if isinstance(event, MoveEvent) else emitted
+                        yield event
+            latest = await self.store.match(match_id)
             async for event in self._logged(match_id, game, emitted):
+                emitted = event.ply + 1 if isinstance(event, MoveEvent) else emitted
                 yield event
-        latest = await self.store.match(match_id)
-        if latest is not None and latest["status"] in ("finished", "void"):
-            yield EndEvent(latest["status"])
+            if latest is None or latest["status"] in ("finished", "void"):
+                yield EndEvent(latest["status"] if latest else "void")
+                return
+            await asyncio.sleep(LOG_POLL_S)
 
     async def _logged(self, match_id: str, game: Game, start: int) -> AsyncIterator[Event]:
         moves = await self.store.moves(match_id)

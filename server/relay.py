@@ -39,6 +39,7 @@ PRESENCE_S = 5.0
 HEARTBEAT_S = 1.0
 SLOT_S = 60.0
 POLL_S = 0.05
+MAX_POLL_S = 1.0
 
 # KEYS: the bots' slot sets; ARGV: match id, now, expiry, then one capacity per key.
 # All or none: each bot must have a free slot (or already hold one for this match).
@@ -190,6 +191,7 @@ class Relay:
         """One slot per distinct bot for match `holder`, counted over every arbiter."""
         bots = sorted(set(bot_ids))
         deadline = time.monotonic() + timeout
+        pause = POLL_S
         while True:
             capacities = [await self._capacity(b, game) for b in bots]
             if all(capacities):
@@ -202,7 +204,8 @@ class Relay:
                     return True
             if time.monotonic() >= deadline:
                 return False
-            await asyncio.sleep(POLL_S)
+            await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+            pause = min(pause * 2, MAX_POLL_S)
 
     async def release(self, bot_ids: Sequence[int], holder: str = "") -> None:
         self._held.pop(holder, None)

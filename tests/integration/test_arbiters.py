@@ -4,7 +4,9 @@ takes it over from the log within 15 s and ends it exactly as an uninterrupted r
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -41,6 +43,11 @@ def wait_decisions(arbiter: Arbiter, match_id: str, count: int, timeout: float) 
     return time.monotonic() - started
 
 
+def follow(arbiter: Arbiter, match_id: str) -> Iterator[match_pb2.WatchMatchResponse]:
+    request = match_pb2.WatchMatchRequest(match_id=match_id)
+    yield from arbiter.matches().WatchMatch(request, timeout=120)
+
+
 def fences(database_url: str, match_id: str) -> list[int]:
     with psycopg.connect(database_url) as conn:
         rows = conn.execute(
@@ -61,8 +68,12 @@ def test_a_killed_arbiters_match_continues_on_the_other(database_url: str, tmp_p
         reference = wait_ended(second.matches(), create_match(second.matches(), SEATS, "fo"))
         assert reference.status == match_pb2.MATCH_STATUS_FINISHED, second.log()
 
-        # Hosted by the first arbiter; its bots are connected to the second only.
+        # Hosted by the first arbiter; its bots are connected to the second only, and it is
+        # watched through the second from the start.
         match_id = create_match(first.matches(), SEATS, "fo")
+        watched: list[match_pb2.WatchMatchResponse] = []
+        watch = threading.Thread(target=lambda: watched.extend(follow(second, match_id)))
+        watch.start()
         wait_decisions(first, match_id, 30, 60)
         first.kill()
         before = decisions(second, match_id)
@@ -74,6 +85,11 @@ def test_a_killed_arbiters_match_continues_on_the_other(database_url: str, tmp_p
         assert list(resumed.outcome.ranks) == list(reference.outcome.ranks)
         assert resumed.decisions == reference.decisions
         assert [(f.kind, f.blame) for f in resumed.faults] == [("restart", "infrastructure")]
+        watch.join(30)
+        assert not watch.is_alive() and watched[-1].HasField("ended"), watched[-3:]
+        assert watched[-1].ended.status == match_pb2.MATCH_STATUS_FINISHED
+        plies = [m.move.decision_number for m in watched if m.HasField("move")]
+        assert plies == list(range(reference.decisions))
         held = fences(database_url, match_id)
         assert held == sorted(held) and set(held) == {1, 2}, held
         print(f"took over in {gap:.1f} s")
