@@ -99,3 +99,33 @@ def test_a_killed_arbiters_match_continues_on_the_other(database_url: str, tmp_p
             bot.wait(10)
         first.stop()
         second.stop()
+
+
+def test_a_bots_match_slots_hold_across_arbiters(database_url: str, tmp_path: Path) -> None:
+    """A bot that plays one match at a time, connected to one arbiter: two matches created on
+    two arbiters play one after the other, not at once."""
+    settings = FAST_LEASES | {"PREMIERE_REDIS_URL": redis_url()}
+    first = Arbiter(database_url, free_port(), free_port(), settings=settings)
+    second = Arbiter(database_url, free_port(), free_port(), settings=settings)
+    first.start(tmp_path / "first.log")
+    second.start(tmp_path / "second.log")
+    token = first.add_bot("single")
+    bot = start_bot(second, STEADY, token, tmp_path / "single.log", ["--max-matches", "1"])
+    seats = ["single", "builtin:heuristic", "builtin:random"]
+    try:
+        ids = [create_match(a.matches(), seats, f"slot-{n}") for n, a in enumerate((first, second))]
+        for match_id in ids:
+            ended = wait_ended(second.matches(), match_id)
+            assert ended.status == match_pb2.MATCH_STATUS_FINISHED, (first.log(), second.log())
+        with psycopg.connect(database_url) as conn:
+            spans = conn.execute(
+                "SELECT started_at, finished_at FROM matches WHERE id = ANY(%s::uuid[])"
+                " ORDER BY started_at",
+                (ids,),
+            ).fetchall()
+        assert spans[0][1] <= spans[1][0], spans
+    finally:
+        bot.terminate()
+        bot.wait(10)
+        first.stop()
+        second.stop()
