@@ -68,6 +68,7 @@ class Arbiter:
         name = settings.arbiter_name or socket.gethostname()
         self.owner = f"{name}/{os.getpid()}/{uuid.uuid4().hex[:8]}"
         self.hosts: dict[str, asyncio.Task[None]] = {}
+        self.hosted: dict[str, MatchHost] = {}
         self.fences: dict[str, int] = {}
         self._keeper: asyncio.Task[None] | None = None
 
@@ -202,6 +203,7 @@ class Arbiter:
         grace = self.settings.resume_grace_s if resumed else self.settings.start_grace_s
         task = asyncio.create_task(self._run(host, resumed, grace), name=f"match-{host.spec.id}")
         self.hosts[host.spec.id] = task
+        self.hosted[host.spec.id] = host
         self.fences[host.spec.id] = host.fence
 
     async def _run(self, host: MatchHost, resumed: bool, grace: float) -> None:
@@ -217,6 +219,7 @@ class Arbiter:
             await self._give_up(host, error)
         finally:
             self.hosts.pop(match_id, None)
+            self.hosted.pop(match_id, None)
             self.fences.pop(match_id, None)
             await self.hub.close(match_id)
 
@@ -253,9 +256,10 @@ class Arbiter:
         renewed = await self.store.renew(self.owner, held, self.settings.lease_s)
         for match_id, fence in held.items():
             if match_id not in renewed and self.fences.get(match_id) == fence:
-                task = self.hosts.get(match_id)
-                if task is not None:
+                task, host = self.hosts.get(match_id), self.hosted.get(match_id)
+                if task is not None and host is not None:
                     log.warning("lost the lease of match %s; stopped hosting it", match_id)
+                    host.lost = True
                     task.cancel()
 
     async def adopt(self) -> int:

@@ -22,7 +22,7 @@ from server import metrics
 from server.codec import move_from_wire, move_to_wire, observation_to_wire
 from server.events import EndEvent, EventHub, FaultEvent, MoveEvent
 from server.router import Bots, Disconnected
-from server.store import FaultRecord, MatchSpec, MoveRecord, Store
+from server.store import FaultRecord, Fenced, MatchSpec, MoveRecord, Store
 
 log = logging.getLogger("premiere.host")
 
@@ -58,6 +58,8 @@ class MatchHost:
     ) -> None:
         self.spec = spec
         self.fence = fence
+        self.lost = False
+        """Set once another arbiter holds the match: its bots' slots are the new host's now."""
         self.game = games.get(spec.game)
         self.store = store
         self.router = router
@@ -147,9 +149,12 @@ class MatchHost:
             while not self.state.is_over():
                 await self._step()
             await self._finish()
+        except Fenced:
+            self.lost = True
+            raise
         finally:
             metrics.LIVE_MATCHES.dec()
-            if remote:
+            if remote and not self.lost:
                 await self.router.release(remote, holder=self.spec.id)
 
     async def _step(self) -> None:
