@@ -11,6 +11,8 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import psycopg
+
 import games
 from games.bots import bot_names
 from games.errors import GameError
@@ -20,7 +22,7 @@ from premiere.seeds import MIN_SEED_HEX, new_seed, strong_seed
 from server.events import EventHub
 from server.host import MatchHost
 from server.router import Bots
-from server.store import Fenced, MatchSpec, SeatSpec, Store
+from server.store import Fenced, MatchSpec, SeatSpec, Store, describe
 
 log = logging.getLogger("premiere.arbiter")
 
@@ -214,6 +216,9 @@ class Arbiter:
             raise
         except Fenced:
             log.warning("match %s is hosted by another arbiter now; stopped hosting it", match_id)
+        except psycopg.Error as error:
+            log.error("match %s failed while hosted here: %s", match_id, describe(error))
+            await self._give_up(host, error)
         except Exception as error:
             log.exception("match %s failed while hosted here", match_id)
             await self._give_up(host, error)
@@ -231,8 +236,12 @@ class Arbiter:
             await host.void(reason)
         except Fenced:
             pass
-        except Exception:
-            log.exception("match %s could not be voided; letting its lease go", host.spec.id)
+        except Exception as failure:
+            log.error(
+                "match %s could not be voided (%s); letting its lease go",
+                host.spec.id,
+                type(failure).__name__,
+            )
             with contextlib.suppress(Exception):
                 await self.store.release(host.spec.id, self.owner, host.fence)
 

@@ -115,6 +115,12 @@ class _Write:
     done: asyncio.Future[int] = field(repr=False)
 
 
+def describe(error: psycopg.Error) -> str:
+    """A database error for the logs: its class and primary message, never its DETAIL (which
+    can quote a failing row, seed included)."""
+    return f"{type(error).__name__} [{error.sqlstate}]: {error.diag.message_primary or ''}"
+
+
 def _failure(error: psycopg.Error) -> Exception:
     if error.sqlstate == FENCED:
         return Fenced(error.diag.message_primary or str(error))
@@ -188,7 +194,9 @@ class Store:
                 if len(batch) == 1:
                     self._fail(batch[0], error)
                     return
-                log.warning("a batch of %d writes failed (%s); one at a time", len(batch), error)
+                log.warning(
+                    "a batch of %d writes failed (%s); one at a time", len(batch), describe(error)
+                )
                 for item in batch:
                     await self._commit_alone(item)
                 return
@@ -229,7 +237,7 @@ class Store:
     def _fail(item: _Write, error: psycopg.Error) -> None:
         failure = _failure(error)
         if not isinstance(failure, Fenced | PlyConflict):
-            log.error("a write failed and is dropped: %s", error)
+            log.error("a write failed and is dropped: %s", describe(error))
         if not item.done.done():
             item.done.set_exception(failure)
 

@@ -69,28 +69,39 @@ def move(ply: int, choice: int = 0) -> MoveRecord:
     return MoveRecord(ply, ply % 2, {"card": choice}, False, 5)
 
 
-def test_a_bad_record_fails_alone_in_its_batch(database_url: str) -> None:
+def test_a_bad_record_fails_alone_in_its_batch(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     """An out-of-range time control in the same group commit as other matches' moves: only
-    the bad record's caller sees the error; every other record is committed."""
+    the bad record's caller sees the error; every other record is committed. The logs name the
+    error, never the failing row (it holds the seed)."""
+    secret = "f00d" * 16
 
     async def body(store: Store) -> None:
         good = spec()
         await store.create_match(good, owner="a", lease_s=30)
-        bad = spec(time_bank_ms=2**40)
+        overflow = spec(seed=secret, time_bank_ms=2**40)
+        negative = spec(seed=secret, time_bank_ms=-1)
         results = await asyncio.gather(
             store.append_move(good.id, 1, move(0)),
-            store.create_match(bad, owner="a", lease_s=30),
+            store.create_match(overflow, owner="a", lease_s=30),
             store.append_move(good.id, 1, move(1)),
+            store.create_match(negative, owner="a", lease_s=30),
             store.append_fault(good.id, 1, FaultRecord(1, 1, "timeout", "bot", "slow")),
             return_exceptions=True,
         )
-        assert results[0] is None and results[2] is None and results[3] is None
+        assert results[0] is None and results[2] is None and results[4] is None
         assert isinstance(results[1], psycopg.errors.NumericValueOutOfRange)
+        assert isinstance(results[3], psycopg.errors.CheckViolation)
         assert [m.ply for m in await store.moves(good.id)] == [0, 1]
         assert len(await store.faults(good.id)) == 1
-        assert await store.match(bad.id) is None
+        assert await store.match(overflow.id) is None
+        assert await store.match(negative.id) is None
 
-    run(database_url, body)
+    with caplog.at_level("DEBUG"):
+        run(database_url, body)
+    assert "CheckViolation" in caplog.text
+    assert secret not in caplog.text
 
 
 def test_retried_writes_are_no_ops_and_a_different_ply_is_refused(database_url: str) -> None:

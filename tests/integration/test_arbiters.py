@@ -103,7 +103,7 @@ def test_a_killed_arbiters_match_continues_on_the_other(database_url: str, tmp_p
 
 def test_a_bots_match_slots_hold_across_arbiters(database_url: str, tmp_path: Path) -> None:
     """A bot that plays one match at a time, connected to one arbiter: two matches created on
-    two arbiters play one after the other, not at once."""
+    two arbiters play one after the other, not at once, each hosted by its creator alone."""
     settings = FAST_LEASES | {"PREMIERE_REDIS_URL": redis_url()}
     first = Arbiter(database_url, free_port(), free_port(), settings=settings)
     second = Arbiter(database_url, free_port(), free_port(), settings=settings)
@@ -117,6 +117,7 @@ def test_a_bots_match_slots_hold_across_arbiters(database_url: str, tmp_path: Pa
         for match_id in ids:
             ended = wait_ended(second.matches(), match_id)
             assert ended.status == match_pb2.MATCH_STATUS_FINISHED, (first.log(), second.log())
+            assert list(ended.faults) == [], "no false restart: each match had one host"
         with psycopg.connect(database_url) as conn:
             spans = conn.execute(
                 "SELECT started_at, finished_at FROM matches WHERE id = ANY(%s::uuid[])"
