@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -147,6 +147,15 @@ class Settings(BaseSettings):
         gt=0,
         description="How often an arbiter renews its leases and adopts matches nobody holds.",
     )
+
+    @model_validator(mode="after")
+    def _renew_before_lapse(self) -> Settings:
+        if self.lease_renew_s >= self.lease_s:
+            raise ValueError(
+                f"PREMIERE_LEASE_RENEW_S ({self.lease_renew_s:g}) must be shorter than"
+                f" PREMIERE_LEASE_S ({self.lease_s:g}), or arbiters lose their matches' leases"
+            )
+        return self
 
 
 def metrics_host(settings: Settings) -> str:

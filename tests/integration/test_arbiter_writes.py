@@ -327,3 +327,8 @@ def test_a_match_whose_write_fails_is_voided_and_the_others_play_on(database_url
     assert json.dumps(sql(database_url, "SELECT count(*) FROM match_moves WHERE ply = 3")) == (
         "[[1]]"
     )
+
+
+def test_leases_must_be_renewed_before_they_lapse() -> None:
+    with pytest.raises(ValueError, match="PREMIERE_LEASE_RENEW_S"):
+        Settings(lease_s=1, lease_renew_s=1)
