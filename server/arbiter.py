@@ -19,6 +19,7 @@ from games.errors import GameError
 from games.interface import Game, parse_option_value
 from premiere.config import Settings
 from premiere.seeds import MIN_SEED_HEX, new_seed, strong_seed
+from server import metrics
 from server.events import EventHub
 from server.host import MatchHost
 from server.router import Bots
@@ -215,6 +216,7 @@ class Arbiter:
         except asyncio.CancelledError:
             raise
         except Fenced:
+            metrics.LOST_LEASES.inc()
             log.warning("match %s is hosted by another arbiter now; stopped hosting it", match_id)
         except psycopg.Error as error:
             log.error("match %s failed while hosted here: %s", match_id, describe(error))
@@ -268,6 +270,7 @@ class Arbiter:
                 task, host = self.hosts.get(match_id), self.hosted.get(match_id)
                 if task is not None and host is not None:
                     log.warning("lost the lease of match %s; stopped hosting it", match_id)
+                    metrics.LOST_LEASES.inc()
                     host.lost = True
                     task.cancel()
 
@@ -284,6 +287,7 @@ class Arbiter:
             host = MatchHost(spec, self.store, self.router, self.hub, fence)
             host.restore(await self.store.moves(match_id), await self.store.faults(match_id))
             self._host(host, True)
+            metrics.ADOPTED.inc()
             count += 1
         if count:
             log.info("hosting %d unfinished matches from their logs", count)

@@ -30,6 +30,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from premiere_bot.wire import bot_gateway_pb2
+from server.metrics import RELAYED
 from server.router import Disconnected, Router
 
 log = logging.getLogger("premiere.relay")
@@ -240,6 +241,7 @@ class Relay:
         if not playing:
             return await self.router.ask(bot_id, game, request, timeout)
         arbiter = max(playing, key=lambda a: playing[a])
+        RELAYED.inc()
         reply_id = f"{self.name}:{next(self._ids)}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[reply_id] = future

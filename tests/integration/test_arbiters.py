@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -48,6 +49,14 @@ def follow(arbiter: Arbiter, match_id: str) -> Iterator[match_pb2.WatchMatchResp
     yield from arbiter.matches().WatchMatch(request, timeout=120)
 
 
+def metric(arbiter: Arbiter, name: str) -> float | None:
+    """A counter from the arbiter's /metrics."""
+    url = f"http://127.0.0.1:{arbiter.metrics_port}/metrics"
+    text = urllib.request.urlopen(url, timeout=5).read().decode()
+    values = [line.split()[-1] for line in text.splitlines() if line.startswith(name + " ")]
+    return float(values[0]) if values else 0.0
+
+
 def fences(database_url: str, match_id: str) -> list[int]:
     with psycopg.connect(database_url) as conn:
         rows = conn.execute(
@@ -75,6 +84,8 @@ def test_a_killed_arbiters_match_continues_on_the_other(database_url: str, tmp_p
         watch = threading.Thread(target=lambda: watched.extend(follow(second, match_id)))
         watch.start()
         wait_decisions(first, match_id, 30, 60)
+        relayed = metric(first, "premiere_arbiter_relayed_decisions_total")
+        assert relayed is not None and relayed >= 15  # the bots' seats, asked through Redis
         first.kill()
         before = decisions(second, match_id)
         gap = wait_decisions(second, match_id, before + 1, 15)
@@ -92,6 +103,9 @@ def test_a_killed_arbiters_match_continues_on_the_other(database_url: str, tmp_p
         assert plies == list(range(reference.decisions))
         held = fences(database_url, match_id)
         assert held == sorted(held) and set(held) == {1, 2}, held
+        assert metric(second, "premiere_arbiter_adopted_matches_total") >= 1
+        assert metric(second, "premiere_arbiter_relayed_decisions_total") == 0
+
         print(f"took over in {gap:.1f} s")
     finally:
         for bot in bots:
