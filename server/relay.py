@@ -174,12 +174,18 @@ class Relay:
         return self.router.new_request_id(match_id)
 
     async def reachable(self, bot_id: int) -> bool:
-        return self.router.connected(bot_id) or bool(await self._elsewhere(bot_id))
+        if self.router.connected(bot_id):
+            return True
+        with contextlib.suppress(aioredis.RedisError):
+            return bool(await self._elsewhere(bot_id))
+        return False
 
     async def can_play(self, bot_id: int, game: str) -> bool:
         if self.router.plays(bot_id, game):
             return True
-        return any(self._playing(s, game) for s in (await self._elsewhere(bot_id)).values())
+        with contextlib.suppress(aioredis.RedisError):
+            return any(self._playing(s, game) for s in (await self._elsewhere(bot_id)).values())
+        return False
 
     async def _capacity(self, bot_id: int, game: str) -> int:
         local = sum(c.max_matches for c in self.router.streams(bot_id, game))
@@ -194,26 +200,38 @@ class Relay:
         deadline = time.monotonic() + timeout
         pause = POLL_S
         while True:
-            capacities = [await self._capacity(b, game) for b in bots]
-            if all(capacities):
-                granted = await self._lease(
-                    keys=[self._slots(b) for b in bots],
-                    args=[holder, time.time(), time.time() + SLOT_S, *capacities],
-                )
-                if granted:
-                    self._held[holder] = tuple(bots)
+            try:
+                if await self._try_lease(bots, game, holder):
                     return True
+            except aioredis.RedisError as error:
+                log.warning("relay unavailable while seating match %s (%s)", holder, error)
             if time.monotonic() >= deadline:
                 return False
             await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
             pause = min(pause * 2, MAX_POLL_S)
 
+    async def _try_lease(self, bots: list[int], game: str, holder: str) -> bool:
+        capacities = [await self._capacity(b, game) for b in bots]
+        if not all(capacities):
+            return False
+        granted = await self._lease(
+            keys=[self._slots(b) for b in bots],
+            args=[holder, time.time(), time.time() + SLOT_S, *capacities],
+        )
+        if granted:
+            self._held[holder] = tuple(bots)
+        return bool(granted)
+
     async def release(self, bot_ids: Sequence[int], holder: str = "") -> None:
+        """Free the match's slots (if Redis is away, they lapse within SLOT_S)."""
         self._held.pop(holder, None)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for bot_id in set(bot_ids):
-                pipe.zrem(self._slots(bot_id), holder)
-            await pipe.execute()
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for bot_id in set(bot_ids):
+                    pipe.zrem(self._slots(bot_id), holder)
+                await pipe.execute()
+        except aioredis.RedisError as error:
+            log.warning("relay unavailable; the slots of match %s lapse alone (%s)", holder, error)
 
     def broadcast(self, bot_id: int, message: bot_gateway_pb2.ConnectResponse) -> None:
         self.router.broadcast(bot_id, message)
