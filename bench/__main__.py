@@ -9,7 +9,13 @@ import platform
 import sys
 from pathlib import Path
 
-MODULES = ("bench.playouts", "bench.ratings", "bench.ladder", "bench.arbiter")
+MODULES = (
+    "bench.playouts",
+    "bench.ratings",
+    "bench.ladder",
+    "bench.arbiter",
+    "bench.arbiters",
+)
 OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 
 

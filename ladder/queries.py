@@ -513,10 +513,17 @@ def replay(conn: Connection, match_id: str) -> Replay:
     with conn.transaction():
         cur = tuples(conn)
         row = cur.execute(
-            "SELECT game, status, options, seed, outcome FROM matches WHERE id = %s", (key,)
+            "SELECT game, status, options, seed, outcome, match_revealed(id) FROM matches"
+            " WHERE id = %s",
+            (key,),
         ).fetchone()
         if row is None or row[1] not in ("finished", "void"):
             raise NotFound(f"no ended match {match_id!r}")
+        if not row[5]:
+            raise NotFound(
+                f"match {match_id!r} shares its deal with duplicate tables still playing; its"
+                " replay is published when they have all ended"
+            )
         players = cur.execute(
             "SELECT coalesce(b.name, %s || s.builtin) FROM match_seats s"
             " LEFT JOIN bots b ON b.id = s.bot_id WHERE s.match_id = %s ORDER BY s.seat",
@@ -526,7 +533,7 @@ def replay(conn: Connection, match_id: str) -> Replay:
             "SELECT ply, seat, move, defaulted FROM match_moves WHERE match_id = %s ORDER BY ply",
             (key,),
         ).fetchall()
-    game, status, options, seed, outcome = row
+    game, status, options, seed, outcome, _revealed = row
     return Replay(
         match_id=str(key),
         game=game,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -160,6 +160,37 @@ class Settings(BaseSettings):
         ge=1,
         description="Unfinished matches one bot may have created with Challenge at a time.",
     )
+    arbiter_name: str | None = Field(
+        default=None,
+        description="This arbiter's name in match leases (default: the host name; a Pod's"
+        " name under Kubernetes). A process id and a random suffix are added.",
+    )
+    lease_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="How long a match's lease lasts unless renewed: after an arbiter dies,"
+        " another one takes its matches over within about this long plus lease_renew_s.",
+    )
+    relay: bool = Field(
+        default=False,
+        description="Forward decision requests between arbiters through Redis (redis_url), so"
+        " a bot connected to any arbiter plays matches hosted by any other. Needed when more"
+        " than one arbiter shares the database.",
+    )
+    lease_renew_s: float = Field(
+        default=1.5,
+        gt=0,
+        description="How often an arbiter renews its leases and adopts matches nobody holds.",
+    )
+
+    @model_validator(mode="after")
+    def _renew_before_lapse(self) -> Settings:
+        if self.lease_renew_s >= self.lease_s:
+            raise ValueError(
+                f"PREMIERE_LEASE_RENEW_S ({self.lease_renew_s:g}) must be shorter than"
+                f" PREMIERE_LEASE_S ({self.lease_s:g}), or arbiters lose their matches' leases"
+            )
+        return self
 
 
 def metrics_host(settings: Settings) -> str:

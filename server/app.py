@@ -12,6 +12,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio  # type: ignore[attr-defined]
 from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
+from psycopg.conninfo import conninfo_to_dict
 
 from premiere.config import Settings, metrics_host
 from premiere.tls import add_port, server_options
@@ -21,15 +22,37 @@ from server.errors import CleanErrors
 from server.events import EventHub
 from server.gateway import BotGateway
 from server.match_service import MatchService
+from server.relay import Relay
 from server.router import Router
 from server.store import Store
 
 log = logging.getLogger("premiere.arbiter")
 
+READY = "premiere.ready"
+"""Health service name that is SERVING only while the database answers (readiness probes);
+the overall health ("") stays SERVING while the process runs (liveness)."""
+
 SERVICES = (
     bot_gateway_pb2.DESCRIPTOR.services_by_name["BotGatewayService"].full_name,
     match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
 )
+
+
+async def _watch_database(store: Store, health: health_aio.HealthServicer) -> None:
+    serving = None
+    while True:
+        up = await store.reachable()
+        if up != serving:
+            status = (
+                health_pb2.HealthCheckResponse.SERVING
+                if up
+                else (health_pb2.HealthCheckResponse.NOT_SERVING)
+            )
+            await health.set(READY, status)
+            if serving is not None:
+                log.warning("database %s", "reachable again" if up else "unreachable: not ready")
+            serving = up
+        await asyncio.sleep(2.0)
 
 
 async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
@@ -43,7 +66,14 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     await store.start()
     router = Router(settings.max_streams_per_bot, settings.max_request_id_bytes)
     hub = EventHub()
+    relay: Relay | None = None
     arbiter = Arbiter(store, router, hub, settings)
+    if settings.relay:
+        namespace = conninfo_to_dict(settings.database_url).get("dbname") or ""
+        relay = Relay(router, settings.redis_url, arbiter.owner, str(namespace))
+        await relay.start()
+        arbiter.router = relay
+    log.info("arbiter %s%s", arbiter.owner, " (relay on)" if relay else "")
     server = grpc.aio.server(interceptors=[CleanErrors()], options=server_options(settings))
     bot_gateway_pb2_grpc.add_BotGatewayServiceServicer_to_server(
         BotGateway(store, router, settings, arbiter), server
@@ -77,12 +107,16 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
         host,
         settings.arbiter_metrics_port,
     )
-    await arbiter.resume_all()
+    await arbiter.start()
+    ready = asyncio.create_task(_watch_database(store, health), name="readiness")
     try:
         await stop.wait()
     finally:
+        ready.cancel()
         log.info("arbiter stopping")
         await health.enter_graceful_shutdown()
         await arbiter.stop()
         await server.stop(grace=1.0)
+        if relay is not None:
+            await relay.close()
         await store.close()

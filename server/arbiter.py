@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import socket
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+import psycopg
 
 import games
 from games.bots import bot_names
@@ -14,10 +19,11 @@ from games.errors import GameError
 from games.interface import Game, parse_option_value
 from premiere.config import Settings
 from premiere.seeds import MIN_SEED_HEX, new_seed, strong_seed
+from server import metrics
 from server.events import EventHub
 from server.host import MatchHost
-from server.router import Router
-from server.store import MatchSpec, SeatSpec, Store
+from server.router import Bots
+from server.store import Fenced, MatchSpec, SeatSpec, Store, describe
 
 log = logging.getLogger("premiere.arbiter")
 
@@ -30,6 +36,8 @@ MAX_SEATS = 16
 MAX_NAME = 64
 MAX_OPTIONS = 32
 MAX_TEXT = 256
+INT4_MAX = 2**31 - 1  # the database's integer columns
+MAX_DEAL_TABLES = 64
 
 
 def _check_sizes(
@@ -51,12 +59,21 @@ def _check_sizes(
 
 
 class Arbiter:
-    def __init__(self, store: Store, router: Router, hub: EventHub, settings: Settings) -> None:
+    """Hosts the matches whose leases it holds. Any number of arbiters share one database: each
+    renews its leases, stops hosting a match whose lease it lost, and adopts matches whose
+    lease lapsed (their arbiter died) or that nobody holds."""
+
+    def __init__(self, store: Store, router: Bots, hub: EventHub, settings: Settings) -> None:
         self.store = store
         self.router = router
         self.hub = hub
         self.settings = settings
+        name = settings.arbiter_name or socket.gethostname()
+        self.owner = f"{name}/{os.getpid()}/{uuid.uuid4().hex[:8]}"
         self.hosts: dict[str, asyncio.Task[None]] = {}
+        self.hosted: dict[str, MatchHost] = {}
+        self.fences: dict[str, int] = {}
+        self._keeper: asyncio.Task[None] | None = None
 
     async def create(
         self,
@@ -70,6 +87,7 @@ class Arbiter:
         idempotency_key: str = "",
         rated: bool = False,
         validation: bool = False,
+        deal_tables: int = 0,
     ) -> str:
         """Validate, store and start a match; `seats` holds ("bot" | "builtin", name) pairs.
 
@@ -84,6 +102,12 @@ class Arbiter:
                 f" league ({MIN_SEED_HEX}+ lowercase hex digits)"
             )
         self._check_time_control(move_time_ms, time_bank_ms, strike_limit)
+        if not 0 <= deal_tables <= MAX_DEAL_TABLES:
+            raise BadRequest(f"deal_tables must be between 0 and {MAX_DEAL_TABLES}")
+        move_time_ms = move_time_ms or self.settings.move_time_ms
+        time_bank_ms = time_bank_ms or self.settings.time_bank_ms
+        strike_limit = strike_limit or self.settings.strike_limit
+        self._check_columns(move_time_ms, time_bank_ms, strike_limit)
         if idempotency_key:
             existing = await self.store.match_by_key(idempotency_key)
             if existing is not None:
@@ -126,24 +150,46 @@ class Arbiter:
             options=resolved,
             players=len(seats),
             seed=seed or new_seed(),
-            move_time_ms=move_time_ms or self.settings.move_time_ms,
-            time_bank_ms=time_bank_ms or self.settings.time_bank_ms,
-            strike_limit=strike_limit or self.settings.strike_limit,
+            move_time_ms=move_time_ms,
+            time_bank_ms=time_bank_ms,
+            strike_limit=strike_limit,
             seats=tuple(specs),
             rated=rated,
+            deal_tables=max(1, deal_tables),
         )
-        await self.store.create_match(spec, idempotency_key or None)
+        await self.store.create_match(
+            spec, idempotency_key or None, self.owner, self.settings.lease_s
+        )
         if idempotency_key:
             winner = await self.store.match_by_key(idempotency_key)
             if winner != spec.id:
                 assert winner is not None
                 return winner
-        self._host(MatchHost(spec, self.store, self.router, self.hub), False)
+        self._host(MatchHost(spec, self.store, self.router, self.hub, 1), False)
         return spec.id
+
+    @staticmethod
+    def _check_columns(move_time_ms: int, time_bank_ms: int, strike_limit: int) -> None:
+        """The time control as stored (defaults included) fits the database's columns, so a
+        misconfigured default is a clear error here, not a failed write."""
+        for name, value, least in (
+            ("move_time_ms", move_time_ms, 1),
+            ("time_bank_ms", time_bank_ms, 0),
+            ("strike_limit", strike_limit, 0),
+        ):
+            if not least <= value <= INT4_MAX:
+                raise BadRequest(f"{name} must be between {least} and {INT4_MAX}, not {value}")
 
     def _check_time_control(self, move_time_ms: int, time_bank_ms: int, strike_limit: int) -> None:
         """Zero takes the default; anything else must lie within the documented bounds."""
         s = self.settings
+        for name, value in (
+            ("move_time_ms", move_time_ms),
+            ("time_bank_ms", time_bank_ms),
+            ("strike_limit", strike_limit),
+        ):
+            if not 0 <= value <= INT4_MAX:
+                raise BadRequest(f"{name} must be between 0 and {INT4_MAX}")
         if move_time_ms and not s.min_move_time_ms <= move_time_ms <= s.max_move_time_ms:
             raise BadRequest(
                 f"move_time_ms must be between {s.min_move_time_ms} and {s.max_move_time_ms}"
@@ -170,33 +216,103 @@ class Arbiter:
         grace = self.settings.resume_grace_s if resumed else self.settings.start_grace_s
         task = asyncio.create_task(self._run(host, resumed, grace), name=f"match-{host.spec.id}")
         self.hosts[host.spec.id] = task
+        self.hosted[host.spec.id] = host
+        self.fences[host.spec.id] = host.fence
 
     async def _run(self, host: MatchHost, resumed: bool, grace: float) -> None:
+        match_id = host.spec.id
         try:
             await host.run(resumed, grace)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("match %s crashed; it resumes from its log on restart", host.spec.id)
+        except Fenced:
+            metrics.LOST_LEASES.inc()
+            log.warning("match %s is hosted by another arbiter now; stopped hosting it", match_id)
+        except psycopg.Error as error:
+            log.error("match %s failed while hosted here: %s", match_id, describe(error))
+            await self._give_up(host, error)
+        except Exception as error:
+            log.exception("match %s failed while hosted here", match_id)
+            await self._give_up(host, error)
         finally:
-            self.hosts.pop(host.spec.id, None)
+            self.hosts.pop(match_id, None)
+            self.hosted.pop(match_id, None)
+            self.fences.pop(match_id, None)
+            await self.hub.close(match_id)
 
-    async def resume_all(self) -> int:
-        """Re-host every unfinished match by re-executing its log."""
+    async def _give_up(self, host: MatchHost, error: Exception) -> None:
+        """A match whose host failed is voided with the reason; if even that cannot be written,
+        its lease is let go so another arbiter (or this one) hosts it again from its log."""
+        reason = f"the arbiter hosting it failed ({type(error).__name__})"
+        try:
+            await host.void(reason)
+        except Fenced:
+            pass
+        except Exception as failure:
+            log.error(
+                "match %s could not be voided (%s); letting its lease go",
+                host.spec.id,
+                type(failure).__name__,
+            )
+            with contextlib.suppress(Exception):
+                await self.store.release(host.spec.id, self.owner, host.fence)
+
+    async def start(self) -> None:
+        """Adopt the matches nobody holds, then keep leases and adopt orphans periodically."""
+        await self.adopt()
+        self._keeper = asyncio.create_task(self._keep(), name="arbiter-leases")
+
+    async def _keep(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.lease_renew_s)
+            try:
+                await self.renew()
+                await self.adopt()
+            except Exception:
+                log.exception("lease upkeep failed; trying again")
+
+    async def renew(self) -> None:
+        """Extend every lease still held; stop hosting the matches whose lease was taken."""
+        held = dict(self.fences)
+        renewed = await self.store.renew(self.owner, held, self.settings.lease_s)
+        for match_id, fence in held.items():
+            if match_id not in renewed and self.fences.get(match_id) == fence:
+                task, host = self.hosts.get(match_id), self.hosted.get(match_id)
+                if task is not None and host is not None:
+                    log.warning("lost the lease of match %s; stopped hosting it", match_id)
+                    metrics.LOST_LEASES.inc()
+                    host.lost = True
+                    task.cancel()
+
+    async def adopt(self) -> int:
+        """Host every unfinished match nobody holds, from its log."""
         count = 0
-        for match_id in await self.store.unfinished():
-            spec = await self.store.spec(match_id)
-            if spec is None or match_id in self.hosts:
+        for match_id in await self.store.orphans():
+            if match_id in self.hosts:
                 continue
-            host = MatchHost(spec, self.store, self.router, self.hub)
+            fence = await self.store.acquire(match_id, self.owner, self.settings.lease_s)
+            spec = await self.store.spec(match_id) if fence is not None else None
+            if fence is None or spec is None or match_id in self.hosts:
+                continue
+            host = MatchHost(spec, self.store, self.router, self.hub, fence)
             host.restore(await self.store.moves(match_id), await self.store.faults(match_id))
             self._host(host, True)
+            metrics.ADOPTED.inc()
             count += 1
         if count:
-            log.info("resumed %d unfinished matches", count)
+            log.info("hosting %d unfinished matches from their logs", count)
         return count
 
     async def stop(self) -> None:
+        """Stop hosting and let the leases go, so other arbiters take the matches at once."""
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
+        held = dict(self.fences)
         for task in list(self.hosts.values()):
             task.cancel()
         await asyncio.gather(*self.hosts.values(), return_exceptions=True)
+        for match_id, fence in held.items():
+            with contextlib.suppress(Exception):
+                await self.store.release(match_id, self.owner, fence)

@@ -21,8 +21,8 @@ from server import metrics
 from server.codec import move_from_wire, move_to_wire, observation_to_wire
 from server.events import EndEvent, EventHub, FaultEvent, MoveEvent
 from server.outcome import outcome_to_wire
-from server.router import Disconnected, Router
-from server.store import FaultRecord, MatchSpec, MoveRecord, Store
+from server.router import Bots, Disconnected
+from server.store import FaultRecord, Fenced, MatchSpec, MoveRecord, Store
 
 log = logging.getLogger("premiere.host")
 
@@ -50,8 +50,16 @@ class Decision:
 
 
 class MatchHost:
-    def __init__(self, spec: MatchSpec, store: Store, router: Router, hub: EventHub) -> None:
+    """`fence` is the fencing number of the match's lease this arbiter holds; every write of
+    the match carries it, and the database refuses it once another arbiter took over."""
+
+    def __init__(
+        self, spec: MatchSpec, store: Store, router: Bots, hub: EventHub, fence: int
+    ) -> None:
         self.spec = spec
+        self.fence = fence
+        self.lost = False
+        """Set once another arbiter holds the match: its bots' slots are the new host's now."""
         self.game = games.get(spec.game)
         self.store = store
         self.router = router
@@ -74,7 +82,7 @@ class MatchHost:
             if fault.blame == BOT and fault.seat >= 0:
                 self._count_strike(fault.seat)
 
-    def _absent(self, grace_s: float) -> str:
+    async def _absent(self, grace_s: float) -> str:
         """Why the match could not start: who never connected, who does not play this game."""
         seen: set[int] = set()
         away: list[str] = []
@@ -83,9 +91,9 @@ class MatchHost:
             if seat.bot_id is None or seat.bot_id in seen:
                 continue
             seen.add(seat.bot_id)
-            if not self.router.connected(seat.bot_id):
+            if not await self.router.reachable(seat.bot_id):
                 away.append(seat.label)
-            elif not self.router.streams(seat.bot_id, self.game.id):
+            elif not await self.router.can_play(seat.bot_id, self.game.id):
                 elsewhere.append(seat.label)
         reasons = []
         if elsewhere:
@@ -112,13 +120,20 @@ class MatchHost:
 
     async def run(self, resumed: bool, grace_s: float) -> None:
         self.hub.open(self.spec.id)
+        if self.state.is_over():
+            # Every move is logged; only the finish was lost: it needs no bot.
+            await self.store.mark_running(self.spec.id, self.fence)
+            await self._finish()
+            return
         remote = self.remote_bots
-        if remote and not await self.router.lease(remote, self.game.id, grace_s):
-            await self._void(self._absent(grace_s))
+        if remote and not await self.router.lease(
+            remote, self.game.id, grace_s, holder=self.spec.id
+        ):
+            await self._void(await self._absent(grace_s))
             return
         metrics.LIVE_MATCHES.inc()
         try:
-            await self.store.mark_running(self.spec.id)
+            await self.store.mark_running(self.spec.id, self.fence)
             if resumed:
                 await self._record_fault(
                     FaultRecord(
@@ -126,17 +141,21 @@ class MatchHost:
                         -1,
                         "restart",
                         INFRASTRUCTURE,
-                        f"arbiter restarted; resumed from its log at decision {self.ply}",
+                        f"hosted again (fencing number {self.fence}) after its arbiter stopped;"
+                        f" resumed from its log at decision {self.ply}",
                     )
                 )
             self._announce_start(resumed)
             while not self.state.is_over():
                 await self._step()
             await self._finish()
+        except Fenced:
+            self.lost = True
+            raise
         finally:
             metrics.LIVE_MATCHES.dec()
-            if remote:
-                await self.router.release(remote)
+            if remote and not self.lost:
+                await self.router.release(remote, holder=self.spec.id)
 
     async def _step(self) -> None:
         """One step: every awaited seat is asked at once from the same state (a simultaneous
@@ -160,6 +179,7 @@ class MatchHost:
         self.state.apply(seat, decision.move)
         await self.store.append_move(
             self.spec.id,
+            self.fence,
             MoveRecord(
                 self.ply,
                 seat,
@@ -257,7 +277,7 @@ class MatchHost:
         self.router.broadcast(bot_id, bot_gateway_pb2.ConnectResponse(refused=refused))
 
     async def _record_fault(self, fault: FaultRecord) -> None:
-        await self.store.append_fault(self.spec.id, fault)
+        await self.store.append_fault(self.spec.id, self.fence, fault)
         if fault.blame == BOT and fault.seat >= 0:
             metrics.STRIKES.labels(fault.kind).inc()
             if self._count_strike(fault.seat):
@@ -295,19 +315,33 @@ class MatchHost:
     async def _finish(self) -> None:
         outcome = to_plain(self.final_outcome())
         assert isinstance(outcome, dict)
-        await self.store.finish(
+        finished = await self.store.finish(
             self.spec.id,
+            self.fence,
             outcome,
             [c.strikes for c in self.clocks],
             [c.forfeited for c in self.clocks],
         )
+        if not finished:
+            row = await self.store.match(self.spec.id)
+            status = row["status"] if row is not None else "gone"
+            if status != "finished":
+                log.warning("match %s was %s before it could finish", self.spec.id, status)
+                reason = (row or {}).get("void_reason") or f"the match is {status}"
+                self._announce_end(void_reason=reason)
+                await self._close_events(status)
+                return
         metrics.MATCHES_FINISHED.labels(self.game.id, "finished").inc()
         self._announce_end(outcome=outcome_to_wire(outcome))
         await self._close_events("finished")
 
+    async def void(self, reason: str) -> None:
+        """End the match without a result, telling its bots and watchers why."""
+        await self._void(reason)
+
     async def _void(self, reason: str) -> None:
         log.warning("voiding match %s: %s", self.spec.id, reason)
-        await self.store.void(self.spec.id, reason)
+        await self.store.void(self.spec.id, reason, self.fence)
         metrics.MATCHES_FINISHED.labels(self.game.id, "void").inc()
         self._announce_end(void_reason=reason)
         await self._close_events("void")

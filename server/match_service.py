@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 from collections.abc import AsyncIterator
 from typing import Any
@@ -19,6 +20,9 @@ from server.gateway import bearer_token
 from server.limits import LimitExceeded, Slots, peer_host
 from server.outcome import outcome_to_wire
 from server.store import FaultRecord, MoveRecord, Row, Store
+
+LOG_POLL_S = 0.5
+"""How often a watcher of a match hosted by another arbiter reads its log again."""
 
 STATUS = {
     "pending": match_pb2.MATCH_STATUS_PENDING,
@@ -96,10 +100,17 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                 request.idempotency_key,
                 request.rated,
                 request.validation,
+                request.deal_tables,
             )
         except BadRequest as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
         return match_pb2.CreateMatchResponse(match_id=match_id)
+
+    async def _revealed(self, row: Row) -> bool:
+        """Ended, and (for a table of a shared deal) so has every table of the deal."""
+        if row["status"] not in ("finished", "void"):
+            return False
+        return row["deal_tables"] <= 1 or await self.store.revealed(str(row["id"]))
 
     async def _row(self, match_id: str, context: grpc.aio.ServicerContext[Any, Any]) -> Row:
         row = await self.store.match(match_id)
@@ -130,7 +141,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
     async def _record(self, row: Row, viewer: int | None = None) -> match_pb2.Match:
         match_id = str(row["id"])
         seats = await self.store.seats(match_id)
-        ended = row["status"] in ("finished", "void")
+        ended = await self._revealed(row)
         own = {s["seat"] for s in seats if viewer is not None and s["family_id"] == viewer}
         faults = await self.store.faults(match_id)
         moves = await self.store.moves(match_id)
@@ -166,6 +177,12 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[match_pb2.WatchMatchResponse]:
         row = await self._row(request.match_id, context)
+        if row["deal_tables"] > 1 and not await self.store.revealed(str(row["id"])):
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "this match shares its deal with other tables (a duplicate group): it can be"
+                " watched once every one of them has ended",
+            )
         try:
             with (
                 self.peers.take(peer_host(context.peer())),
@@ -184,7 +201,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
     ) -> AsyncIterator[match_pb2.WatchMatchResponse]:
         viewer = await self._viewer(context)
         own = await self._own_seats(str(row["id"]), viewer)
-        over = row["status"] in ("finished", "void")
+        over = await self._revealed(row)
         game, replica = self._replayer(row)
         sequence = 0
         async for event in self._events(row, game):
@@ -209,30 +226,35 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
             yield message
 
     async def _events(self, row: Row, game: Game) -> AsyncIterator[Event]:
-        """The log so far from the database, then the live tail if the match is hosted here.
+        """The log so far from the database, then the live tail until the match ends.
 
         Moves are durable before they are published, so plies already read from the log are
-        skipped in the tail; if the tail closes early, the log is read again to the end.
+        skipped in the tail. While this arbiter hosts the match the tail is its event hub;
+        while another arbiter does (or none, between a failover and the takeover), the log is
+        read again every `LOG_POLL_S` until the match ends.
         """
         match_id = str(row["id"])
-        live = self.hub.is_live(match_id)
         emitted = 0
         async for event in self._logged(match_id, game, 0):
             emitted = event.ply + 1 if isinstance(event, MoveEvent) else emitted
             yield event
-        if live:
-            async for event in self.hub.follow(match_id):
-                if isinstance(event, EndEvent):
-                    yield event
-                    return
-                if event.ply >= emitted:
-                    emitted = event.ply + 1 if isinstance(event, MoveEvent) else emitted
-                    yield event
+        while True:
+            if self.hub.is_live(match_id):
+                async for event in self.hub.follow(match_id):
+                    if isinstance(event, EndEvent):
+                        yield event
+                        return
+                    if event.ply >= emitted:
+                        emitted = event.ply + 1 if isinstance(event, MoveEvent) else emitted
+                        yield event
+            latest = await self.store.match(match_id)
             async for event in self._logged(match_id, game, emitted):
+                emitted = event.ply + 1 if isinstance(event, MoveEvent) else emitted
                 yield event
-        latest = await self.store.match(match_id)
-        if latest is not None and latest["status"] in ("finished", "void"):
-            yield EndEvent(latest["status"])
+            if latest is None or latest["status"] in ("finished", "void"):
+                yield EndEvent(latest["status"] if latest else "void")
+                return
+            await asyncio.sleep(LOG_POLL_S)
 
     async def _logged(self, match_id: str, game: Game, start: int) -> AsyncIterator[Event]:
         moves = await self.store.moves(match_id)
@@ -253,7 +275,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         self, request: match_pb2.GetReplayRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> match_pb2.GetReplayResponse:
         row = await self._row(request.match_id, context)
-        ended = row["status"] in ("finished", "void")
+        ended = await self._revealed(row)
         moves = await self.store.moves(request.match_id)
         reply = match_pb2.GetReplayResponse(
             game=row["game"],
@@ -267,7 +289,8 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
             if not ended:
                 await context.abort(
                     grpc.StatusCode.FAILED_PRECONDITION,
-                    "the full replay (seed and every move) is available once the match ends",
+                    "the full replay (seed and every move) is available once the match ends"
+                    " (for a duplicate table, once every table of its deal has ended)",
                 )
             reply.seed = row["seed"]
             game = games.get(row["game"])

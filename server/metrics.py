@@ -59,3 +59,15 @@ COMMIT_BATCH = Histogram(
 MATCHES_FINISHED = Counter(
     "premiere_arbiter_matches_total", "Matches ended, by game and status.", ["game", "status"]
 )
+ADOPTED = Counter(
+    "premiere_arbiter_adopted_matches_total",
+    "Unfinished matches this arbiter took over from their logs (lease lapsed, or none).",
+)
+LOST_LEASES = Counter(
+    "premiere_arbiter_lost_leases_total",
+    "Matches this arbiter stopped hosting because another arbiter took them over.",
+)
+RELAYED = Counter(
+    "premiere_arbiter_relayed_decisions_total",
+    "Decision requests forwarded through Redis to the arbiter holding the bot's stream.",
+)

@@ -16,8 +16,9 @@ import itertools
 import secrets
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from premiere_wire import bot_gateway_pb2
 from server.limits import Rate
@@ -84,6 +85,29 @@ class Connection:
             self.kill()
 
 
+class Bots(Protocol):
+    """What a match host needs from the bots: this arbiter's `Router`, or a `Relay` that also
+    reaches bots connected to other arbiters."""
+
+    def new_request_id(self, match_id: str) -> str: ...
+
+    async def reachable(self, bot_id: int) -> bool: ...
+
+    async def can_play(self, bot_id: int, game: str) -> bool: ...
+
+    async def lease(
+        self, bot_ids: Sequence[int], game: str, timeout: float, holder: str = ""
+    ) -> bool: ...
+
+    async def release(self, bot_ids: Sequence[int], holder: str = "") -> None: ...
+
+    def broadcast(self, bot_id: int, message: bot_gateway_pb2.ConnectResponse) -> None: ...
+
+    async def ask(
+        self, bot_id: int, game: str, request: bot_gateway_pb2.DecisionRequest, timeout: float
+    ) -> bot_gateway_pb2.DecisionAnswer: ...
+
+
 class Router:
     """Tracks live streams per bot, leases match capacity, and asks for decisions."""
 
@@ -104,6 +128,8 @@ class Router:
         self._endings: dict[int, deque[bot_gateway_pb2.MatchEnded]] = defaultdict(
             lambda: deque(maxlen=KEPT_ENDINGS)
         )
+        self.listeners: list[Callable[[int], None]] = []
+        """Called with the bot's id whenever one of its streams comes or goes."""
 
     # --- streams -------------------------------------------------------------------------
 
@@ -124,6 +150,7 @@ class Router:
         endings = self._endings.pop(conn.bot_id, ())
         for ended in endings:
             conn.send(bot_gateway_pb2.ConnectResponse(match_ended=ended))
+        self._notify(conn.bot_id)
         async with self._changed:
             self._changed.notify_all()
 
@@ -137,8 +164,28 @@ class Router:
                 future.set_exception(Disconnected(f"{conn.bot_name} disconnected"))
         conn.pending.clear()
         conn.outbox.put_nowait(None)
+        self._notify(conn.bot_id)
         async with self._changed:
             self._changed.notify_all()
+
+    def _notify(self, bot_id: int) -> None:
+        for listener in self.listeners:
+            listener(bot_id)
+
+    def bot_ids(self) -> Iterable[int]:
+        return [bot_id for bot_id, conns in self._streams.items() if conns]
+
+    def live_streams(self, bot_id: int) -> list[Connection]:
+        return [c for c in self._streams.get(bot_id, []) if not c.closed]
+
+    def plays(self, bot_id: int, game: str) -> bool:
+        return bool(self.streams(bot_id, game))
+
+    async def reachable(self, bot_id: int) -> bool:
+        return self.connected(bot_id)
+
+    async def can_play(self, bot_id: int, game: str) -> bool:
+        return self.plays(bot_id, game)
 
     def streams(self, bot_id: int, game: str) -> list[Connection]:
         return [c for c in self._streams.get(bot_id, []) if not c.closed and c.plays(game)]
@@ -173,7 +220,9 @@ class Router:
     def _capacity(self, bot_id: int, game: str) -> int:
         return sum(c.max_matches for c in self.streams(bot_id, game))
 
-    async def lease(self, bot_ids: Sequence[int], game: str, timeout: float) -> bool:
+    async def lease(
+        self, bot_ids: Sequence[int], game: str, timeout: float, holder: str = ""
+    ) -> bool:
         """Reserve one match slot on each distinct bot, all or none.
 
         A bot's capacity is the sum of `max_matches` over its live streams that play the game;
@@ -197,7 +246,7 @@ class Router:
                 self._leases[bot_id] += 1
         return True
 
-    async def release(self, bot_ids: Sequence[int]) -> None:
+    async def release(self, bot_ids: Sequence[int], holder: str = "") -> None:
         async with self._changed:
             for bot_id in set(bot_ids):
                 self._leases[bot_id] = max(0, self._leases[bot_id] - 1)
@@ -206,6 +255,8 @@ class Router:
     # --- decisions -----------------------------------------------------------------------
 
     def new_request_id(self, match_id: str) -> str:
+        """Unique across restarts and arbiters: a match taken over never reuses a pending
+        request's id."""
         return f"{match_id}:{self._boot}:{next(self._ids)}"
 
     async def ask(

@@ -4,6 +4,13 @@ Writes from every live match go through one writer task that commits them in bat
 commit): each caller awaits its own record's commit, so a move is durable before the match
 asks for the next decision, and one commit serves every match that wrote meanwhile. When the
 database goes away, the writer retries the same batch until it is back; nothing is dropped.
+
+Each record succeeds or fails alone: when a batch fails for a reason other than the connection,
+its records are committed again one transaction each, so a bad record fails only its own
+caller. Every write is idempotent (a retried batch whose COMMIT had in fact succeeded changes
+nothing): a logged ply with the same content is skipped, faults have a natural key, status
+changes name the status they expect. Every write of a live match carries the fencing number of
+the lease its arbiter holds, and the database refuses a stale one (`Fenced`).
 """
 
 from __future__ import annotations
@@ -66,6 +73,8 @@ class MatchSpec:
     strike_limit: int
     seats: tuple[SeatSpec, ...]
     rated: bool = False
+    deal_tables: int = 1
+    """How many matches are dealt from this seed (a duplicate group's tables)."""
 
 
 @dataclass(frozen=True)
@@ -86,11 +95,38 @@ class FaultRecord:
     detail: str
 
 
+class Fenced(Exception):
+    """The match's lease is held by another arbiter now (or has lapsed): stop hosting it."""
+
+
+class PlyConflict(Exception):
+    """A ply is already logged with other content."""
+
+
+FENCED = "PF001"
+CONFLICT = "PF002"
+
+Statement = tuple[str, tuple[Any, ...]]
+
+
 @dataclass
 class _Write:
-    sql: str
-    params: tuple[Any, ...]
-    done: asyncio.Future[None] = field(repr=False)
+    statements: tuple[Statement, ...]
+    done: asyncio.Future[int] = field(repr=False)
+
+
+def describe(error: psycopg.Error) -> str:
+    """A database error for the logs: its class and primary message, never its DETAIL (which
+    can quote a failing row, seed included)."""
+    return f"{type(error).__name__} [{error.sqlstate}]: {error.diag.message_primary or ''}"
+
+
+def _failure(error: psycopg.Error) -> Exception:
+    if error.sqlstate == FENCED:
+        return Fenced(error.diag.message_primary or str(error))
+    if error.sqlstate == CONFLICT:
+        return PlyConflict(error.diag.message_primary or str(error))
+    return error
 
 
 class Store:
@@ -126,10 +162,15 @@ class Store:
 
     # --- group commit --------------------------------------------------------------------
 
-    async def _write(self, sql: str, params: tuple[Any, ...]) -> None:
-        item = _Write(sql, params, asyncio.get_running_loop().create_future())
+    async def _write(self, sql: str, params: tuple[Any, ...]) -> int:
+        """Commit one statement; returns the rows it changed."""
+        return await self._write_all((sql, params))
+
+    async def _write_all(self, *statements: Statement) -> int:
+        """Commit statements in one transaction; returns the rows the last one changed."""
+        item = _Write(statements, asyncio.get_running_loop().create_future())
         await self._queue.put(item)
-        await item.done
+        return await item.done
 
     async def _write_loop(self) -> None:
         while True:
@@ -142,24 +183,68 @@ class Store:
         while True:
             try:
                 conn = await self._writer_connection()
+                counts = []
                 async with conn.transaction(), conn.pipeline():
                     for item in batch:
-                        await conn.execute(item.sql, item.params)
+                        counts.append(await self._execute(conn, item))
             except psycopg.OperationalError as error:
-                log.warning("database write failed (%s); retrying", error)
-                await self._drop_writer_connection()
-                await asyncio.sleep(self.retry_delay)
+                await self._wait_for_database(error)
                 continue
             except psycopg.Error as error:
+                if len(batch) == 1:
+                    self._fail(batch[0], error)
+                    return
+                log.warning(
+                    "a batch of %d writes failed (%s); one at a time", len(batch), describe(error)
+                )
                 for item in batch:
-                    if not item.done.done():
-                        item.done.set_exception(error)
+                    await self._commit_alone(item)
                 return
             COMMIT_BATCH.observe(len(batch))
-            for item in batch:
+            for item, cursor in zip(batch, counts, strict=True):
                 if not item.done.done():
-                    item.done.set_result(None)
+                    item.done.set_result(cursor.rowcount)
             return
+
+    async def _commit_alone(self, item: _Write) -> None:
+        while True:
+            try:
+                conn = await self._writer_connection()
+                async with conn.transaction():
+                    cursor = await self._execute(conn, item)
+            except psycopg.OperationalError as error:
+                await self._wait_for_database(error)
+                continue
+            except psycopg.Error as error:
+                self._fail(item, error)
+                return
+            COMMIT_BATCH.observe(1)
+            if not item.done.done():
+                item.done.set_result(cursor.rowcount)
+            return
+
+    @staticmethod
+    async def _execute(
+        conn: psycopg.AsyncConnection[Any], item: _Write
+    ) -> psycopg.AsyncCursor[Any]:
+        cursor = conn.cursor()
+        for sql, params in item.statements:
+            cursor = conn.cursor()
+            await cursor.execute(sql, params)
+        return cursor
+
+    @staticmethod
+    def _fail(item: _Write, error: psycopg.Error) -> None:
+        failure = _failure(error)
+        if not isinstance(failure, Fenced | PlyConflict):
+            log.error("a write failed and is dropped: %s", describe(error))
+        if not item.done.done():
+            item.done.set_exception(failure)
+
+    async def _wait_for_database(self, error: psycopg.OperationalError) -> None:
+        log.warning("database write failed (%s); retrying", error)
+        await self._drop_writer_connection()
+        await asyncio.sleep(self.retry_delay)
 
     async def _writer_connection(self) -> psycopg.AsyncConnection[Any]:
         if self._write_conn is None or self._write_conn.closed:
@@ -185,34 +270,66 @@ class Store:
                 await asyncio.sleep(self.retry_delay)
         raise AssertionError("unreachable")
 
+    async def reachable(self, timeout: float = 2.0) -> bool:
+        """Whether the database answers now (for readiness): one try, no retries."""
+        try:
+            async with asyncio.timeout(timeout), self._pool.connection(timeout) as conn:
+                await conn.execute("SELECT 1")
+            return True
+        except (TimeoutError, psycopg.Error, OSError):
+            return False
+
     # --- matches -------------------------------------------------------------------------
 
-    async def create_match(self, spec: MatchSpec, idempotency_key: str | None = None) -> None:
-        """Insert the match; with a key already used, nothing is inserted (see `match_by_key`)."""
-        await self._write(
-            "INSERT INTO matches (id, game, options, players, seed, move_time_ms, time_bank_ms,"
-            " strike_limit, status, idempotency_key, rated)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'pending', %s, %s)"
-            " ON CONFLICT (idempotency_key) DO NOTHING",
+    async def create_match(
+        self,
+        spec: MatchSpec,
+        idempotency_key: str | None = None,
+        owner: str = "",
+        lease_s: float = 0.0,
+    ) -> None:
+        """Insert the match, its seats and (with an owner) its first lease, fencing number 1, in
+        one transaction; with a key already used, nothing is inserted (see `match_by_key`)."""
+        statements: list[Statement] = [
             (
-                spec.id,
-                spec.game,
-                json.dumps(spec.options),
-                spec.players,
-                spec.seed,
-                spec.move_time_ms,
-                spec.time_bank_ms,
-                spec.strike_limit,
-                idempotency_key,
-                spec.rated,
-            ),
-        )
-        for seat, player in enumerate(spec.seats):
-            await self._write(
-                "INSERT INTO match_seats (match_id, seat, bot_id, builtin)"
-                " SELECT %s, %s, %s, %s WHERE EXISTS (SELECT 1 FROM matches WHERE id = %s)",
-                (spec.id, seat, player.bot_id, player.builtin, spec.id),
+                "INSERT INTO matches (id, game, options, players, seed, move_time_ms,"
+                " time_bank_ms, strike_limit, status, idempotency_key, rated, deal_tables)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'pending', %s, %s, %s)"
+                " ON CONFLICT DO NOTHING",
+                (
+                    spec.id,
+                    spec.game,
+                    json.dumps(spec.options),
+                    spec.players,
+                    spec.seed,
+                    spec.move_time_ms,
+                    spec.time_bank_ms,
+                    spec.strike_limit,
+                    idempotency_key,
+                    spec.rated,
+                    spec.deal_tables,
+                ),
             )
+        ]
+        mine = "EXISTS (SELECT 1 FROM matches WHERE id = %s)"
+        for seat, player in enumerate(spec.seats):
+            statements.append(
+                (
+                    "INSERT INTO match_seats (match_id, seat, bot_id, builtin)"
+                    f" SELECT %s, %s, %s, %s WHERE {mine} ON CONFLICT DO NOTHING",
+                    (spec.id, seat, player.bot_id, player.builtin, spec.id),
+                )
+            )
+        if owner:
+            statements.append(
+                (
+                    "INSERT INTO match_leases (match_id, owner, fence, expires_at)"
+                    f" SELECT %s, %s, 1, now() + make_interval(secs => %s) WHERE {mine}"
+                    " ON CONFLICT DO NOTHING",
+                    (spec.id, owner, lease_s, spec.id),
+                )
+            )
+        await self._write_all(*statements)
 
     async def match_by_key(self, idempotency_key: str) -> str | None:
         rows = await self._read(
@@ -220,17 +337,78 @@ class Store:
         )
         return str(rows[0]["id"]) if rows else None
 
-    async def mark_running(self, match_id: str) -> None:
+    # --- leases --------------------------------------------------------------------------
+
+    async def acquire(self, match_id: str, owner: str, lease_s: float) -> int | None:
+        """Take the match's lease if it is free or has lapsed (a takeover adds one to the
+        fencing number); returns the fencing number, or None when another arbiter holds it or
+        the match has ended. The same owner asking again keeps its number (a retried write)."""
+        rows = await self._read(
+            "INSERT INTO match_leases (match_id, owner, fence, expires_at)"
+            " SELECT id, %s, 1, now() + make_interval(secs => %s) FROM matches"
+            "  WHERE id = %s AND status IN ('pending', 'running')"
+            " ON CONFLICT (match_id) DO UPDATE SET owner = EXCLUDED.owner,"
+            "  expires_at = EXCLUDED.expires_at,"
+            "  fence = match_leases.fence"
+            "   + CASE WHEN match_leases.owner = EXCLUDED.owner THEN 0 ELSE 1 END"
+            " WHERE match_leases.expires_at < now() OR match_leases.owner = EXCLUDED.owner"
+            " RETURNING fence",
+            (owner, lease_s, match_id),
+        )
+        return int(rows[0]["fence"]) if rows else None
+
+    async def renew(self, owner: str, fences: dict[str, int], lease_s: float) -> set[str]:
+        """Extend the leases this owner still holds with these fencing numbers; returns the
+        matches renewed (a match missing from the answer has been taken over)."""
+        if not fences:
+            return set()
+        rows = await self._read(
+            "UPDATE match_leases l SET expires_at = now() + make_interval(secs => %s)"
+            " FROM unnest(%s::uuid[], %s::bigint[]) AS h (match_id, fence)"
+            " WHERE l.match_id = h.match_id AND l.fence = h.fence AND l.owner = %s"
+            " RETURNING l.match_id",
+            (lease_s, list(fences), list(fences.values()), owner),
+        )
+        return {str(row["match_id"]) for row in rows}
+
+    async def release(self, match_id: str, owner: str, fence: int) -> None:
+        """Let the lease lapse now, so another arbiter may take the match at once."""
         await self._write(
-            "UPDATE matches SET status = 'running', started_at = coalesce(started_at, now())"
-            " WHERE id = %s AND status IN ('pending', 'running')",
-            (match_id,),
+            "UPDATE match_leases SET expires_at = now() - interval '1 second'"
+            " WHERE match_id = %s AND owner = %s AND fence = %s",
+            (match_id, owner, fence),
         )
 
-    async def append_move(self, match_id: str, record: MoveRecord) -> None:
+    async def orphans(self, limit: int = 100) -> list[str]:
+        """Unfinished matches nobody holds: never leased, or their lease has lapsed."""
+        rows = await self._read(
+            "SELECT m.id FROM matches m LEFT JOIN match_leases l ON l.match_id = m.id"
+            " WHERE m.status IN ('pending', 'running')"
+            " AND (l.match_id IS NULL OR l.expires_at < now())"
+            " ORDER BY m.created_at LIMIT %s",
+            (limit,),
+        )
+        return [str(row["id"]) for row in rows]
+
+    async def lease(self, match_id: str) -> Row | None:
+        rows = await self._read("SELECT * FROM match_leases WHERE match_id = %s", (match_id,))
+        return rows[0] if rows else None
+
+    # --- the match's log (every write carries the lease's fencing number) ----------------
+
+    async def mark_running(self, match_id: str, fence: int) -> None:
         await self._write(
-            "INSERT INTO match_moves (match_id, ply, seat, move, defaulted, elapsed_ms)"
-            " VALUES (%s, %s, %s, %s, %s, %s)",
+            "UPDATE matches SET status = 'running', started_at = coalesce(started_at, now())"
+            " WHERE id = %s AND status IN ('pending', 'running') AND arbiter_holds(id, %s)",
+            (match_id, fence),
+        )
+
+    async def append_move(self, match_id: str, fence: int, record: MoveRecord) -> None:
+        """A ply already logged with the same content is a no-op; other content raises
+        `PlyConflict`; a stale fencing number raises `Fenced`."""
+        await self._write(
+            "INSERT INTO match_moves (match_id, ply, seat, move, defaulted, elapsed_ms, fence)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s)",
             (
                 match_id,
                 record.ply,
@@ -238,41 +416,52 @@ class Store:
                 json.dumps(record.move),
                 record.defaulted,
                 record.elapsed_ms,
+                fence,
             ),
         )
 
-    async def append_fault(self, match_id: str, record: FaultRecord) -> None:
+    async def append_fault(self, match_id: str, fence: int, record: FaultRecord) -> None:
         await self._write(
-            "INSERT INTO match_faults (match_id, ply, seat, kind, blame, detail)"
-            " VALUES (%s, %s, %s, %s, %s, %s)",
-            (match_id, record.ply, record.seat, record.kind, record.blame, record.detail),
+            "INSERT INTO match_faults (match_id, ply, seat, kind, blame, detail, fence)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+            (match_id, record.ply, record.seat, record.kind, record.blame, record.detail, fence),
         )
 
     async def finish(
         self,
         match_id: str,
+        fence: int,
         outcome: Any,
         strikes: Sequence[int],
         forfeited: Sequence[bool],
-    ) -> None:
-        for seat, (count, gone) in enumerate(zip(strikes, forfeited, strict=True)):
-            await self._write(
+    ) -> bool:
+        """Finish a running match this arbiter holds, seats and result in one transaction;
+        False when it is no longer running (a retried finish, or already void)."""
+        statements: list[Statement] = [
+            (
                 "UPDATE match_seats SET strikes = %s, forfeited = %s"
-                " WHERE match_id = %s AND seat = %s",
-                (count, gone, match_id, seat),
+                " WHERE match_id = %s AND seat = %s AND arbiter_holds(match_id, %s)",
+                (count, gone, match_id, seat, fence),
             )
-        await self._write(
-            "UPDATE matches SET status = 'finished', outcome = %s, finished_at = now()"
-            " WHERE id = %s",
-            (json.dumps(outcome), match_id),
+            for seat, (count, gone) in enumerate(zip(strikes, forfeited, strict=True))
+        ]
+        statements.append(
+            (
+                "UPDATE matches SET status = 'finished', outcome = %s, finished_at = now()"
+                " WHERE id = %s AND status = 'running' AND arbiter_holds(id, %s)",
+                (json.dumps(outcome), match_id, fence),
+            )
         )
+        return await self._write_all(*statements) == 1
 
-    async def void(self, match_id: str, reason: str) -> None:
-        await self._write(
+    async def void(self, match_id: str, reason: str, fence: int) -> bool:
+        """Void a pending or running match this arbiter holds; False when it had ended."""
+        changed = await self._write(
             "UPDATE matches SET status = 'void', void_reason = %s, finished_at = now()"
-            " WHERE id = %s AND status IN ('pending', 'running')",
-            (reason, match_id),
+            " WHERE id = %s AND status IN ('pending', 'running') AND arbiter_holds(id, %s)",
+            (reason, match_id, fence),
         )
+        return changed == 1
 
     async def match(self, match_id: str) -> Row | None:
         try:
@@ -281,6 +470,11 @@ class Store:
             return None
         rows = await self._read("SELECT * FROM matches WHERE id = %s", (match_id,))
         return rows[0] if rows else None
+
+    async def revealed(self, match_id: str) -> bool:
+        """Ended, and so has every other match dealt from its seed (`match_revealed`)."""
+        rows = await self._read("SELECT match_revealed(%s) AS revealed", (match_id,))
+        return bool(rows and rows[0]["revealed"])
 
     async def seats(self, match_id: str) -> list[Row]:
         return await self._read(
@@ -306,12 +500,6 @@ class Store:
         )
         return [FaultRecord(**row) for row in rows]
 
-    async def unfinished(self) -> list[str]:
-        rows = await self._read(
-            "SELECT id FROM matches WHERE status IN ('pending', 'running') ORDER BY created_at"
-        )
-        return [str(row["id"]) for row in rows]
-
     async def spec(self, match_id: str) -> MatchSpec | None:
         row = await self.match(match_id)
         if row is None:
@@ -331,6 +519,7 @@ class Store:
             strike_limit=row["strike_limit"],
             seats=seats,
             rated=row["rated"],
+            deal_tables=row["deal_tables"],
         )
 
     # --- bots ----------------------------------------------------------------------------

@@ -19,7 +19,8 @@ from workers import formats, sprt
 from workers.formats._common import least_used_seating
 
 History = Sequence[tuple[int, tuple[str, ...], tuple[int, ...]]]
-"""Finished tables in play order: (round, seats, ranks)."""
+"""Finished results in play order: (round, seats, ranks). A whole duplicate group is one
+result (its bots best first, ranked by their points summed over the group's tables)."""
 
 Groups = Sequence[tuple[str, Sequence[tuple[tuple[str, ...], tuple[int, ...]]]]]
 """Finished tables by duplicate group, in play order: (group, [(seats, ranks), ...])."""
@@ -138,6 +139,21 @@ def _plan_duplicate(request: RoundRequest) -> list[Table]:
         group_seed = derive_seed(request.seed, "duplicate", request.number, index)
         tables += _tables(formats.duplicate_tables(group.seats, group_seed, group=label))
     return tables
+
+
+def _as_duplicate_groups(request: RoundRequest, tables: list[Table], kind: str) -> list[Table]:
+    """Each planned table becomes a duplicate group of its bots: one deal, seats rotated."""
+    grouped: list[Table] = []
+    for index, table in enumerate(tables):
+        label = f"r{request.number}g{index}"
+        group_seed = derive_seed(request.seed, kind, request.number, index)
+        grouped += _tables(formats.duplicate_tables(table.seats, group_seed, group=label))
+    return grouped
+
+
+def _plan_duplicate_swiss(request: RoundRequest) -> list[Table]:
+    """Swiss pairing (on each group's one result so far), every table a duplicate group."""
+    return _as_duplicate_groups(request, _plan_swiss(request), "duplicate-swiss")
 
 
 def _plan_swiss(request: RoundRequest) -> list[Table]:
@@ -320,6 +336,12 @@ _FORMATS: dict[str, LeagueFormat] = {
             settings=_sprt_settings,
             progress=_sprt_progress,
             rated=False,
+        ),
+        LeagueFormat(
+            "duplicate-swiss",
+            _plan_duplicate_swiss,
+            lambda bots, _players: max(1, math.ceil(math.log2(max(bots, 2)))),
+            swiss_byes=True,
         ),
     )
 }

@@ -26,9 +26,11 @@ from workers.gate import resolve_seats, seated
 from workers.planning import (
     Groups,
     History,
+    PlayedTable,
     Table,
     default_rounds,
     ends_early,
+    fold_duplicates,
     plan,
     progress_of,
     rated_by_default,
@@ -305,28 +307,31 @@ def _finish(conn: psycopg.Connection[Row], league_id: int) -> None:
 
 
 def history(conn: psycopg.Connection[Row], league_id: int) -> History:
-    """Every finished table of the league: round, seats and the ranks they got, in order.
+    """The league's results in play order: round, seats and ranks of every finished table, a
+    duplicate group counting as one result once all its tables finished.
 
     A solo table reads as a two-seat result against the reference player it was played
     against (``builtin:<name>``), ranked by points, as the ladder rates it."""
     rows = conn.execute(
-        "SELECT t.round, t.seats, m.outcome, l.game FROM league_tables t"
-        " JOIN leagues l ON l.id = t.league_id"
-        " JOIN match_results m ON m.id = t.match_id"
-        " WHERE t.league_id = %s AND t.status = 'finished' AND m.status = 'finished'"
-        " ORDER BY t.round, t.table_no",
+        "SELECT t.round, t.seats, t.seed, t.grp, l.game,"
+        " CASE WHEN t.status = 'finished' AND m.status = 'finished' THEN m.outcome END AS outcome"
+        " FROM league_tables t JOIN leagues l ON l.id = t.league_id"
+        " LEFT JOIN match_results m ON m.id = t.match_id"
+        " WHERE t.league_id = %s ORDER BY t.round, t.table_no",
         (league_id,),
     ).fetchall()
-    return [_result(row["round"], tuple(row["seats"]), row["outcome"], row["game"]) for row in rows]
+    return fold_duplicates([_played(row) for row in rows])
 
 
-def _result(
-    number: int, seats: tuple[str, ...], outcome: Any, game: str
-) -> tuple[int, tuple[str, ...], tuple[int, ...]]:
-    against = reference_result(outcome, games.get(game).reference_players)
+def _played(row: Row) -> PlayedTable:
+    seats, outcome = tuple(row["seats"]), row["outcome"]
+    if outcome is None:
+        return PlayedTable(row["round"], seats, row["seed"], row["grp"], None)
+    against = reference_result(outcome, games.get(row["game"]).reference_players)
     if len(seats) == 1 and against is not None:
-        return number, (seats[0], f"builtin:{against.player}"), against.ranks
-    return number, seats, tuple(outcome["ranks"])
+        seats = (seats[0], f"builtin:{against.player}")
+        return PlayedTable(row["round"], seats, row["seed"], row["grp"], against.ranks)
+    return PlayedTable(row["round"], seats, row["seed"], row["grp"], tuple(outcome["ranks"]))
 
 
 def groups(conn: psycopg.Connection[Row], league_id: int) -> Groups:
@@ -451,11 +456,20 @@ def idempotency_key(league_id: int, number: int, table_no: int) -> str:
     return f"league:{league_id}:round:{number}:table:{table_no}"
 
 
+SIBLING_DONE = (
+    "NOT EXISTS (SELECT 1 FROM league_tables s WHERE s.league_id = t.league_id"
+    " AND s.round = t.round AND s.grp = t.grp AND s.table_no < t.table_no"
+    " AND s.status IN ('planned', 'dispatched'))"
+)
+"""The tables of a duplicate group share one deal, so they are played one after another: a
+bot must not learn, at one table, the hands it will face at a sibling table."""
+
+
 def tables_to_dispatch(conn: psycopg.Connection[Row]) -> list[tuple[int, int, int]]:
     rows = conn.execute(
         "SELECT t.league_id, t.round, t.table_no FROM league_tables t"
         " JOIN leagues l ON l.id = t.league_id"
-        " WHERE t.status = 'planned' AND l.status = 'active'"
+        f" WHERE t.status = 'planned' AND l.status = 'active' AND {SIBLING_DONE}"
         " ORDER BY t.league_id, t.round, t.table_no"
     ).fetchall()
     return [(r["league_id"], r["round"], r["table_no"]) for r in rows]
@@ -464,10 +478,15 @@ def tables_to_dispatch(conn: psycopg.Connection[Row]) -> list[tuple[int, int, in
 def table_request(
     conn: psycopg.Connection[Row], league_id: int, number: int, table_no: int
 ) -> tuple[League, Row] | None:
-    """The league and the table, if the table still waits for its match."""
+    """The league and the table, if the table still waits for its match (and, in a duplicate
+    group, the group's earlier tables have ended). `deal_tables` is how many tables share its
+    deal."""
     league = get_league(conn, league_id)
     row = conn.execute(
-        "SELECT * FROM league_tables WHERE league_id = %s AND round = %s AND table_no = %s",
+        "SELECT t.*, (SELECT count(*) FROM league_tables s WHERE s.league_id = t.league_id"
+        "  AND s.round = t.round AND s.grp = t.grp) AS deal_tables"
+        " FROM league_tables t"
+        f" WHERE t.league_id = %s AND t.round = %s AND t.table_no = %s AND {SIBLING_DONE}",
         (league_id, number, table_no),
     ).fetchone()
     if league is None or league.status != "active" or row is None or row["status"] != "planned":

@@ -7,6 +7,7 @@ come in and go out as plain values. Each round gets its own seed derived from th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from workers import formats, league_formats
@@ -15,17 +16,66 @@ from workers.league_formats import Groups, History, Progress, RoundRequest, Tabl
 __all__ = [
     "Groups",
     "History",
+    "PlayedTable",
     "Progress",
     "Table",
     "check",
     "default_rounds",
     "ends_early",
+    "fold_duplicates",
     "plan",
     "progress_of",
     "rated_by_default",
     "resolve_settings",
     "standings",
 ]
+
+
+@dataclass(frozen=True)
+class PlayedTable:
+    """A league table as stored: its ranks are None unless its match finished."""
+
+    round: int
+    seats: tuple[str, ...]
+    seed: str
+    group: str | None
+    ranks: tuple[int, ...] | None
+
+
+def fold_duplicates(tables: Sequence[PlayedTable]) -> History:
+    """The league's results in play order, each duplicate group scored as one result by
+    `formats.score_duplicate` once all its tables finished (a group with a void table is no
+    whole rotation and counts for nothing)."""
+    results: list[tuple[int, tuple[str, ...], tuple[int, ...]]] = []
+    groups: dict[tuple[int, str], list[PlayedTable]] = {}
+    order: list[tuple[int, str] | PlayedTable] = []
+    for table in tables:
+        if table.group is None:
+            order.append(table)
+            continue
+        key = (table.round, table.group)
+        if key not in groups:
+            order.append(key)
+        groups.setdefault(key, []).append(table)
+    for item in order:
+        if isinstance(item, PlayedTable):
+            if item.ranks is not None:
+                results.append((item.round, item.seats, item.ranks))
+            continue
+        group = groups[item]
+        if len(group) != len(group[0].seats):
+            # Tables sharing a deal that are no whole rotation (an SPRT pair at a table of
+            # three or more): each finished one is a result of its own.
+            results += [(t.round, t.seats, t.ranks) for t in group if t.ranks is not None]
+            continue
+        if any(t.ranks is None for t in group):
+            continue
+        score = formats.score_duplicate(
+            [formats.Table(t.seats, bytes.fromhex(t.seed), t.group) for t in group],
+            [t.ranks for t in group if t.ranks is not None],
+        )
+        results.append((item[0], tuple(map(str, score.bots)), score.ranks))
+    return results
 
 
 def check(format: str, bots: Sequence[str], players: int) -> None:

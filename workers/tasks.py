@@ -170,6 +170,7 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
             rated=rated,
         )
         _add_seats(request, list(table["seats"]))
+        request.deal_tables = max(1, int(table["deal_tables"] or 1))
         request.time_control.move_time_ms = league.move_time_ms
         request.time_control.time_bank_ms = league.time_bank_ms
         try:
@@ -194,7 +195,10 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
 def collect() -> None:
     """Notice ended matches (nothing waits on a running match) and close finished rounds."""
     with leagues.connect(_settings().database_url) as conn:
-        leagues.collect(conn)
+        if leagues.collect(conn):
+            # A duplicate group's next table may start now that its sibling ended.
+            for league_id, number, table_no in leagues.tables_to_dispatch(conn):
+                dispatch_table.delay(league_id, number, table_no)
         for league_id, number in leagues.rounds_to_close(conn):
             close_round.delay(league_id, number)
 

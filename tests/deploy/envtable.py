@@ -51,7 +51,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_TIME_BANK_MS": ("arbiter",),
     "PREMIERE_STRIKE_LIMIT": ("arbiter",),
     "PREMIERE_START_GRACE_S": ("arbiter",),
-    "PREMIERE_REDIS_URL": ("worker", "beat"),
+    "PREMIERE_REDIS_URL": ("arbiter", "worker", "beat"),
     "PREMIERE_QUEUE": ("worker", "beat"),
     "PREMIERE_VISIBILITY_TIMEOUT_S": ("worker", "beat"),
     "PREMIERE_ARBITER_TARGET": ("worker", "ladder"),
@@ -101,6 +101,10 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_CHALLENGES": ("arbiter",),
     "PREMIERE_MAX_OPEN_CHALLENGES": ("arbiter",),
     "PREMIERE_LADDER": ("premiere-bot run",),
+    "PREMIERE_ARBITER_NAME": ("arbiter",),
+    "PREMIERE_LEASE_S": ("arbiter",),
+    "PREMIERE_RELAY": ("arbiter",),
+    "PREMIERE_LEASE_RENEW_S": ("arbiter",),
 }
 
 # Variables read straight from os.environ (not settings fields): what they mean.

@@ -644,6 +644,7 @@ KINDS = {
     ("apps/v1", "StatefulSet"),
     ("batch/v1", "Job"),
     ("autoscaling/v2", "HorizontalPodAutoscaler"),
+    ("policy/v1", "PodDisruptionBudget"),
 }
 
 
@@ -693,6 +694,10 @@ def container_env(container: dict[str, Any], where: str) -> dict[str, str]:
             env[item["name"]] = str(item["value"])
             continue
         ref = item["valueFrom"]
+        if "fieldRef" in ref:
+            assert ref["fieldRef"]["fieldPath"] == "metadata.name", where
+            env[item["name"]] = f"(the pod's name, in {where})"
+            continue
         if "secretKeyRef" in ref:
             data = k8s_one("Secret", ref["secretKeyRef"]["name"])["stringData"]
             key = ref["secretKeyRef"]["key"]
@@ -856,6 +861,11 @@ def test_k8s_probes_resources_and_scraping() -> None:
     arbiter, spec, obj = k8s_containers()["arbiter"]
     for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
         assert spec[probe]["grpc"]["port"] == arbiter.grpc_port(), probe
+    # Readiness follows the database (server/app.py READY); liveness only the process.
+    from server.app import READY
+
+    assert spec["readinessProbe"]["grpc"]["service"] == READY
+    assert "service" not in spec["livenessProbe"]["grpc"]
     ladder, spec, obj = k8s_containers()["ladder"]
     for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
         check = spec[probe]["httpGet"]
@@ -869,8 +879,16 @@ def test_k8s_replicas_strategies_and_autoscaling() -> None:
     beat = k8s_one("Deployment", "beat")
     assert beat["spec"]["replicas"] == 1 and beat["spec"]["strategy"]["type"] == "Recreate"
     arbiter = k8s_one("Deployment", "arbiter")
-    assert arbiter["spec"]["replicas"] == 1
-    assert arbiter["spec"]["strategy"]["type"] == "Recreate", "two arbiters resume one match"
+    assert arbiter["spec"]["replicas"] >= 2, "a killed arbiter's matches go to another"
+    strategy = arbiter["spec"]["strategy"]
+    assert strategy["type"] == "RollingUpdate"
+    assert strategy["rollingUpdate"]["maxUnavailable"] == 0
+    settings = k8s_containers()["arbiter"][0].settings
+    assert settings.relay, "bots reach any arbiter only through the relay"
+    assert settings.lease_renew_s < settings.lease_s
+    (budget,) = k8s("PodDisruptionBudget")
+    assert budget["spec"]["selector"]["matchLabels"] == arbiter["spec"]["selector"]["matchLabels"]
+    assert budget["spec"]["minAvailable"] >= 1
     (hpa,) = k8s("HorizontalPodAutoscaler")
     target = hpa["spec"]["scaleTargetRef"]
     assert (target["apiVersion"], target["kind"]) == ("apps/v1", "Deployment")

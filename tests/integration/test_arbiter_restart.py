@@ -13,6 +13,17 @@ STEADY = "tests.integration.bad_bots:SteadyBot"
 SEATS = ["alpha", "beta", "builtin:heuristic", "builtin:random"]
 
 
+def ready(arbiter: Arbiter) -> str:
+    """The readiness health service: SERVING only while the database answers."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    with arbiter.channel() as channel:
+        reply = health_pb2_grpc.HealthStub(channel).Check(
+            health_pb2.HealthCheckRequest(service="premiere.ready"), timeout=5
+        )
+    return str(health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status))
+
+
 def decisions(arbiter: Arbiter, match_id: str) -> int:
     reply = arbiter.matches().GetMatch(match_pb2.GetMatchRequest(match_id=match_id), timeout=10)
     return int(reply.match.decisions)
@@ -93,10 +104,18 @@ def test_database_restart_mid_match_loses_nothing(tmp_path: Path) -> None:
         while decisions(arbiter, match_id) < 30:
             assert time.monotonic() < deadline, arbiter.log()
             time.sleep(0.05)
+        assert ready(arbiter) == "SERVING"
         postgres.stop()
-        time.sleep(3)
+        down = time.monotonic()
+        while ready(arbiter) != "NOT_SERVING":
+            assert time.monotonic() - down < 8, "readiness did not notice the database"
+            time.sleep(0.2)
+        assert arbiter.healthy()  # liveness: the process itself is fine
         postgres.start()
         resumed = wait_ended(arbiter.matches(), match_id)
+        while ready(arbiter) != "SERVING":
+            assert time.monotonic() - down < 60, "readiness did not come back"
+            time.sleep(0.2)
         assert resumed.status == match_pb2.MATCH_STATUS_FINISHED, arbiter.log()
         assert list(resumed.outcome.scores) == list(reference.outcome.scores)
         assert list(resumed.outcome.ranks) == list(reference.outcome.ranks)

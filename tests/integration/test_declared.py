@@ -127,7 +127,11 @@ def test_declared_versions_sizes_and_kinds_are_kept(arbiter: Arbiter) -> None:
         assert not query(arbiter, "SELECT 1 FROM leagues")
 
         # A bot that accepts rated matches only still plays the gate's validation matches.
-        strict = Stream(arbiter, arbiter.add_bot("strict"), bot_gateway_pb2.Hello(max_matches=1, accepts="rated"))
+        strict = Stream(
+            arbiter,
+            arbiter.add_bot("strict"),
+            bot_gateway_pb2.Hello(max_matches=1, accepts="rated"),
+        )
         try:
             assert isinstance(strict.first(), bot_gateway_pb2.ConnectResponse)
             pair = ["strict", "builtin:random", "builtin:first"]

@@ -33,7 +33,7 @@ def test_no_two_tables_of_a_league_share_a_deal(format: str) -> None:
     cycle = formats.cycle_length(len(BOTS), 3)
     planned = play(format, 3, 3 * cycle)
     seeds = [table.seed for tables in planned for table in tables]
-    if format in ("duplicate", "sprt"):
+    if format.startswith("duplicate") or format == "sprt":
         # A duplicate group (an SPRT pair) plays one deal with the seats rotated: one seed per
         # group.
         groups = {(table.group, table.seed) for tables in planned for table in tables}
@@ -58,13 +58,14 @@ def test_plan_is_a_function_of_its_inputs() -> None:
 
 
 def test_every_format_is_registered_with_its_natural_length() -> None:
-    names = {"round-robin", "swiss", "gauntlet", "ladder", "duplicate", "sprt"}
+    names = {"round-robin", "swiss", "gauntlet", "ladder", "duplicate", "duplicate-swiss", "sprt"}
     assert set(league_formats.names()) == names
     assert default_rounds("round-robin", 5, 3) == formats.cycle_length(5, 3)
     assert default_rounds("swiss", 5, 2) == 3
     assert default_rounds("gauntlet", 5, 2) == 1
     assert default_rounds("ladder", 5, 2) is None
     assert default_rounds("sprt", 2, 2, {"max_pairs": 100, "pairs_per_round": 8}) == 13
+    assert default_rounds("duplicate-swiss", 5, 2) == 3
 
 
 def test_check_refuses_what_cannot_be_planned() -> None:
@@ -105,3 +106,61 @@ def test_solo_standings_score_results_against_the_reference_and_list_only_the_bo
         (2, "edsger", 1.5),
         (3, "grace", 1.0),
     ]
+
+
+def played(tables: list[league_formats.Table], ranks: list[tuple[int, ...] | None]) -> list:
+    from workers.planning import PlayedTable
+
+    return [
+        PlayedTable(1, table.seats, table.seed, table.group, table_ranks)
+        for table, table_ranks in zip(tables, ranks, strict=True)
+    ]
+
+
+def test_a_duplicate_group_is_one_result_in_the_standings() -> None:
+    """The group's three tables fold into one result ranked by summed points, as
+    `formats.score_duplicate` ranks it; standings count one game per bot, not three."""
+    from workers.planning import fold_duplicates, standings
+
+    tables = plan("duplicate", BOTS[:3], 3, 1, "league-seed", [], {})
+    assert len(tables) == 3 and len({t.group for t in tables}) == 1
+    # Whoever holds seat 0 wins, except that "ada" always finishes last.
+    ranks = []
+    for table in tables:
+        order = [s for s in table.seats if s != "ada"] + ["ada"]
+        ranks.append(tuple(order.index(seat) + 1 for seat in table.seats))
+    history = fold_duplicates(played(tables, ranks))
+    group = formats.score_duplicate(
+        [formats.Table(t.seats, bytes.fromhex(t.seed), t.group) for t in tables], ranks
+    )
+    assert history == [(1, tuple(map(str, group.bots)), group.ranks)]
+    assert group.bots[-1] == "ada"
+    rows = standings("duplicate", BOTS[:3], history)
+    assert {row["bot"]: row["games"] for row in rows} == {b: 1 for b in BOTS[:3]}
+    assert rows[-1]["bot"] == "ada"
+
+
+def test_an_unfinished_or_broken_duplicate_group_counts_for_nothing() -> None:
+    from workers.planning import fold_duplicates
+
+    tables = plan("duplicate", BOTS[:3], 3, 1, "league-seed", [], {})
+    assert fold_duplicates(played(tables, [(1, 2, 3), None, (1, 2, 3)])) == []
+
+
+def test_duplicate_swiss_plays_every_swiss_table_as_a_whole_group() -> None:
+    from workers.planning import fold_duplicates
+
+    bots = BOTS[:4]
+    history: list[tuple[int, tuple[str, ...], tuple[int, ...]]] = []
+    for number in (1, 2):
+        tables = plan("duplicate-swiss", bots, 2, number, "league-seed", history, {})
+        groups: dict[str | None, list[league_formats.Table]] = {}
+        for table in tables:
+            groups.setdefault(table.group, []).append(table)
+        assert len(groups) == 2 and all(len(g) == 2 for g in groups.values())
+        for group in groups.values():
+            assert len({t.seed for t in group}) == 1
+            assert {t.seats for t in group} == {group[0].seats, group[0].seats[::-1]}
+        ranks: list[tuple[int, ...] | None] = [(1, 2), (2, 1)] * 2
+        history += fold_duplicates(played(tables, ranks))
+    assert len(history) == 4

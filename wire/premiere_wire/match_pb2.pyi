@@ -147,6 +147,7 @@ class CreateMatchRequest(_message.Message):
     IDEMPOTENCY_KEY_FIELD_NUMBER: _builtins.int
     RATED_FIELD_NUMBER: _builtins.int
     VALIDATION_FIELD_NUMBER: _builtins.int
+    DEAL_TABLES_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game id, e.g. "magic-trick"."""
     seed: _builtins.str
@@ -162,6 +163,11 @@ class CreateMatchRequest(_message.Message):
     validation: _builtins.bool
     """A validation match of the ladder's gate (unrated): played even by a bot that said it
     accepts rated matches only, since rated play needs it first.
+    """
+    deal_tables: _builtins.int
+    """How many matches are dealt from this seed (the tables of a duplicate group; 0 or 1: this
+    match alone). The seed, the replay and the watch stream of each stay private until that
+    many matches dealt from the seed have ended: one table would show the hands of the next.
     """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
@@ -186,10 +192,11 @@ class CreateMatchRequest(_message.Message):
         idempotency_key: _builtins.str = ...,
         rated: _builtins.bool = ...,
         validation: _builtins.bool = ...,
+        deal_tables: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "idempotency_key", b"idempotency_key", "options", b"options", "rated", b"rated", "seats", b"seats", "seed", b"seed", "time_control", b"time_control", "validation", b"validation"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deal_tables", b"deal_tables", "game", b"game", "idempotency_key", b"idempotency_key", "options", b"options", "rated", b"rated", "seats", b"seats", "seed", b"seed", "time_control", b"time_control", "validation", b"validation"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,0 +1,116 @@
+"""Decisions with one arbiter and with two: the cost of forwarding a decision request through
+Redis to the arbiter that holds the bot's stream (PREMIERE_RELAY).
+
+Both runs use two arbiters with the relay on, on one scratch database, and three remote Python
+bot processes connected to the second arbiter. "One arbiter": the matches are created on the
+arbiter that holds the bots' streams, so every decision is asked directly. "Two arbiters": the
+matches are created on the other arbiter, so every decision request and answer crosses Redis.
+Latency is the hosting arbiter's decision round trip histogram (ask to answer).
+"""
+
+from __future__ import annotations
+
+import urllib.request
+from pathlib import Path
+
+from bench.arbiter import _delta, _histogram, _quantile
+from bench.rows import print_rows, row
+
+RANDOM = "premiere_bot.examples.random_bot:RandomBot"
+LOGS = Path("/tmp/premiere-bench")
+HISTOGRAM = "premiere_arbiter_decision_seconds"
+
+
+def _scrape(metrics_port: int) -> list[tuple[float, float]]:
+    url = f"http://127.0.0.1:{metrics_port}/metrics"
+    return _histogram(urllib.request.urlopen(url).read().decode(), HISTOGRAM)
+
+
+def measure(concurrency: tuple[int, ...]) -> dict[tuple[str, int], dict[str, float]]:
+    import time
+
+    from tests.integration.services import (
+        Arbiter,
+        create_match,
+        free_port,
+        redis_url,
+        scratch_database,
+        start_bot,
+        wait_ended,
+    )
+
+    LOGS.mkdir(exist_ok=True)
+    results: dict[tuple[str, int], dict[str, float]] = {}
+    settings = {"PREMIERE_RELAY": "true", "PREMIERE_REDIS_URL": redis_url()}
+    with scratch_database() as url:
+        front = Arbiter(url, free_port(), free_port(), settings=settings)
+        home = Arbiter(url, free_port(), free_port(), settings=settings)
+        front.start(LOGS / "arbiters-front.log")
+        home.start(LOGS / "arbiters-home.log")
+        names = ("r0", "r1", "r2")
+        bots = [
+            start_bot(home, RANDOM, home.add_bot(n), LOGS / f"{n}.log", ["--max-matches", "16"])
+            for n in names
+        ]
+        try:
+            wait_ended(home.matches(), create_match(home.matches(), list(names), "warm-up"))
+            for label, host in (("one", home), ("two", front)):
+                stub = host.matches()
+                for matches in concurrency:
+                    before = _scrape(host.metrics_port)
+                    started = time.perf_counter()
+                    ids = [
+                        create_match(stub, list(names), f"{label}-{matches}-{i}")
+                        for i in range(matches)
+                    ]
+                    ended = [wait_ended(stub, match_id, timeout=600) for match_id in ids]
+                    seconds = time.perf_counter() - started
+                    buckets = _delta(_scrape(host.metrics_port), before)
+                    results[(label, matches)] = {
+                        "p50_ms": _quantile(buckets, 0.5) * 1000,
+                        "p99_ms": _quantile(buckets, 0.99) * 1000,
+                        "per_second": sum(m.decisions for m in ended) / seconds,
+                    }
+        finally:
+            for bot in bots:
+                bot.terminate()
+            front.stop()
+            home.stop()
+    return results
+
+
+def run() -> list[dict[str, object]]:
+    concurrency = (1, 8)
+    figures = measure(concurrency)
+    rows = []
+    for n in concurrency:
+        label = f"{n} concurrent match{'es' if n > 1 else ''}"
+        for key, unit, name in (
+            ("p50_ms", "ms", "decision round trip p50"),
+            ("p99_ms", "ms", "decision round trip p99"),
+            ("per_second", "decisions/s", "decisions per second"),
+        ):
+            rows.append(
+                row(
+                    f"two arbiters (bots on the other one, via Redis): {name}, {label}",
+                    figures[("two", n)][key],
+                    unit,
+                    f"one arbiter (bots on the host): {name}, {label}",
+                    figures[("one", n)][key],
+                )
+            )
+        overhead = figures[("two", n)]["p50_ms"] - figures[("one", n)]["p50_ms"]
+        rows.append(
+            row(
+                f"routing overhead per decision (p50, two minus one), {label}",
+                overhead,
+                "ms",
+                "none with one arbiter",
+                0.0,
+            )
+        )
+    return rows
+
+
+if __name__ == "__main__":
+    print_rows(run())

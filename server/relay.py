@@ -1,0 +1,339 @@
+"""Bots on any arbiter: decision requests forwarded between arbiters through Redis.
+
+A bot connects to whichever arbiter the load balancer picks; the match may be hosted by
+another. Each arbiter publishes which bots hold streams on it (a hash per bot, one field per
+arbiter, refreshed every second and ignored once stale), listens on its own Redis channel, and:
+
+- asks a bot directly when the bot has a stream here, else publishes the request to an
+  arbiter holding one, which asks on its stream and publishes the answer back (as lichess's
+  lila and lila-ws do);
+- sends lifecycle news (match started/ended, refused answers) to every arbiter holding the bot;
+- counts a bot's match slots in Redis (a sorted set of match ids per bot, each with an expiry
+  its host renews), so a bot's `max_matches` holds across all arbiters; a match taken over by
+  another arbiter keeps its slot, because the slot is named by the match.
+
+`Relay` offers the same calls as `Router` to a match host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import itertools
+import json
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from premiere_wire import bot_gateway_pb2
+from server.metrics import RELAYED
+from server.router import Disconnected, Router
+
+log = logging.getLogger("premiere.relay")
+
+PREFIX = "premiere:relay"
+PRESENCE_S = 5.0
+HEARTBEAT_S = 1.0
+SLOT_S = 60.0
+POLL_S = 0.05
+MAX_POLL_S = 1.0
+
+# KEYS: the bots' slot sets; ARGV: match id, now, expiry, then one capacity per key.
+# All or none: each bot must have a free slot (or already hold one for this match).
+LEASE = """
+for i, key in ipairs(KEYS) do
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[2])
+    if not redis.call('ZSCORE', key, ARGV[1]) then
+        if redis.call('ZCARD', key) >= tonumber(ARGV[3 + i]) then
+            return 0
+        end
+    end
+end
+for _, key in ipairs(KEYS) do
+    redis.call('ZADD', key, ARGV[3], ARGV[1])
+end
+return 1
+"""
+
+
+def _b64(message: Any) -> str:
+    return base64.b64encode(message.SerializeToString()).decode()
+
+
+class Relay:
+    def __init__(self, router: Router, redis_url: str, name: str, namespace: str = "") -> None:
+        """`namespace` keeps apart the arbiters of different databases sharing one Redis."""
+        self.router = router
+        self.name = name
+        self.prefix = f"{PREFIX}:{namespace}" if namespace else PREFIX
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(redis_url)
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = itertools.count()
+        self._held: dict[str, tuple[int, ...]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._lease = self.redis.register_script(LEASE)
+        self._changed: set[int] = set()
+        self._wake = asyncio.Event()
+        router.listeners.append(self._stream_changed)
+
+    # --- lifecycle -----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(self._channel(self.name))
+        self._tasks = [
+            asyncio.create_task(self._listen(pubsub), name="relay-listen"),
+            asyncio.create_task(self._heartbeat(), name="relay-heartbeat"),
+        ]
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            for bot_id in list(self.router.bot_ids()):
+                await self.redis.hdel(self._presence(bot_id), self.name)
+        await self.redis.aclose()
+
+    def _channel(self, arbiter: str) -> str:
+        return f"{self.prefix}:arbiter:{arbiter}"
+
+    def _presence(self, bot_id: int) -> str:
+        return f"{self.prefix}:bot:{bot_id}"
+
+    def _slots(self, bot_id: int) -> str:
+        return f"{self.prefix}:slots:{bot_id}"
+
+    # --- presence ------------------------------------------------------------------------
+
+    def _stream_changed(self, bot_id: int) -> None:
+        self._changed.add(bot_id)
+        self._wake.set()
+
+    async def _heartbeat(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), HEARTBEAT_S)
+            self._wake.clear()
+            changed, self._changed = self._changed, set()
+            try:
+                await self._publish_presence(changed)
+                await self._renew_slots()
+            except Exception as error:
+                self._changed |= changed
+                log.warning("relay heartbeat failed (%s); retrying", error)
+                await asyncio.sleep(HEARTBEAT_S)
+
+    async def _publish_presence(self, changed: set[int]) -> None:
+        until = time.time() + PRESENCE_S
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for bot_id in set(self.router.bot_ids()) | changed:
+                streams = [
+                    [sorted(c.games), c.max_matches] for c in self.router.live_streams(bot_id)
+                ]
+                if streams:
+                    entry = json.dumps({"until": until, "streams": streams})
+                    pipe.hset(self._presence(bot_id), self.name, entry)
+                else:
+                    pipe.hdel(self._presence(bot_id), self.name)
+            await pipe.execute()
+
+    async def _renew_slots(self) -> None:
+        if not self._held:
+            return
+        expiry = time.time() + SLOT_S
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for match_id, bots in self._held.items():
+                for bot_id in bots:
+                    pipe.zadd(self._slots(bot_id), {match_id: expiry}, xx=True)
+            await pipe.execute()
+
+    async def _elsewhere(self, bot_id: int) -> dict[str, list[tuple[frozenset[str], int]]]:
+        """Other arbiters holding live streams of the bot: their streams' (games, capacity)."""
+        entries = await self.redis.hgetall(self._presence(bot_id))
+        now = time.time()
+        found = {}
+        for arbiter, raw in entries.items():
+            name = arbiter.decode() if isinstance(arbiter, bytes) else str(arbiter)
+            entry = json.loads(raw)
+            if name != self.name and entry["until"] > now:
+                found[name] = [(frozenset(g), int(n)) for g, n in entry["streams"]]
+        return found
+
+    @staticmethod
+    def _playing(streams: list[tuple[frozenset[str], int]], game: str) -> int:
+        return sum(n for games, n in streams if not games or game in games)
+
+    # --- what a match host calls ---------------------------------------------------------
+
+    def new_request_id(self, match_id: str) -> str:
+        return self.router.new_request_id(match_id)
+
+    async def reachable(self, bot_id: int) -> bool:
+        if self.router.connected(bot_id):
+            return True
+        with contextlib.suppress(aioredis.RedisError):
+            return bool(await self._elsewhere(bot_id))
+        return False
+
+    async def can_play(self, bot_id: int, game: str) -> bool:
+        if self.router.plays(bot_id, game):
+            return True
+        with contextlib.suppress(aioredis.RedisError):
+            return any(self._playing(s, game) for s in (await self._elsewhere(bot_id)).values())
+        return False
+
+    async def _capacity(self, bot_id: int, game: str) -> int:
+        local = sum(c.max_matches for c in self.router.streams(bot_id, game))
+        remote = sum(self._playing(s, game) for s in (await self._elsewhere(bot_id)).values())
+        return local + remote
+
+    async def lease(
+        self, bot_ids: Sequence[int], game: str, timeout: float, holder: str = ""
+    ) -> bool:
+        """One slot per distinct bot for match `holder`, counted over every arbiter."""
+        bots = sorted(set(bot_ids))
+        deadline = time.monotonic() + timeout
+        pause = POLL_S
+        while True:
+            try:
+                if await self._try_lease(bots, game, holder):
+                    return True
+            except aioredis.RedisError as error:
+                log.warning("relay unavailable while seating match %s (%s)", holder, error)
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+            pause = min(pause * 2, MAX_POLL_S)
+
+    async def _try_lease(self, bots: list[int], game: str, holder: str) -> bool:
+        capacities = [await self._capacity(b, game) for b in bots]
+        if not all(capacities):
+            return False
+        granted = await self._lease(
+            keys=[self._slots(b) for b in bots],
+            args=[holder, time.time(), time.time() + SLOT_S, *capacities],
+        )
+        if granted:
+            self._held[holder] = tuple(bots)
+        return bool(granted)
+
+    async def release(self, bot_ids: Sequence[int], holder: str = "") -> None:
+        """Free the match's slots (if Redis is away, they lapse within SLOT_S)."""
+        self._held.pop(holder, None)
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for bot_id in set(bot_ids):
+                    pipe.zrem(self._slots(bot_id), holder)
+                await pipe.execute()
+        except aioredis.RedisError as error:
+            log.warning("relay unavailable; the slots of match %s lapse alone (%s)", holder, error)
+
+    def broadcast(self, bot_id: int, message: bot_gateway_pb2.ConnectResponse) -> None:
+        self.router.broadcast(bot_id, message)
+        task = asyncio.create_task(self._broadcast(bot_id, message))
+        task.add_done_callback(_log_failure)
+
+    async def _broadcast(self, bot_id: int, message: bot_gateway_pb2.ConnectResponse) -> None:
+        payload = json.dumps({"kind": "broadcast", "bot": bot_id, "message": _b64(message)})
+        for arbiter in await self._elsewhere(bot_id):
+            await self.redis.publish(self._channel(arbiter), payload)
+
+    async def ask(
+        self, bot_id: int, game: str, request: bot_gateway_pb2.DecisionRequest, timeout: float
+    ) -> bot_gateway_pb2.DecisionAnswer:
+        """Ask on a stream here if there is one, else through an arbiter that holds one."""
+        if self.router.streams(bot_id, game):
+            return await self.router.ask(bot_id, game, request, timeout)
+        deadline = time.monotonic() + timeout
+        try:
+            holders = await self._elsewhere(bot_id)
+        except aioredis.RedisError as error:
+            raise Disconnected(f"the relay is unavailable ({type(error).__name__})") from None
+        playing = {a: self._playing(s, game) for a, s in holders.items()}
+        playing = {a: n for a, n in playing.items() if n}
+        if not playing:
+            return await self.router.ask(bot_id, game, request, timeout)
+        arbiter = max(playing, key=lambda a: playing[a])
+        RELAYED.inc()
+        reply_id = f"{self.name}:{next(self._ids)}"
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[reply_id] = future
+        try:
+            message = {
+                "kind": "ask",
+                "reply_to": self.name,
+                "id": reply_id,
+                "bot": bot_id,
+                "game": game,
+                "timeout": timeout,
+                "request": _b64(request),
+            }
+            await self.redis.publish(self._channel(arbiter), json.dumps(message))
+            reply = await asyncio.wait_for(future, max(0.0, deadline - time.monotonic()))
+        except aioredis.RedisError as error:
+            raise Disconnected(f"the relay is unavailable ({type(error).__name__})") from None
+        finally:
+            self._waiting.pop(reply_id, None)
+        if reply.get("error") == "timeout":
+            raise TimeoutError
+        if "error" in reply:
+            raise Disconnected(str(reply.get("detail", "the bot disconnected")))
+        answer = bot_gateway_pb2.DecisionAnswer()
+        answer.ParseFromString(base64.b64decode(reply["answer"]))
+        return answer
+
+    # --- what other arbiters send here ---------------------------------------------------
+
+    async def _listen(self, pubsub: Any) -> None:
+        while True:
+            try:
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        self._handle(json.loads(message["data"]))
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("relay channel failed (%s); subscribing again", error)
+                await asyncio.sleep(HEARTBEAT_S)
+                with contextlib.suppress(Exception):
+                    await pubsub.subscribe(self._channel(self.name))
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "answer":
+            future = self._waiting.get(message["id"])
+            if future is not None and not future.done():
+                future.set_result(message)
+        elif kind == "ask":
+            task = asyncio.create_task(self._ask_here(message))
+            task.add_done_callback(_log_failure)
+        elif kind == "broadcast":
+            news = bot_gateway_pb2.ConnectResponse()
+            news.ParseFromString(base64.b64decode(message["message"]))
+            self.router.broadcast(int(message["bot"]), news)
+
+    async def _ask_here(self, message: dict[str, Any]) -> None:
+        request = bot_gateway_pb2.DecisionRequest()
+        request.ParseFromString(base64.b64decode(message["request"]))
+        reply: dict[str, Any] = {"kind": "answer", "id": message["id"]}
+        try:
+            answer = await self.router.ask(
+                int(message["bot"]), str(message["game"]), request, float(message["timeout"])
+            )
+            reply["answer"] = _b64(answer)
+        except TimeoutError:
+            reply["error"] = "timeout"
+        except Disconnected as error:
+            reply["error"] = "disconnected"
+            reply["detail"] = str(error)
+        await self.redis.publish(self._channel(str(message["reply_to"])), json.dumps(reply))
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("relay message failed: %s", task.exception())

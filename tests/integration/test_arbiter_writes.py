@@ -1,0 +1,334 @@
+"""The arbiter's writes against a real PostgreSQL: a bad record fails alone, retried writes are
+no-ops, a stale lease holder's writes are refused, an ended match stays ended, and a match whose
+every move is logged finishes without its bots."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import psycopg
+import pytest
+
+import games
+from games.play import step
+from premiere.config import Settings
+from server.arbiter import Arbiter, BadRequest
+from server.events import EventHub
+from server.router import Router
+from server.store import (
+    FaultRecord,
+    Fenced,
+    MatchSpec,
+    MoveRecord,
+    PlyConflict,
+    SeatSpec,
+    Store,
+    add_bot,
+)
+
+
+def spec(seed: str = "s", seats: tuple[SeatSpec, ...] | None = None, **fields: Any) -> MatchSpec:
+    values: dict[str, Any] = {
+        "id": str(uuid.uuid4()),
+        "game": "magic-trick",
+        "options": {},
+        "players": 3,
+        "seed": seed,
+        "move_time_ms": 1000,
+        "time_bank_ms": 1000,
+        "strike_limit": 3,
+        "seats": seats or (SeatSpec(builtin="random"),) * 3,
+    }
+    values.update(fields)
+    return MatchSpec(**values)
+
+
+def run(database_url: str, body: Callable[[Store], Awaitable[None]]) -> None:
+    async def main() -> None:
+        store = Store(database_url, retry_delay=0.05)
+        await store.start()
+        try:
+            await body(store)
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
+def sql(database_url: str, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        cursor = conn.execute(query, params)
+        return cursor.fetchall() if cursor.description else []
+
+
+def move(ply: int, choice: int = 0) -> MoveRecord:
+    return MoveRecord(ply, ply % 2, {"card": choice}, False, 5)
+
+
+def test_a_bad_record_fails_alone_in_its_batch(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An out-of-range time control in the same group commit as other matches' moves: only
+    the bad record's caller sees the error; every other record is committed. The logs name the
+    error, never the failing row (it holds the seed)."""
+    secret = "f00d" * 16
+
+    async def body(store: Store) -> None:
+        good = spec()
+        await store.create_match(good, owner="a", lease_s=30)
+        overflow = spec(seed=secret, time_bank_ms=2**40)
+        negative = spec(seed=secret, time_bank_ms=-1)
+        results = await asyncio.gather(
+            store.append_move(good.id, 1, move(0)),
+            store.create_match(overflow, owner="a", lease_s=30),
+            store.append_move(good.id, 1, move(1)),
+            store.create_match(negative, owner="a", lease_s=30),
+            store.append_fault(good.id, 1, FaultRecord(1, 1, "timeout", "bot", "slow")),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[2] is None and results[4] is None
+        assert isinstance(results[1], psycopg.errors.NumericValueOutOfRange)
+        assert isinstance(results[3], psycopg.errors.CheckViolation)
+        assert [m.ply for m in await store.moves(good.id)] == [0, 1]
+        assert len(await store.faults(good.id)) == 1
+        assert await store.match(overflow.id) is None
+        assert await store.match(negative.id) is None
+
+    with caplog.at_level("DEBUG"):
+        run(database_url, body)
+    assert "CheckViolation" in caplog.text
+    assert secret not in caplog.text
+
+
+def test_retried_writes_are_no_ops_and_a_different_ply_is_refused(database_url: str) -> None:
+    async def body(store: Store) -> None:
+        match = spec()
+        await store.create_match(match, owner="a", lease_s=30)
+        await store.create_match(match, owner="a", lease_s=30)
+        fault = FaultRecord(0, 0, "timeout", "bot", "no answer")
+        for _ in range(2):
+            await store.append_move(match.id, 1, move(0))
+            await store.append_fault(match.id, 1, fault)
+        assert len(await store.moves(match.id)) == 1
+        assert await store.faults(match.id) == [fault]
+        assert len(await store.seats(match.id)) == 3
+        with pytest.raises(PlyConflict):
+            await store.append_move(match.id, 1, move(0, choice=7))
+        assert (await store.moves(match.id))[0].move == {"card": 0}
+
+    run(database_url, body)
+
+
+def test_a_stale_holder_is_refused_after_a_takeover(database_url: str) -> None:
+    async def body(store: Store) -> None:
+        match = spec()
+        await store.create_match(match, owner="first", lease_s=0.2)
+        await store.mark_running(match.id, 1)
+        await store.append_move(match.id, 1, move(0))
+        assert await store.acquire(match.id, "second", 30) is None  # still held
+        await asyncio.sleep(0.3)
+        assert await store.orphans() == [match.id]
+        assert await store.acquire(match.id, "second", 30) == 2
+        assert await store.acquire(match.id, "third", 30) is None
+        assert await store.renew("first", {match.id: 1}, 30) == set()
+        assert await store.renew("second", {match.id: 2}, 30) == {match.id}
+        with pytest.raises(Fenced):
+            await store.append_move(match.id, 1, move(1))
+        with pytest.raises(Fenced):
+            await store.append_fault(match.id, 1, FaultRecord(1, 1, "timeout", "bot", ""))
+        with pytest.raises(Fenced):
+            await store.void(match.id, "stale", 1)
+        with pytest.raises(Fenced):
+            await store.finish(match.id, 1, {"scores": [1, 0, 0]}, [0, 0, 0], [False] * 3)
+        await store.append_move(match.id, 2, move(1))
+        row = await store.match(match.id)
+        assert row is not None and row["status"] == "running"
+        fences = sql(database_url, "SELECT ply, fence FROM match_moves ORDER BY ply")
+        assert fences == [(0, 1), (1, 2)]
+
+    run(database_url, body)
+
+
+def test_an_unfenced_write_to_a_leased_match_is_refused(database_url: str) -> None:
+    async def body(store: Store) -> None:
+        match = spec()
+        await store.create_match(match, owner="a", lease_s=30)
+
+    run(database_url, body)
+    match_id = sql(database_url, "SELECT id FROM matches")[0][0]
+    with pytest.raises(psycopg.Error) as refused:
+        sql(
+            database_url,
+            "INSERT INTO match_moves (match_id, ply, seat, move) VALUES (%s, 0, 0, '{}')",
+            (match_id,),
+        )
+    assert refused.value.sqlstate == "PF001"
+
+
+def test_a_void_match_is_never_finished_or_rated(database_url: str) -> None:
+    async def body(store: Store) -> None:
+        match = spec(rated=True)
+        await store.create_match(match, owner="a", lease_s=30)
+        await store.mark_running(match.id, 1)
+        assert await store.void(match.id, "bots gone", 1)
+        assert not await store.void(match.id, "again", 1)
+        assert not await store.finish(match.id, 1, {"scores": [1, 0, 0]}, [0, 0, 0], [False] * 3)
+        row = await store.match(match.id)
+        assert row is not None and (row["status"], row["void_reason"]) == ("void", "bots gone")
+
+    run(database_url, body)
+    assert sql(database_url, "SELECT count(*) FROM rating_queue") == [(0,)]
+    with pytest.raises(psycopg.Error) as refused:
+        sql(database_url, "UPDATE matches SET status = 'finished'")
+    assert refused.value.sqlstate == "PF003"
+
+
+def test_a_finished_match_is_finished_once(database_url: str) -> None:
+    async def body(store: Store) -> None:
+        match = spec(rated=True)
+        await store.create_match(match, owner="a", lease_s=30)
+        await store.mark_running(match.id, 1)
+        outcome = {"scores": [1, 0, 0], "ranks": [1, 2, 2]}
+        assert await store.finish(match.id, 1, outcome, [1, 0, 0], [False] * 3)
+        assert not await store.finish(match.id, 1, outcome, [1, 0, 0], [False] * 3)
+        assert not await store.void(match.id, "late", 1)
+
+    run(database_url, body)
+    assert sql(database_url, "SELECT status FROM matches") == [("finished",)]
+    assert sql(database_url, "SELECT count(*) FROM rating_queue") == [(1,)]
+
+
+def test_time_controls_out_of_the_columns_range_are_refused_before_sql() -> None:
+    """No database here: the request must be refused before anything is written."""
+    seats = [("builtin", "random")] * 3
+
+    async def create(settings: Settings, *control: int) -> str:
+        arbiter = Arbiter(Store("postgresql://unused/x"), Router(4, 64), EventHub(), settings)
+        return await arbiter.create("magic-trick", {}, seats, "", *control)
+
+    loose = Settings(max_time_bank_ms=2**40, max_strike_limit=2**40)
+    for control in ((0, 2**31, 0), (0, 0, 2**31), (-5, 0, 0), (0, -1, 0)):
+        with pytest.raises(BadRequest, match="must be between"):
+            asyncio.run(create(loose, *control))
+    with pytest.raises(BadRequest, match="time_bank_ms must be between"):
+        asyncio.run(create(Settings(time_bank_ms=2**32)))
+
+
+def played_moves(match: MatchSpec) -> list[MoveRecord]:
+    """A whole match played with each seat's first legal move."""
+    game = games.get(match.game)
+    state = game.new(match.players, match.seed, match.options)
+    records = []
+    while not state.is_over():
+        for asked in step(state):
+            state.apply(asked.seat, asked.legal[0])
+            encoded = game.encode_move(asked.legal[0])
+            records.append(MoveRecord(len(records), asked.seat, encoded, False, 3))
+    return records
+
+
+def test_a_match_with_every_move_logged_finishes_without_its_bots(database_url: str) -> None:
+    """Its arbiter died between the last move and the finish, and its bots are gone: the next
+    arbiter finishes it from the log instead of voiding it after the resume grace."""
+    add_bot(database_url, "gone-a")
+    add_bot(database_url, "gone-b")
+    ids = dict(sql(database_url, "SELECT name, id FROM bots"))
+    seats = (
+        SeatSpec(ids["gone-a"], "gone-a"),
+        SeatSpec(ids["gone-b"], "gone-b"),
+        SeatSpec(builtin="random"),
+    )
+    match = spec(seed="all-logged", seats=seats)
+
+    async def body(store: Store) -> None:
+        await store.create_match(match, owner="dead", lease_s=0.05)
+        await store.mark_running(match.id, 1)
+        for record in played_moves(match):
+            await store.append_move(match.id, 1, record)
+        await asyncio.sleep(0.1)
+        settings = Settings(resume_grace_s=0.5, lease_s=5)
+        arbiter = Arbiter(store, Router(4, 64), EventHub(), settings)
+        assert await arbiter.adopt() == 1
+        await asyncio.gather(*arbiter.hosts.values())
+        row = await store.match(match.id)
+        assert row is not None and row["status"] == "finished", row
+        assert row["outcome"]["scores"]
+        lease = await store.lease(match.id)
+        assert lease is not None and lease["fence"] == 2
+
+    run(database_url, body)
+
+
+def test_a_stale_arbiter_cannot_void_a_match_another_one_hosts(database_url: str) -> None:
+    """The first arbiter stops renewing (it hangs); the second takes the match over; when the
+    first wakes and its resume grace ends, its void is refused and it stops hosting."""
+    add_bot(database_url, "away")
+    bot = sql(database_url, "SELECT id FROM bots")[0][0]
+    match = spec(
+        seats=(SeatSpec(bot, "away"), SeatSpec(builtin="random"), SeatSpec(builtin="random"))
+    )
+
+    async def body(store: Store) -> None:
+        first = Arbiter(store, Router(4, 64), EventHub(), Settings(lease_s=0.3, start_grace_s=1))
+        second = Arbiter(store, Router(4, 64), EventHub(), Settings(lease_s=30, resume_grace_s=30))
+        await store.create_match(match, owner=first.owner, lease_s=0.3)
+        await first.adopt()  # held and not lapsed: nothing to adopt
+        assert first.hosts == {}
+        from server.host import MatchHost
+
+        first._host(MatchHost(match, store, first.router, first.hub, 1), False)
+        await asyncio.sleep(0.5)
+        assert await second.adopt() == 1
+        await asyncio.wait_for(first.hosts.get(match.id) or asyncio.sleep(0), 5)
+        assert match.id not in first.hosts
+        row = await store.match(match.id)
+        assert row is not None and row["status"] in ("pending", "running"), row
+        await second.stop()
+        lease = await store.lease(match.id)
+        assert lease is not None and lease["fence"] == 2
+
+    run(database_url, body)
+
+
+def test_a_match_whose_write_fails_is_voided_and_the_others_play_on(database_url: str) -> None:
+    """A non-transient failure in one match's write: that match is voided with a reason (its
+    watchers and bots are told), the others in the same arbiter finish."""
+    sql(
+        database_url,
+        """
+        CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF NEW.ply = 3 AND (SELECT seed FROM matches WHERE id = NEW.match_id) = 'poison'
+            THEN RAISE EXCEPTION 'integer out of range' USING ERRCODE = '22003';
+            END IF;
+            RETURN NEW;
+        END $$;
+        CREATE TRIGGER poison BEFORE INSERT ON match_moves
+            FOR EACH ROW EXECUTE FUNCTION poison();
+        """,
+    )
+
+    async def body(store: Store) -> None:
+        arbiter = Arbiter(store, Router(4, 64), EventHub(), Settings())
+        seats = [("builtin", "random"), ("builtin", "heuristic"), ("builtin", "random")]
+        ids = [await arbiter.create("magic-trick", {}, seats, seed) for seed in ("poison", "ok")]
+        await asyncio.gather(*arbiter.hosts.values())
+        poisoned, healthy = [await store.match(i) for i in ids]
+        assert poisoned is not None and poisoned["status"] == "void"
+        assert "failed" in poisoned["void_reason"]
+        assert healthy is not None and healthy["status"] == "finished"
+        assert not arbiter.hub.is_live(ids[0])
+
+    run(database_url, body)
+    assert json.dumps(sql(database_url, "SELECT count(*) FROM match_moves WHERE ply = 3")) == (
+        "[[1]]"
+    )
+
+
+def test_leases_must_be_renewed_before_they_lapse() -> None:
+    with pytest.raises(ValueError, match="PREMIERE_LEASE_RENEW_S"):
+        Settings(lease_s=1, lease_renew_s=1)
