@@ -92,7 +92,9 @@ def test_a_better_result_never_lowers_the_llr(sample: tuple[int, ...], index: in
     better[index + 1] += 1
     if sum(1 for n in better if n) < 2:
         return
-    assert llr(better, 0, 10) >= llr(sample, 0, 10) - 1e-9
+    # Within 1e-6: the zero-count regularisation (0.001 of a pair) and the root finder's
+    # precision move the LLR of tiny samples by ~1e-7 either way.
+    assert llr(better, 0, 10) >= llr(sample, 0, 10) - 1e-6
 
 
 def _pair(rng: Random, elo: float, draw: float) -> float:
