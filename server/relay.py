@@ -116,8 +116,11 @@ class Relay:
 
     async def _heartbeat(self) -> None:
         while True:
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow the task's
+            # cancellation when the wait ends at the same moment, and close() would hang.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), HEARTBEAT_S)
+                async with asyncio.timeout(HEARTBEAT_S):
+                    await self._wake.wait()
             self._wake.clear()
             changed, self._changed = self._changed, set()
             try:

@@ -273,7 +273,12 @@ def test_a_stale_arbiter_cannot_void_a_match_another_one_hosts(database_url: str
     )
 
     async def body(store: Store) -> None:
-        first = Arbiter(store, Router(4, 64), EventHub(), Settings(lease_s=0.3, start_grace_s=1))
+        first = Arbiter(
+            store,
+            Router(4, 64),
+            EventHub(),
+            Settings(lease_s=0.3, lease_renew_s=0.1, start_grace_s=1),
+        )
         second = Arbiter(store, Router(4, 64), EventHub(), Settings(lease_s=30, resume_grace_s=30))
         await store.create_match(match, owner=first.owner, lease_s=0.3)
         await first.adopt()  # held and not lapsed: nothing to adopt

@@ -1,0 +1,140 @@
+"""The relay between two arbiters' routers, over a real Redis: presence, match slots counted
+across arbiters, forwarded decisions (answer, timeout, disconnect) and lifecycle news."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from premiere.services import PrivateRedis
+from premiere_bot.wire import bot_gateway_pb2
+from server.relay import Relay
+from server.router import Connection, Disconnected, Router
+from tests.integration.services import redis_url
+
+GAME = "magic-trick"
+
+
+async def pair() -> tuple[Relay, Relay, Connection]:
+    """Arbiter "a" with no streams; arbiter "b" holding bot 7's one stream (1 match at once)."""
+    namespace = f"test-{uuid.uuid4().hex[:8]}"
+    here, there = Router(), Router()
+    a = Relay(here, redis_url(), "a", namespace)
+    b = Relay(there, redis_url(), "b", namespace)
+    await a.start()
+    await b.start()
+    stream = Connection(bot_id=7, bot_name="seven", games=frozenset({GAME}), max_matches=1)
+    await there.add(stream)
+    for _ in range(100):
+        if await a.reachable(7):
+            break
+        await asyncio.sleep(0.02)
+    return a, b, stream
+
+
+async def next_message(stream: Connection) -> bot_gateway_pb2.ConnectResponse:
+    message = await asyncio.wait_for(stream.outbox.get(), 2)
+    assert message is not None
+    return message
+
+
+def request(match: str) -> bot_gateway_pb2.DecisionRequest:
+    return bot_gateway_pb2.DecisionRequest(request_id=f"{match}:x:0", match_id=match, game=GAME)
+
+
+def test_a_bot_on_another_arbiter_is_seen_seated_and_asked() -> None:
+    async def main() -> None:
+        a, b, stream = await pair()
+        try:
+            assert await a.reachable(7) and await a.can_play(7, GAME)
+            assert not await a.can_play(7, "movie-fight")
+            assert not await a.reachable(8)
+
+            # One slot across both arbiters; the same match keeps its slot on a takeover.
+            assert await a.lease([7], GAME, 1, holder="m1")
+            assert not await b.lease([7], GAME, 0.2, holder="m2")
+            assert await b.lease([7], GAME, 0.2, holder="m1")
+            await a.release([7], holder="m1")
+            assert await b.lease([7], GAME, 1, holder="m2")
+            await b.release([7], holder="m2")
+
+            asked = asyncio.create_task(a.ask(7, GAME, request("m1"), 2))
+            sent = await next_message(stream)
+            assert sent.decision.request_id == "m1:x:0"
+            b.router.answer(
+                stream,
+                bot_gateway_pb2.DecisionAnswer(request_id="m1:x:0", legal_move_index=2),
+            )
+            assert (await asked).legal_move_index == 2
+
+            with pytest.raises(TimeoutError):
+                await a.ask(7, GAME, request("m2"), 0.3)
+            await next_message(stream)  # the request that was never answered
+
+            a.broadcast(7, bot_gateway_pb2.ConnectResponse(welcome=bot_gateway_pb2.Welcome()))
+            assert (await next_message(stream)).HasField("welcome")
+
+            asked = asyncio.create_task(a.ask(7, GAME, request("m3"), 2))
+            await next_message(stream)
+            await b.router.remove(stream)
+            with pytest.raises(Disconnected):
+                await asked
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(main())
+
+
+def test_a_redis_outage_delays_seating_and_then_the_relay_works_again(tmp_path: Path) -> None:
+    """With Redis gone a match cannot be seated (it waits, it does not fail), a bot connected
+    elsewhere is not reachable, a forwarded request fails as a disconnect; once Redis is back,
+    presence is published again and requests are forwarded again."""
+    folder = Path(tempfile.mkdtemp(prefix="premiere-relay-redis-"))
+    folder.chmod(0o755)
+    server = PrivateRedis(folder / "redis")
+    server.start()
+
+    async def main() -> None:
+        here, there = Router(), Router()
+        a, b = Relay(here, server.url, "a"), Relay(there, server.url, "b")
+        await a.start()
+        await b.start()
+        stream = Connection(bot_id=7, bot_name="seven", games=frozenset(), max_matches=2)
+        await there.add(stream)
+        try:
+            await until(lambda: a.reachable(7))
+            await asyncio.to_thread(server.stop)
+            assert not await a.lease([7], GAME, 0.5, holder="m1")
+            assert not await a.reachable(7)
+            with pytest.raises(Disconnected, match="relay"):
+                await a.ask(7, GAME, request("m1"), 0.5)
+            await asyncio.to_thread(server.start)
+            await until(lambda: a.reachable(7))
+            assert await a.lease([7], GAME, 5, holder="m1")
+            asked = asyncio.create_task(a.ask(7, GAME, request("m1"), 5))
+            sent = await next_message(stream)
+            answer = bot_gateway_pb2.DecisionAnswer(request_id=sent.decision.request_id)
+            answer.legal_move_index = 1
+            b.router.answer(stream, answer)
+            assert (await asked).legal_move_index == 1
+        finally:
+            await a.close()
+            await b.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        server.stop()
+
+
+async def until(check: Callable[[], Awaitable[bool]], timeout: float = 10) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not await check():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.05)
