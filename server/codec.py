@@ -6,12 +6,13 @@ id in snake case, and a move's oneof field is its `kind`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from games.errors import MalformedMove
 from games.interface import Game
 from premiere_bot.convert import ConversionError, build, fill
-from premiere_bot.wire import game_pb2
+from premiere_bot.wire import bot_gateway_pb2, game_pb2
 
 
 def wire_field(game_id: str) -> str:
@@ -59,3 +60,15 @@ def move_from_wire(game: Game, envelope: game_pb2.Move, seat: int = -1) -> Any:
         return build(classes[kind], getattr(typed, kind))
     except (ConversionError, TypeError, ValueError) as error:
         raise MalformedMove(seat, kind, str(error)) from None
+
+
+def decision_request(
+    game: Game, observation: Any, legal: Sequence[Any], /, **fields: Any
+) -> bot_gateway_pb2.DecisionRequest:
+    """The request asking a seat to decide: its observation and legal moves on the wire, plus
+    the scalar ``fields`` (ids, seat, clock)."""
+    return bot_gateway_pb2.DecisionRequest(
+        observation=observation_to_wire(game, observation),
+        legal_moves=[move_to_wire(game, move) for move in legal],
+        **fields,
+    )

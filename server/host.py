@@ -19,7 +19,7 @@ from games.values import to_plain
 from premiere_bot.outcome import outcome_to_wire
 from premiere_bot.wire import bot_gateway_pb2
 from server import metrics
-from server.codec import move_from_wire, move_to_wire, observation_to_wire
+from server.codec import decision_request, move_from_wire
 from server.events import EndEvent, EventHub, FaultEvent, MoveEvent
 from server.router import Disconnected, Router
 from server.store import FaultRecord, MatchSpec, MoveRecord, Store
@@ -192,7 +192,10 @@ class MatchHost:
     ) -> Decision:
         clock = self.clocks[seat]
         limit_ms = self.spec.move_time_ms + clock.bank_ms
-        request = bot_gateway_pb2.DecisionRequest(
+        request = decision_request(
+            self.game,
+            observation,
+            legal,
             request_id=self.router.new_request_id(self.spec.id),
             match_id=self.spec.id,
             game=self.game.id,
@@ -202,8 +205,6 @@ class MatchHost:
             move_time_ms=self.spec.move_time_ms,
             time_bank_ms=clock.bank_ms,
             last_round_trip_ms=clock.last_round_trip_ms,
-            observation=observation_to_wire(self.game, observation),
-            legal_moves=[move_to_wire(self.game, move) for move in legal],
         )
         started = time.monotonic()
         try:
