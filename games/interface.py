@@ -142,8 +142,9 @@ class State(abc.ABC):
         """
 
     def __eq__(self, other: object) -> bool:
-        """Structural equality over every field, the generator included."""
-        return type(self) is type(other) and vars(self) == vars(other)
+        """Structural equality over every field, the generator included; attributes named
+        ``_cache_*`` hold what is derived from the rest (memoized views) and are left out."""
+        return type(self) is type(other) and _fields(self) == _fields(other)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -163,6 +164,10 @@ class State(abc.ABC):
     def is_legal(self, seat: int, move: Any) -> bool:
         """Whether `move` is among `legal_moves(seat)`; engines with long lists answer faster."""
         return move in self.legal_moves(seat)
+
+
+def _fields(state: object) -> dict[str, Any]:
+    return {k: v for k, v in vars(state).items() if not k.startswith("_cache_")}
 
 
 class Game(abc.ABC):

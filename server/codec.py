@@ -13,6 +13,7 @@ from games.errors import MalformedMove
 from games.interface import Game
 from premiere_bot.convert import ConversionError, build, fill
 from premiere_bot.wire import bot_gateway_pb2, game_pb2
+from server.encoder import encoder, varint
 
 
 def wire_field(game_id: str) -> str:
@@ -62,13 +63,50 @@ def move_from_wire(game: Game, envelope: game_pb2.Move, seat: int = -1) -> Any:
         raise MalformedMove(seat, kind, str(error)) from None
 
 
+def observation_bytes(game: Game, observation: Any) -> bytes:
+    """`observation_to_wire(game, observation).SerializeToString()`, written directly."""
+    field = game_pb2.Observation.DESCRIPTOR.fields_by_name[wire_field(game.id)]
+    return _tag(field.number) + _sized(encoder(field.message_type)(observation))
+
+
+_MOVES: dict[str, dict[int, tuple[Any, bytes]]] = {}
+
+
+def move_bytes(game: Game, move: Any) -> bytes:
+    """`move_to_wire(game, move).SerializeToString()`, remembered per move object."""
+    memo = _MOVES.setdefault(game.id, {})
+    hit = memo.get(id(move))
+    if hit is not None and hit[0] is move:
+        return hit[1]
+    field = game_pb2.Move.DESCRIPTOR.fields_by_name[wire_field(game.id)]
+    kind = field.message_type.fields_by_name[kind_field(move.kind)]
+    typed = _tag(kind.number) + _sized(encoder(kind.message_type)(move))
+    data = _tag(field.number) + _sized(typed)
+    if len(memo) >= 100_000:
+        memo.clear()
+    memo[id(move)] = (move, data)
+    return data
+
+
+def _tag(number: int) -> bytes:
+    return varint(number << 3 | 2)
+
+
+def _sized(payload: bytes) -> bytes:
+    return varint(len(payload)) + payload
+
+
+_OBSERVATION_TAG = _tag(bot_gateway_pb2.DecisionRequest.OBSERVATION_FIELD_NUMBER)
+_LEGAL_MOVE_TAG = _tag(bot_gateway_pb2.DecisionRequest.LEGAL_MOVES_FIELD_NUMBER)
+
+
 def decision_request(
     game: Game, observation: Any, legal: Sequence[Any], /, **fields: Any
 ) -> bot_gateway_pb2.DecisionRequest:
     """The request asking a seat to decide: its observation and legal moves on the wire, plus
-    the scalar ``fields`` (ids, seat, clock)."""
-    return bot_gateway_pb2.DecisionRequest(
-        observation=observation_to_wire(game, observation),
-        legal_moves=[move_to_wire(game, move) for move in legal],
-        **fields,
-    )
+    the scalar ``fields`` (ids, seat, clock). Encoded as bytes by the precomputed encoders and
+    parsed once, instead of filled field by field."""
+    parts = [bot_gateway_pb2.DecisionRequest(**fields).SerializeToString()]
+    parts.append(_OBSERVATION_TAG + _sized(observation_bytes(game, observation)))
+    parts.extend(_LEGAL_MOVE_TAG + _sized(move_bytes(game, move)) for move in legal)
+    return bot_gateway_pb2.DecisionRequest.FromString(b"".join(parts))

@@ -12,6 +12,7 @@ from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, Sta
 from games.magic_trick.cards import (
     CARD_SET_ASIDE,
     HAND_SIZE,
+    RANKS,
     RED,
     SUITS,
     SUITS_REMOVED,
@@ -53,6 +54,22 @@ class _Trick:
     leader: int
     plays: tuple[tuple[int, int], ...]
     winner: int
+    view: TrickView
+    """What everybody sees of it once complete, made once."""
+
+
+_PLAYS = tuple(PlayCard(slot) for slot in range(max(HAND_SIZE.values())))
+_SLEEVES = tuple(SleeveCard(slot) for slot in range(max(HAND_SIZE.values())))
+_KEEP = KeepSleeveEmpty()
+_SORTS = {(suit, rank): SortCard(suit, rank) for suit in SUITS for rank in RANKS}
+_SLOTS = {
+    (suit, rank, place): SlotView(suit, rank, place)
+    for suit in SUITS
+    for rank in (*RANKS, None)
+    for place in (IN_HAND, PLAYED, SLEEVED)
+}
+"""Moves and slot views are made once: the same objects come back in every list and view
+(the wire encoder remembers their bytes by identity)."""
 
 
 class MagicTrickState(State):
@@ -84,6 +101,8 @@ class MagicTrickState(State):
         self.turn = 0
         self.pending = _PENDING_PLAY
         self.taken: list[list[Card]] = []
+        self._cache_legal: dict[int, tuple[Move, ...]] = {}
+        self._cache_fans: dict[tuple[int, bool], tuple[SlotView, ...]] = {}
         self._deal()
 
     @property
@@ -131,6 +150,7 @@ class MagicTrickState(State):
         self.turn = (self.dealer + 1) % n
         self.pending = _PENDING_PLAY
         self.phase = PLAY
+        self._cache_fans.clear()
 
     # --- the interface -------------------------------------------------------------------
 
@@ -142,23 +162,31 @@ class MagicTrickState(State):
         return ()
 
     def legal_moves(self, seat: int) -> tuple[Move, ...]:
+        found = self._cache_legal.get(seat)
+        if found is None:
+            found = self._cache_legal[seat] = self._compute_legal(seat)
+        return found
+
+    def _compute_legal(self, seat: int) -> tuple[Move, ...]:
         if seat not in self.to_move():
             return ()
         if self.phase == SORT:
             group = sorted(_top_group(self.to_sort[seat]), key=lambda c: suit_order(c.suit))
-            return tuple(SortCard(card.suit, card.rank) for card in group)
+            return tuple(_SORTS[card.suit, card.rank] for card in group)
         in_hand = self._slots_in_hand(seat)
         if self.pending == _PENDING_SLEEVE:
-            return (*(SleeveCard(slot) for slot in in_hand), KeepSleeveEmpty())
+            return (*(_SLEEVES[slot] for slot in in_hand), _KEEP)
         if self.current:
             lead_seat, lead_slot = self.current[0]
             lead = self.fans[lead_seat][lead_slot].suit
-            following = [slot for slot in in_hand if self.fans[seat][slot].suit == lead]
+            fan = self.fans[seat]
+            following = [slot for slot in in_hand if fan[slot].suit == lead]
             if following:
                 in_hand = following
-        return tuple(PlayCard(slot) for slot in in_hand)
+        return tuple(_PLAYS[slot] for slot in in_hand)
 
     def _apply(self, seat: int, move: Any) -> None:
+        self._cache_legal.clear()
         if isinstance(move, SortCard):
             card = Card(move.suit, move.rank)
             self.to_sort[seat].remove(card)
@@ -167,6 +195,7 @@ class MagicTrickState(State):
             self._maybe_start_play()
         elif isinstance(move, PlayCard):
             self.places[seat][move.slot] = PLAYED
+            self._forget_fan(seat)
             self.current.append((seat, move.slot))
             if self._may_sleeve(seat):
                 self.pending = _PENDING_SLEEVE
@@ -174,12 +203,17 @@ class MagicTrickState(State):
                 self._next_turn()
         elif isinstance(move, SleeveCard):
             self.places[seat][move.slot] = SLEEVED
+            self._forget_fan(seat)
             self.sleeve_slot[seat] = move.slot
             self.pending = _PENDING_PLAY
             self._next_turn()
         else:
             self.pending = _PENDING_PLAY
             self._next_turn()
+
+    def _forget_fan(self, owner: int) -> None:
+        self._cache_fans.pop((owner, True), None)
+        self._cache_fans.pop((owner, False), None)
 
     # --- tricks and hands ----------------------------------------------------------------
 
@@ -197,7 +231,8 @@ class MagicTrickState(State):
             return
         plays = tuple(self.current)
         winner = trick_winner([(seat, self.fans[seat][slot]) for seat, slot in plays])
-        self.tricks.append(_Trick(plays[0][0], plays, winner))
+        view = self._trick_view(plays[0][0], plays, winner)
+        self.tricks.append(_Trick(plays[0][0], plays, winner, view))
         self.taken[winner].extend(self.fans[seat][slot] for seat, slot in plays)
         self.current = []
         if len(self.tricks) == self.hand_size - 1:
@@ -211,6 +246,7 @@ class MagicTrickState(State):
             if self.sleeve_slot[seat] is None:
                 (last,) = self._slots_in_hand(seat)
                 self.places[seat][last] = SLEEVED
+                self._forget_fan(seat)
                 self.sleeve_slot[seat] = last
         sleeves = tuple(self.fans[s][self._sleeve(s)] for s in range(n))
         tricks = tuple(sum(t.winner == s for t in self.tricks) for s in range(n))
@@ -258,17 +294,7 @@ class MagicTrickState(State):
         known_fan = None if viewer is None else (viewer + 1) % n
         fans: tuple[tuple[SlotView, ...], ...] = ()
         if self.phase == PLAY:
-            fans = tuple(
-                tuple(
-                    SlotView(
-                        card.suit,
-                        card.rank if place != IN_HAND or owner == known_fan else None,
-                        place,
-                    )
-                    for card, place in zip(self.fans[owner], self.places[owner], strict=True)
-                )
-                for owner in range(n)
-            )
+            fans = tuple(self._fan_view(owner, owner == known_fan) for owner in range(n))
         return MagicTrickObservation(
             seat=viewer,
             players=n,
@@ -283,7 +309,7 @@ class MagicTrickState(State):
             sorting=tuple(_canonical(pile)),
             sorted=tuple(placed),
             fans=fans,
-            tricks=tuple(self._trick_view(t.leader, t.plays, t.winner) for t in self.tricks)
+            tricks=tuple(t.view for t in self.tricks)
             if self.phase == PLAY
             else (),
             current=self._trick_view(self.current[0][0], tuple(self.current), None)
@@ -296,6 +322,17 @@ class MagicTrickState(State):
             prestige_count=tuple(self.prestige_count),
             past_hands=tuple(self.past),
         )
+
+    def _fan_view(self, owner: int, known: bool) -> tuple[SlotView, ...]:
+        """A fan as a viewer sees it: ranks of cards in hand only when ``known``; remembered
+        until a card of the fan moves."""
+        found = self._cache_fans.get((owner, known))
+        if found is None:
+            found = self._cache_fans[owner, known] = tuple(
+                _SLOTS[card.suit, card.rank if known or place != IN_HAND else None, place]
+                for card, place in zip(self.fans[owner], self.places[owner], strict=True)
+            )
+        return found
 
     def _trick_view(
         self, leader: int, plays: tuple[tuple[int, int], ...], winner: int | None
@@ -322,12 +359,16 @@ class MagicTrickState(State):
         twin.tricks = list(self.tricks)
         twin.current = list(self.current)
         twin.taken = [list(cards) for cards in self.taken]
+        twin._cache_legal = dict(self._cache_legal)
+        twin._cache_fans = dict(self._cache_fans)
         return twin
 
     def indistinguishable(self, seat: int, rng: Rng) -> MagicTrickState:
         """Re-deal what `seat` cannot see by random swaps that keep every visible fact."""
         twin = self.clone()
         twin.rng = rng.fork(f"twin-{rng.below(1 << 62)}")
+        twin._cache_legal.clear()
+        twin._cache_fans.clear()
         if twin.phase == SORT:
             twin._swap_hidden_piles(seat, rng)
         elif twin.phase == PLAY:

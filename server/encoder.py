@@ -1,0 +1,286 @@
+"""Engine values straight to protobuf wire bytes, with one encoder precomputed per message type.
+
+The same mapping as `premiere_bot.convert.fill` (a message mirrors a value by field name; an
+absent or None field stays unset; a repeated message field whose items are not records wraps
+each item in the element message's single field), written as bytes without building message
+objects field by field. Parsing the bytes gives exactly the message `fill` builds, which
+tests/wire/test_encoder.py checks for every game.
+
+Sub-messages of immutable values (frozen dataclasses, named tuples) are remembered by identity:
+an engine that hands out the same card object again gets its bytes back from a dictionary.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import struct
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+
+Encoder = Callable[[Any], bytes]
+
+_MEMO_LIMIT = 100_000
+"""Entries kept per message type before the memo starts again (it holds its values alive)."""
+
+T = FieldDescriptor
+_VARINT_TYPES = frozenset(
+    {T.TYPE_INT32, T.TYPE_INT64, T.TYPE_UINT32, T.TYPE_UINT64, T.TYPE_ENUM, T.TYPE_BOOL}
+)
+_ZIGZAG_TYPES = frozenset({T.TYPE_SINT32, T.TYPE_SINT64})
+_FIXED = {
+    T.TYPE_DOUBLE: ("<d", 1),
+    T.TYPE_FLOAT: ("<f", 5),
+    T.TYPE_FIXED64: ("<Q", 1),
+    T.TYPE_SFIXED64: ("<q", 1),
+    T.TYPE_FIXED32: ("<I", 5),
+    T.TYPE_SFIXED32: ("<i", 5),
+}
+"""struct format and wire type of the fixed-width scalars."""
+
+_SMALL = [bytes([n]) for n in range(128)]
+
+
+def varint(value: int) -> bytes:
+    if 0 <= value < 128:
+        return _SMALL[value]
+    if value < 0:
+        value += 1 << 64
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _tag(number: int, wire_type: int) -> bytes:
+    return varint((number << 3) | wire_type)
+
+
+def _is_repeated(field: FieldDescriptor) -> bool:
+    if hasattr(field, "is_repeated"):
+        return bool(field.is_repeated)
+    return bool(field.label == FieldDescriptor.LABEL_REPEATED)
+
+
+def _scalar(field: FieldDescriptor) -> tuple[int, Callable[[Any], bytes]]:
+    """The wire type and the payload encoder of one scalar value of the field's type."""
+    kind = field.type
+    if kind == T.TYPE_BOOL:
+        return 0, lambda v: b"\x01" if v else b"\x00"
+    if kind in _VARINT_TYPES:
+        return 0, varint
+    if kind in _ZIGZAG_TYPES:
+        return 0, lambda v: varint((v << 1) ^ (v >> 63))
+    if kind == T.TYPE_STRING:
+        return 2, lambda v: _delimited(v.encode())
+    if kind == T.TYPE_BYTES:
+        return 2, lambda v: _delimited(bytes(v))
+    if kind in _FIXED:
+        fmt, wire_type = _FIXED[kind]
+        packer = struct.Struct(fmt).pack
+        return wire_type, lambda v: packer(v)
+    raise TypeError(f"no wire encoding for field {field.full_name}")
+
+
+def _delimited(payload: bytes) -> bytes:
+    return varint(len(payload)) + payload
+
+
+def _get(value: Any, name: str) -> Any:
+    if isinstance(value, Mapping):
+        return value.get(name)
+    return getattr(value, name, None)
+
+
+_RECORDS: dict[type, bool] = {}
+
+
+def _is_record(value: Any) -> bool:
+    """A dataclass instance, a named tuple or a mapping: filled field by field."""
+    kind = type(value)
+    known = _RECORDS.get(kind)
+    if known is None:
+        known = _RECORDS[kind] = (
+            dataclasses.is_dataclass(kind) or hasattr(kind, "_fields") or issubclass(kind, Mapping)
+        )
+    return known
+
+
+_IMMUTABLE: dict[type, bool] = {}
+
+
+def _is_immutable(value: Any) -> bool:
+    kind = type(value)
+    known = _IMMUTABLE.get(kind)
+    if known is None:
+        frozen = dataclasses.is_dataclass(kind) and kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
+        known = _IMMUTABLE[kind] = bool(frozen) or (
+            issubclass(kind, tuple) and hasattr(kind, "_fields")
+        )
+    return known
+
+
+def _frozen(value: Any) -> bool:
+    """Immutable all the way down: frozen records, or tuples of them."""
+    if type(value) is tuple:
+        return all(map(_frozen, value))
+    return _is_immutable(value)
+
+
+_ENCODERS: dict[str, Encoder] = {}
+
+
+def encoder(descriptor: Descriptor) -> Encoder:
+    """The encoder of a message type: value -> the serialized message `fill` would build."""
+    found = _ENCODERS.get(descriptor.full_name)
+    if found is None:
+        found = _ENCODERS[descriptor.full_name] = _compile(descriptor)
+    return found
+
+
+def _compile(descriptor: Descriptor) -> Encoder:
+    steps: list[Callable[[Any, list[bytes]], None]] = []
+    for field in sorted(descriptor.fields, key=lambda f: f.number):
+        steps.append(_field_step(field))
+    memo: dict[int, tuple[Any, bytes]] = {}
+
+    def encode(value: Any) -> bytes:
+        out: list[bytes] = []
+        for step in steps:
+            step(value, out)
+        return b"".join(out)
+
+    def remembered(value: Any) -> bytes:
+        if not _is_immutable(value):
+            return encode(value)
+        key = id(value)
+        hit = memo.get(key)
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        data = encode(value)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[key] = (value, data)
+        return data
+
+    return remembered
+
+
+def _field_step(field: FieldDescriptor) -> Callable[[Any, list[bytes]], None]:
+    name = field.name
+    number = field.number
+    message = field.message_type
+    if message is not None and message.GetOptions().map_entry:
+        tag = _tag(number, 2)
+        key_tag, value_tag = _tag(1, 2), _tag(2, 2)
+
+        def map_step(value: Any, out: list[bytes]) -> None:
+            item = _get(value, name)
+            if item is None:
+                return
+            for k, v in item.items():
+                entry = key_tag + _delimited(str(k).encode()) + value_tag
+                entry += _delimited(str(v).encode())
+                out.append(tag + _delimited(entry))
+
+        return map_step
+    if message is not None:
+        tag = _tag(number, 2)
+        if not _is_repeated(field):
+
+            def message_step(value: Any, out: list[bytes]) -> None:
+                item = _get(value, name)
+                if item is not None:
+                    out.append(tag + _delimited(encoder(message)(item)))
+
+            return message_step
+        wrap = _wrapper(message)
+        memo: dict[int, tuple[Any, bytes]] = {}
+
+        def messages_step(value: Any, out: list[bytes]) -> None:
+            items = _get(value, name)
+            if not items:
+                return
+            frozen = type(items) is tuple
+            if frozen:
+                hit = memo.get(id(items))
+                if hit is not None and hit[0] is items:
+                    out.append(hit[1])
+                    return
+            sub = encoder(message)
+            data = b"".join(
+                tag + _delimited(sub(item) if _is_record(item) else wrap(item)) for item in items
+            )
+            if frozen and _frozen(items):
+                if len(memo) >= _MEMO_LIMIT:
+                    memo.clear()
+                memo[id(items)] = (items, data)
+            out.append(data)
+
+        return messages_step
+    wire_type, payload = _scalar(field)
+    if _is_repeated(field):
+        if wire_type == 2:
+            tag = _tag(number, 2)
+
+            def strings_step(value: Any, out: list[bytes]) -> None:
+                items = _get(value, name)
+                if items:
+                    out.extend(tag + payload(item) for item in items)
+
+            return strings_step
+        packed_tag = _tag(number, 2)
+
+        def packed_step(value: Any, out: list[bytes]) -> None:
+            items = _get(value, name)
+            if items:
+                out.append(packed_tag + _delimited(b"".join(payload(item) for item in items)))
+
+        return packed_step
+    tag = _tag(number, wire_type)
+    if field.has_presence:
+
+        def optional_step(value: Any, out: list[bytes]) -> None:
+            item = _get(value, name)
+            if item is not None:
+                out.append(tag + payload(item))
+
+        return optional_step
+
+    def scalar_step(value: Any, out: list[bytes]) -> None:
+        item = _get(value, name)
+        if item:  # proto3 leaves zero, "" and False off the wire
+            out.append(tag + payload(item))
+
+    return scalar_step
+
+
+def _wrapper(message: Descriptor) -> Encoder:
+    """For items that are not records: the element message's single field holds the item."""
+    if len(message.fields) != 1:
+        return lambda item: _not_a_record(message, item)
+    inner = message.fields[0].name
+    memo: dict[int, tuple[Any, bytes]] = {}
+
+    def wrap(item: Any) -> bytes:
+        if type(item) is not tuple:
+            return encoder(message)({inner: item})
+        hit = memo.get(id(item))
+        if hit is not None and hit[0] is item:
+            return hit[1]
+        data = encoder(message)({inner: item})
+        if not _frozen(item):
+            return data
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[id(item)] = (item, data)
+        return data
+
+    return wrap
+
+
+def _not_a_record(message: Descriptor, item: Any) -> bytes:
+    raise TypeError(f"{message.full_name} cannot hold {item!r}")
