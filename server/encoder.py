@@ -123,11 +123,16 @@ def _is_immutable(value: Any) -> bool:
     return known
 
 
-def _frozen(value: Any) -> bool:
-    """Immutable all the way down: frozen records, or tuples of them."""
-    if type(value) is tuple:
-        return all(map(_frozen, value))
-    return _is_immutable(value)
+def _shallow_frozen(value: Any) -> bool:
+    """A tuple of frozen records or of tuples (engines' views are frozen all the way down,
+    State.observe's contract; the check looks one level deep)."""
+    return type(value) is tuple and all(type(x) is tuple or _is_immutable(x) for x in value)
+
+
+def _remember(memo: dict[int, tuple[Any, bytes]], value: Any, data: bytes) -> None:
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    memo[id(value)] = (value, data)
 
 
 _ENCODERS: dict[str, Encoder] = {}
@@ -199,25 +204,29 @@ def _field_step(field: FieldDescriptor) -> Callable[[Any, list[bytes]], None]:
             return message_step
         wrap = _wrapper(message)
         memo: dict[int, tuple[Any, bytes]] = {}
+        """Framed bytes (tag, length, message) of whole tuples and of single items."""
+
+        def framed(item: Any) -> bytes:
+            hit = memo.get(id(item))
+            if hit is not None and hit[0] is item:
+                return hit[1]
+            record = _is_record(item)
+            data = tag + _delimited(encoder(message)(item) if record else wrap(item))
+            if _is_immutable(item) if record else _shallow_frozen(item):
+                _remember(memo, item, data)
+            return data
 
         def messages_step(value: Any, out: list[bytes]) -> None:
             items = _get(value, name)
             if not items:
                 return
-            frozen = type(items) is tuple
-            if frozen:
-                hit = memo.get(id(items))
-                if hit is not None and hit[0] is items:
-                    out.append(hit[1])
-                    return
-            sub = encoder(message)
-            data = b"".join(
-                tag + _delimited(sub(item) if _is_record(item) else wrap(item)) for item in items
-            )
-            if frozen and _frozen(items):
-                if len(memo) >= _MEMO_LIMIT:
-                    memo.clear()
-                memo[id(items)] = (items, data)
+            hit = memo.get(id(items))
+            if hit is not None and hit[0] is items:
+                out.append(hit[1])
+                return
+            data = b"".join(map(framed, items))
+            if _shallow_frozen(items):
+                _remember(memo, items, data)
             out.append(data)
 
         return messages_step
@@ -272,7 +281,7 @@ def _wrapper(message: Descriptor) -> Encoder:
         if hit is not None and hit[0] is item:
             return hit[1]
         data = encoder(message)({inner: item})
-        if not _frozen(item):
+        if not _shallow_frozen(item):
             return data
         if len(memo) >= _MEMO_LIMIT:
             memo.clear()

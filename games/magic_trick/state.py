@@ -103,6 +103,8 @@ class MagicTrickState(State):
         self.taken: list[list[Card]] = []
         self._cache_legal: dict[int, tuple[Move, ...]] = {}
         self._cache_fans: dict[tuple[int, bool], tuple[SlotView, ...]] = {}
+        self._cache_tricks: tuple[tuple[int, int], tuple[TrickView, ...]] = ((-1, -1), ())
+        self._cache_past: tuple[HandResult, ...] = ()
         self._deal()
 
     @property
@@ -309,7 +311,7 @@ class MagicTrickState(State):
             sorting=tuple(_canonical(pile)),
             sorted=tuple(placed),
             fans=fans,
-            tricks=tuple(t.view for t in self.tricks)
+            tricks=self._tricks_view()
             if self.phase == PLAY
             else (),
             current=self._trick_view(self.current[0][0], tuple(self.current), None)
@@ -320,8 +322,20 @@ class MagicTrickState(State):
             else (0,) * n,
             scores=tuple(self.scores),
             prestige_count=tuple(self.prestige_count),
-            past_hands=tuple(self.past),
+            past_hands=self._past_view(),
         )
+
+    def _tricks_view(self) -> tuple[TrickView, ...]:
+        key = (self.hand_no, len(self.tricks))
+        cached = self._cache_tricks
+        if cached[0] != key:
+            cached = self._cache_tricks = (key, tuple(t.view for t in self.tricks))
+        return cached[1]
+
+    def _past_view(self) -> tuple[HandResult, ...]:
+        if len(self._cache_past) != len(self.past):
+            self._cache_past = tuple(self.past)
+        return self._cache_past
 
     def _fan_view(self, owner: int, known: bool) -> tuple[SlotView, ...]:
         """A fan as a viewer sees it: ranks of cards in hand only when ``known``; remembered
