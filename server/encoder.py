@@ -113,7 +113,10 @@ _IMMUTABLE: dict[type, bool] = {}
 
 
 def _is_immutable(value: Any) -> bool:
-    kind = type(value)
+    return _type_immutable(type(value))
+
+
+def _type_immutable(kind: type) -> bool:
     known = _IMMUTABLE.get(kind)
     if known is None:
         frozen = dataclasses.is_dataclass(kind) and kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
@@ -126,7 +129,12 @@ def _is_immutable(value: Any) -> bool:
 def _shallow_frozen(value: Any) -> bool:
     """A tuple of frozen records or of tuples (engines' views are frozen all the way down,
     State.observe's contract; the check looks one level deep)."""
-    return type(value) is tuple and all(type(x) is tuple or _is_immutable(x) for x in value)
+    if type(value) is not tuple:
+        return False
+    for kind in set(map(type, value)):
+        if kind is not tuple and not _type_immutable(kind):
+            return False
+    return True
 
 
 def _remember(memo: dict[int, tuple[Any, bytes]], value: Any, data: bytes) -> None:
@@ -151,12 +159,20 @@ def _compile(descriptor: Descriptor) -> Encoder:
     for field in sorted(descriptor.fields, key=lambda f: f.number):
         steps.append(_field_step(field))
     memo: dict[int, tuple[Any, bytes]] = {}
+    by_type: dict[type, Encoder] = {}
 
-    def encode(value: Any) -> bytes:
+    def generic(value: Any) -> bytes:
         out: list[bytes] = []
         for step in steps:
             step(value, out)
         return b"".join(out)
+
+    def encode(value: Any) -> bytes:
+        kind = type(value)
+        found = by_type.get(kind)
+        if found is None:
+            found = by_type[kind] = _specialize(descriptor, kind, steps) or generic
+        return found(value)
 
     def remembered(value: Any) -> bytes:
         if not _is_immutable(value):
@@ -172,6 +188,68 @@ def _compile(descriptor: Descriptor) -> Encoder:
         return data
 
     return remembered
+
+
+def _specialize(
+    descriptor: Descriptor, kind: type, steps: list[Callable[[Any, list[bytes]], None]]
+) -> Encoder | None:
+    """Straight-line code for one Python type: its fields read as attributes, scalars and
+    single messages written inline, the rest handed to their steps. None for mappings."""
+    if issubclass(kind, Mapping):
+        return None
+    if dataclasses.is_dataclass(kind):
+        own = {f.name for f in dataclasses.fields(kind)}
+    else:
+        own = set(getattr(kind, "_fields", ()))
+    space: dict[str, Any] = {"varint": varint}
+    lines = ["def encode(value):", "    out = []", "    append = out.append"]
+    fields = sorted(descriptor.fields, key=lambda f: f.number)
+    for k, (field, step) in enumerate(zip(fields, steps, strict=True)):
+        name = field.name
+        if name in own:
+            read = f"value.{name}"
+        elif hasattr(kind, name):
+            read = f"getattr(value, {name!r}, None)"
+        else:
+            continue  # the type has no such field: always unset
+        message = field.message_type
+        simple = message is None and not _is_repeated(field)
+        single = message is not None and not _is_repeated(field) and not _is_map(field)
+        if simple and field.type in (T.TYPE_STRING, T.TYPE_BOOL) or (
+            simple and field.type in _VARINT_TYPES
+        ):
+            wire_type = 2 if field.type == T.TYPE_STRING else 0
+            space[f"tag{k}"] = _tag(field.number, wire_type)
+            test = "is not None" if field.has_presence else ""
+            lines.append(f"    v = {read}")
+            lines.append(f"    if v {test}:")
+            if field.type == T.TYPE_STRING:
+                lines.append("        b = v.encode()")
+                lines.append(f"        append(tag{k} + varint(len(b)) + b)")
+            elif field.type == T.TYPE_BOOL:
+                lines.append(f"        append(tag{k} + (b'\\x01' if v else b'\\x00'))")
+            else:
+                lines.append(f"        append(tag{k} + varint(v))")
+        elif single:
+            assert message is not None
+            space[f"tag{k}"] = _tag(field.number, 2)
+            space[f"enc{k}"] = encoder(message)
+            lines.append(f"    v = {read}")
+            lines.append("    if v is not None:")
+            lines.append(f"        b = enc{k}(v)")
+            lines.append(f"        append(tag{k} + varint(len(b)) + b)")
+        else:
+            space[f"step{k}"] = step
+            lines.append(f"    step{k}(value, out)")
+    lines.append("    return b''.join(out)")
+    exec("\n".join(lines), space)  # generated from the descriptor alone, no outside input
+    made: Encoder = space["encode"]
+    return made
+
+
+def _is_map(field: FieldDescriptor) -> bool:
+    message = field.message_type
+    return message is not None and bool(message.GetOptions().map_entry)
 
 
 def _field_step(field: FieldDescriptor) -> Callable[[Any, list[bytes]], None]:
