@@ -4,13 +4,19 @@ The observation path is what the arbiter does for every decision it asks a remot
 seat's observation, its legal moves, both encoded as the wire's `DecisionRequest` and
 serialized. OpenSpiel's counterpart is the information-state tensor an agent fetches per
 decision. Both sides play random moves; the engines choose with the match's own `Rng`.
+
+The machine is shared, so figures are decisions per second of the process's own CPU time,
+and every subject runs in short slices taking turns with the others (the same load falls on
+each side of a ratio).
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 
 from bench import openspiel
+from bench.openspiel import Slice
 from bench.rows import Row, quick, row
 from games import get
 from games.rng import Rng, derive_seed
@@ -20,53 +26,68 @@ GAMES = ("magic-trick", "movie-tricks")
 PLAYERS = 3
 
 
-def _seconds() -> float:
-    return 0.2 if quick() else 3.0
-
-
-def playout(game_id: str, players: int, seconds: float, observe: bool) -> float:
-    """Decisions per second of random playouts, with the observation path per decision when
-    ``observe``."""
+def playout(game_id: str, players: int, observe: bool) -> Slice:
+    """Random playouts, with the observation path per decision when ``observe``."""
     game = get(game_id)
     game.new(players, "bench/warm-up")
-    decisions = 0
-    index = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        state = game.new(players, f"bench/{index}")
-        rng = Rng(derive_seed("bench", index))
-        while not state.is_over():
-            answers = []
-            for seat in state.to_move():
-                legal = state.legal_moves(seat)
-                if observe:
-                    decision_request(
-                        game, state.observe(seat), legal, seat=seat, match_id="m", request_id="r"
-                    ).SerializeToString()
-                answers.append((seat, rng.choice(legal)))
-            for seat, move in answers:
-                state.apply(seat, move)
-            decisions += len(answers)
-        index += 1
-    return decisions / (time.perf_counter() - started)
+    games = itertools.count()
+
+    def run(seconds: float) -> tuple[int, float]:
+        decisions = 0
+        started = time.process_time()
+        while time.process_time() - started < seconds:
+            index = next(games)
+            state = game.new(players, f"bench/{index}")
+            rng = Rng(derive_seed("bench", index))
+            while not state.is_over():
+                answers = []
+                for seat in state.to_move():
+                    legal = state.legal_moves(seat)
+                    if observe:
+                        decision_request(
+                            game, state.observe(seat), legal, seat=seat, match_id="m"
+                        ).SerializeToString()
+                    answers.append((seat, rng.choice(legal)))
+                for seat, move in answers:
+                    state.apply(seat, move)
+                decisions += len(answers)
+        return decisions, time.process_time() - started
+
+    return run
+
+
+def interleaved(subjects: dict[str, Slice | None], rounds: int, seconds: float) -> dict[str, float]:
+    """Decisions per CPU second of each subject, run in turns of `seconds`."""
+    totals = {name: [0, 0.0] for name, run in subjects.items() if run is not None}
+    for _ in range(rounds):
+        for name, run in subjects.items():
+            if run is not None:
+                decisions, cpu = run(seconds)
+                totals[name][0] += decisions
+                totals[name][1] += cpu
+    return {name: decisions / cpu for name, (decisions, cpu) in totals.items()}
 
 
 def run() -> list[Row]:
-    seconds = _seconds()
+    subjects: dict[str, Slice | None] = {
+        "spiel": openspiel.playout(tensor=False),
+        "spiel-tensor": openspiel.playout(tensor=True),
+    }
+    for game_id in GAMES:
+        subjects[game_id] = playout(game_id, PLAYERS, observe=False)
+        subjects[f"{game_id}/observe"] = playout(game_id, PLAYERS, observe=True)
+    rates = interleaved(subjects, *((1, 0.1) if quick() else (8, 0.4)))
     missing = "OpenSpiel not installed (pip install -e '.[bench]'): no reference"
-    spiel_playout = openspiel.decisions_per_second(seconds, tensor=False)
-    spiel_tensor = openspiel.decisions_per_second(seconds, tensor=True)
+    spiel = f"OpenSpiel {openspiel.GAME}, {openspiel.PLAYERS} players"
     rows: list[Row] = []
     for game_id in GAMES:
         rows.append(
             row(
                 f"{game_id} random playout, {PLAYERS} players (engine only)",
-                playout(game_id, PLAYERS, seconds, observe=False),
-                "decisions/s",
-                f"OpenSpiel {openspiel.GAME} random playout, {openspiel.PLAYERS} players"
-                if spiel_playout is not None
-                else missing,
-                spiel_playout or 0.0,
+                rates[game_id],
+                "decisions/CPU-s",
+                f"{spiel}, random playout" if "spiel" in rates else missing,
+                rates.get("spiel", 0.0),
                 goal="playout",
             )
         )
@@ -74,13 +95,12 @@ def run() -> list[Row]:
             row(
                 f"{game_id} observation path per decision (observe + legal moves + "
                 f"DecisionRequest encoded and serialized), {PLAYERS} players",
-                playout(game_id, PLAYERS, seconds, observe=True),
-                "decisions/s",
-                f"OpenSpiel {openspiel.GAME} random playout with the information-state tensor "
-                "per decision"
-                if spiel_tensor is not None
+                rates[f"{game_id}/observe"],
+                "decisions/CPU-s",
+                f"{spiel}, random playout with the information-state tensor per decision"
+                if "spiel-tensor" in rates
                 else missing,
-                spiel_tensor or 0.0,
+                rates.get("spiel-tensor", 0.0),
                 goal="observation",
             )
         )
