@@ -102,6 +102,7 @@ class MagicTrickState(State):
         self.pending = _PENDING_PLAY
         self.taken: list[list[Card]] = []
         self._cache_legal: dict[int, tuple[Move, ...]] = {}
+        self._cache_to_move: tuple[int, ...] | None = None
         self._cache_fans: dict[tuple[int, bool], tuple[SlotView, ...]] = {}
         self._cache_tricks: tuple[tuple[int, int], tuple[TrickView, ...]] = ((-1, -1), ())
         self._cache_past: tuple[HandResult, ...] = ()
@@ -157,6 +158,12 @@ class MagicTrickState(State):
     # --- the interface -------------------------------------------------------------------
 
     def to_move(self) -> tuple[int, ...]:
+        found = self._cache_to_move
+        if found is None:
+            found = self._cache_to_move = self._compute_to_move()
+        return found
+
+    def _compute_to_move(self) -> tuple[int, ...]:
         if self.phase == SORT:
             return tuple(seat for seat in range(self._players) if self.to_sort[seat])
         if self.phase == PLAY:
@@ -188,7 +195,11 @@ class MagicTrickState(State):
         return tuple(_PLAYS[slot] for slot in in_hand)
 
     def _apply(self, seat: int, move: Any) -> None:
+        self._step(seat, move)
         self._cache_legal.clear()
+        self._cache_to_move = None
+
+    def _step(self, seat: int, move: Any) -> None:
         if isinstance(move, SortCard):
             card = Card(move.suit, move.rank)
             self.to_sort[seat].remove(card)
@@ -382,6 +393,7 @@ class MagicTrickState(State):
         twin = self.clone()
         twin.rng = rng.fork(f"twin-{rng.below(1 << 62)}")
         twin._cache_legal.clear()
+        twin._cache_to_move = None
         twin._cache_fans.clear()
         if twin.phase == SORT:
             twin._swap_hidden_piles(seat, rng)
