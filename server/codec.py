@@ -66,6 +66,7 @@ def move_from_wire(game: Game, envelope: game_pb2.Move, seat: int = -1) -> Any:
 def observation_bytes(game: Game, observation: Any) -> bytes:
     """`observation_to_wire(game, observation).SerializeToString()`, written directly."""
     field = game_pb2.Observation.DESCRIPTOR.fields_by_name[wire_field(game.id)]
+    assert field.message_type is not None
     return _tag(field.number) + _sized(encoder(field.message_type)(observation))
 
 
@@ -79,7 +80,9 @@ def move_bytes(game: Game, move: Any) -> bytes:
     if hit is not None and hit[0] is move:
         return hit[1]
     field = game_pb2.Move.DESCRIPTOR.fields_by_name[wire_field(game.id)]
+    assert field.message_type is not None
     kind = field.message_type.fields_by_name[kind_field(move.kind)]
+    assert kind.message_type is not None
     typed = _tag(kind.number) + _sized(encoder(kind.message_type)(move))
     data = _tag(field.number) + _sized(typed)
     if len(memo) >= 100_000:

@@ -59,7 +59,7 @@ def _tag(number: int, wire_type: int) -> bytes:
     return varint((number << 3) | wire_type)
 
 
-def _is_repeated(field: FieldDescriptor) -> bool:
+def _is_repeated(field: Any) -> bool:
     if hasattr(field, "is_repeated"):
         return bool(field.is_repeated)
     return bool(field.label == FieldDescriptor.LABEL_REPEATED)
@@ -215,9 +215,7 @@ def _specialize(
         message = field.message_type
         simple = message is None and not _is_repeated(field)
         single = message is not None and not _is_repeated(field) and not _is_map(field)
-        if simple and field.type in (T.TYPE_STRING, T.TYPE_BOOL) or (
-            simple and field.type in _VARINT_TYPES
-        ):
+        if simple and (field.type == T.TYPE_STRING or field.type in _VARINT_TYPES):
             wire_type = 2 if field.type == T.TYPE_STRING else 0
             space[f"tag{k}"] = _tag(field.number, wire_type)
             test = "is not None" if field.has_presence else ""

@@ -59,6 +59,9 @@ class MatchHost:
         self.state = self.game.new(spec.players, spec.seed, spec.options)
         self.clocks = [SeatClock(spec.time_bank_ms) for _ in spec.seats]
         self.ply = 0
+        self._latency = metrics.DECISION_LATENCY.labels(self.game.id)
+        self._decided: dict[str, Any] = {}
+        """Metric children looked up once per match, not once per decision."""
 
     @property
     def remote_bots(self) -> list[int]:
@@ -153,7 +156,12 @@ class MatchHost:
             await self._commit(a.seat, decision)
 
     async def _commit(self, seat: int, decision: Decision) -> None:
-        metrics.DECISIONS.labels(self.game.id, decision.result).inc()
+        counter = self._decided.get(decision.result)
+        if counter is None:
+            counter = self._decided[decision.result] = metrics.DECISIONS.labels(
+                self.game.id, decision.result
+            )
+        counter.inc()
         self._charge(seat, decision.elapsed_ms)
         if decision.fault is not None:
             await self._record_fault(decision.fault)
@@ -218,7 +226,7 @@ class MatchHost:
             return self._fault(seat, legal, ply, elapsed, "disconnect", str(error))
         seconds = time.monotonic() - started
         elapsed = int(seconds * 1000)
-        metrics.DECISION_LATENCY.labels(self.game.id).observe(seconds)
+        self._latency.observe(seconds)
         clock.last_round_trip_ms = elapsed
         try:
             move = self._read_answer(seat, answer, legal)

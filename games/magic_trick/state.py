@@ -322,9 +322,7 @@ class MagicTrickState(State):
             sorting=tuple(_canonical(pile)),
             sorted=tuple(placed),
             fans=fans,
-            tricks=self._tricks_view()
-            if self.phase == PLAY
-            else (),
+            tricks=self._tricks_view() if self.phase == PLAY else (),
             current=self._trick_view(self.current[0][0], tuple(self.current), None)
             if self.phase == PLAY and self.current
             else None,
