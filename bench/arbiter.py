@@ -20,6 +20,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import psutil
 
@@ -86,6 +87,24 @@ def commit_p50_ms(url: str, count: int) -> float:
     return statistics.median(samples) * 1000
 
 
+MIN_MATCHES = 1 if quick() else 8
+"""Matches per figure at least: below that concurrency they run in waves, one after another."""
+
+
+def _wait_ended(stub: Any, match_id: str, timeout: float = 600) -> Any:
+    """Like the tests' wait_ended, polling often (the end of a wave times the figure)."""
+    from premiere_bot.wire import match_pb2
+
+    ended = (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_VOID)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        match = stub.GetMatch(match_pb2.GetMatchRequest(match_id=match_id), timeout=10).match
+        if match.status in ended:
+            return match
+        time.sleep(0.02)
+    raise TimeoutError(f"match {match_id} did not end")
+
+
 def measure_arbiter(concurrency: tuple[int, ...]) -> tuple[dict[int, dict[str, float]], float]:
     from tests.integration.services import (
         Arbiter,
@@ -105,7 +124,11 @@ def measure_arbiter(concurrency: tuple[int, ...]) -> tuple[dict[int, dict[str, f
         names = ("b0", "b1", "b2")
         bots = [
             start_bot(
-                arbiter, RANDOM, arbiter.add_bot(n), LOGS / f"{n}.log", ["--max-matches", "16"]
+                arbiter,
+                RANDOM,
+                arbiter.add_bot(n),
+                LOGS / f"{n}.log",
+                ["--max-matches", str(max(concurrency))],
             )
             for n in names
         ]
@@ -123,10 +146,13 @@ def measure_arbiter(concurrency: tuple[int, ...]) -> tuple[dict[int, dict[str, f
                 arbiter_cpu = _cpu_seconds([arbiter.process.pid])
                 bots_cpu = _cpu_seconds(bot_pids)
                 started = time.perf_counter()
-                ids = [
-                    create_match(stub, list(names), f"bench-{matches}-{i}") for i in range(matches)
-                ]
-                ended = [wait_ended(stub, match_id, timeout=600) for match_id in ids]
+                ended: list[Any] = []
+                for wave in range(max(1, -(-MIN_MATCHES // matches))):
+                    ids = [
+                        create_match(stub, list(names), f"bench-{matches}-{wave}-{i}")
+                        for i in range(matches)
+                    ]
+                    ended.extend(_wait_ended(stub, match_id) for match_id in ids)
                 seconds = time.perf_counter() - started
                 arbiter_cpu = _cpu_seconds([arbiter.process.pid]) - arbiter_cpu
                 bots_cpu = _cpu_seconds(bot_pids) - bots_cpu
