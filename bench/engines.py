@@ -3,7 +3,8 @@
 The observation path is what the arbiter does for every decision it asks a remote bot: the
 seat's observation, its legal moves, both encoded as the wire's `DecisionRequest` and
 serialized. OpenSpiel's counterpart is the information-state tensor an agent fetches per
-decision. Both sides play random moves; the engines choose with the match's own `Rng`.
+decision. Both sides play random moves, chosen the same way (`random.Random.randrange`: the
+chooser is the harness, not the engine; the engines' own chance still comes from their `Rng`).
 
 The machine is shared, so figures are decisions per second of the process's own CPU time,
 and every subject runs in short slices taking turns with the others (the same load falls on
@@ -13,13 +14,13 @@ each side of a ratio).
 from __future__ import annotations
 
 import itertools
+import random
 import time
 
 from bench import openspiel
 from bench.openspiel import Slice
 from bench.rows import Row, quick, row
 from games import get
-from games.rng import Rng, derive_seed
 from server.codec import decision_request
 
 GAMES = ("magic-trick", "movie-tricks")
@@ -31,6 +32,7 @@ def playout(game_id: str, players: int, observe: bool) -> Slice:
     game = get(game_id)
     game.new(players, "bench/warm-up")
     games = itertools.count()
+    chooser = random.Random(1)
 
     def run(seconds: float) -> tuple[int, float]:
         decisions = 0
@@ -38,7 +40,6 @@ def playout(game_id: str, players: int, observe: bool) -> Slice:
         while time.process_time() - started < seconds:
             index = next(games)
             state = game.new(players, f"bench/{index}")
-            rng = Rng(derive_seed("bench", index))
             while not state.is_over():
                 answers = []
                 for seat in state.to_move():
@@ -47,7 +48,7 @@ def playout(game_id: str, players: int, observe: bool) -> Slice:
                         decision_request(
                             game, state.observe(seat), legal, seat=seat, match_id="m"
                         ).SerializeToString()
-                    answers.append((seat, rng.choice(legal)))
+                    answers.append((seat, legal[chooser.randrange(len(legal))]))
                 for seat, move in answers:
                     state.apply(seat, move)
                 decisions += len(answers)

@@ -54,8 +54,6 @@ class _Trick:
     leader: int
     plays: tuple[tuple[int, int], ...]
     winner: int
-    view: TrickView
-    """What everybody sees of it once complete, made once."""
 
 
 _PLAYS = tuple(PlayCard(slot) for slot in range(max(HAND_SIZE.values())))
@@ -244,8 +242,7 @@ class MagicTrickState(State):
             return
         plays = tuple(self.current)
         winner = trick_winner([(seat, self.fans[seat][slot]) for seat, slot in plays])
-        view = self._trick_view(plays[0][0], plays, winner)
-        self.tricks.append(_Trick(plays[0][0], plays, winner, view))
+        self.tricks.append(_Trick(plays[0][0], plays, winner))
         self.taken[winner].extend(self.fans[seat][slot] for seat, slot in plays)
         self.current = []
         if len(self.tricks) == self.hand_size - 1:
@@ -335,11 +332,18 @@ class MagicTrickState(State):
         )
 
     def _tricks_view(self) -> tuple[TrickView, ...]:
+        """Complete tricks as everybody sees them; within a hand tricks are only added, so the
+        views made before are kept and only the new ones made."""
         key = (self.hand_no, len(self.tricks))
-        cached = self._cache_tricks
-        if cached[0] != key:
-            cached = self._cache_tricks = (key, tuple(t.view for t in self.tricks))
-        return cached[1]
+        (hand, _), views = self._cache_tricks
+        if (hand, len(views)) != key:
+            if hand != self.hand_no or len(views) > len(self.tricks):
+                views = ()
+            views += tuple(
+                self._trick_view(t.leader, t.plays, t.winner) for t in self.tricks[len(views) :]
+            )
+            self._cache_tricks = (key, views)
+        return views
 
     def _past_view(self) -> tuple[HandResult, ...]:
         if len(self._cache_past) != len(self.past):
