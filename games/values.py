@@ -92,7 +92,7 @@ class Interner:
     are the same objects, so whoever remembers work by identity (the wire encoder) finds it.
     Bounded: past `limit` keys it starts again. Values must be immutable."""
 
-    def __init__(self, limit: int = 50_000) -> None:
+    def __init__(self, limit: int = 8192) -> None:
         self.limit = limit
         self._values: dict[Any, Any] = {}
 

@@ -85,7 +85,7 @@ def move_bytes(game: Game, move: Any) -> bytes:
     assert kind.message_type is not None
     typed = _tag(kind.number) + _sized(encoder(kind.message_type)(move))
     data = _tag(field.number) + _sized(typed)
-    if len(memo) >= 100_000:
+    if len(memo) >= 4096:
         memo.clear()
     memo[id(move)] = (move, data)
     return data

@@ -21,8 +21,9 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 Encoder = Callable[[Any], bytes]
 
-_MEMO_LIMIT = 100_000
-"""Entries kept per message type before the memo starts again (it holds its values alive)."""
+_MEMO_LIMIT = 4096
+"""Entries kept per memo before it starts again: it holds its values alive, and the values
+worth remembering are those of the matches being played now."""
 
 T = FieldDescriptor
 _VARINT_TYPES = frozenset(

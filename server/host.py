@@ -146,12 +146,16 @@ class MatchHost:
         step really is simultaneous: each seat under its own clock, no request carrying
         another's answer), then the answers are applied and logged in seat order."""
         asked = step(self.state)
-        decisions = await asyncio.gather(
-            *(
-                self._decide(a.seat, a.observation, a.legal, self.ply + k)
-                for k, a in enumerate(asked)
+        if len(asked) == 1:  # the usual step: no task or gather for a single seat
+            (only,) = asked
+            decisions = [await self._decide(only.seat, only.observation, only.legal, self.ply)]
+        else:
+            decisions = await asyncio.gather(
+                *(
+                    self._decide(a.seat, a.observation, a.legal, self.ply + k)
+                    for k, a in enumerate(asked)
+                )
             )
-        )
         for a, decision in zip(asked, decisions, strict=True):
             await self._commit(a.seat, decision)
 
