@@ -156,9 +156,9 @@ def encoder(descriptor: Descriptor) -> Encoder:
 
 
 def _compile(descriptor: Descriptor) -> Encoder:
-    steps: list[Callable[[Any, list[bytes]], None]] = []
-    for field in sorted(descriptor.fields, key=lambda f: f.number):
-        steps.append(_field_step(field))
+    fields = sorted(descriptor.fields, key=lambda f: f.number)
+    emits = [_field_emit(field) for field in fields]
+    steps = [_field_step(f.name, emit) for f, emit in zip(fields, emits, strict=True)]
     memo: dict[int, tuple[Any, bytes]] = {}
     by_type: dict[type, Encoder] = {}
 
@@ -172,7 +172,7 @@ def _compile(descriptor: Descriptor) -> Encoder:
         kind = type(value)
         found = by_type.get(kind)
         if found is None:
-            found = by_type[kind] = _specialize(descriptor, kind, steps) or generic
+            found = by_type[kind] = _specialize(descriptor, kind, emits) or generic
         return found(value)
 
     def remembered(value: Any) -> bytes:
@@ -191,11 +191,9 @@ def _compile(descriptor: Descriptor) -> Encoder:
     return remembered
 
 
-def _specialize(
-    descriptor: Descriptor, kind: type, steps: list[Callable[[Any, list[bytes]], None]]
-) -> Encoder | None:
+def _specialize(descriptor: Descriptor, kind: type, emits: list[Emit]) -> Encoder | None:
     """Straight-line code for one Python type: its fields read as attributes, scalars and
-    single messages written inline, the rest handed to their steps. None for mappings."""
+    single messages written inline, the rest handed to their emitters. None for mappings."""
     if issubclass(kind, Mapping):
         return None
     if dataclasses.is_dataclass(kind):
@@ -205,7 +203,7 @@ def _specialize(
     space: dict[str, Any] = {"varint": varint}
     lines = ["def encode(value):", "    out = []", "    append = out.append"]
     fields = sorted(descriptor.fields, key=lambda f: f.number)
-    for k, (field, step) in enumerate(zip(fields, steps, strict=True)):
+    for k, (field, emit) in enumerate(zip(fields, emits, strict=True)):
         name = field.name
         if name in own:
             read = f"value.{name}"
@@ -238,8 +236,8 @@ def _specialize(
             lines.append(f"        b = enc{k}(v)")
             lines.append(f"        append(tag{k} + varint(len(b)) + b)")
         else:
-            space[f"step{k}"] = step
-            lines.append(f"    step{k}(value, out)")
+            space[f"emit{k}"] = emit
+            lines.append(f"    emit{k}({read}, out)")
     lines.append("    return b''.join(out)")
     exec("\n".join(lines), space)  # generated from the descriptor alone, no outside input
     made: Encoder = space["encode"]
@@ -251,16 +249,27 @@ def _is_map(field: FieldDescriptor) -> bool:
     return message is not None and bool(message.GetOptions().map_entry)
 
 
-def _field_step(field: FieldDescriptor) -> Callable[[Any, list[bytes]], None]:
-    name = field.name
+Emit = Callable[[Any, list[bytes]], None]
+"""Writes one field, given the field's value as read from the record (None: unset)."""
+
+
+def _field_step(name: str, emit: Emit) -> Callable[[Any, list[bytes]], None]:
+    """The field's writer for any record (mappings included): reads the field, emits it."""
+
+    def step(value: Any, out: list[bytes]) -> None:
+        emit(_get(value, name), out)
+
+    return step
+
+
+def _field_emit(field: FieldDescriptor) -> Emit:
     number = field.number
     message = field.message_type
     if message is not None and message.GetOptions().map_entry:
         tag = _tag(number, 2)
         key_tag, value_tag = _tag(1, 2), _tag(2, 2)
 
-        def map_step(value: Any, out: list[bytes]) -> None:
-            item = _get(value, name)
+        def emit_map(item: Any, out: list[bytes]) -> None:
             if item is None:
                 return
             for k, v in item.items():
@@ -268,17 +277,16 @@ def _field_step(field: FieldDescriptor) -> Callable[[Any, list[bytes]], None]:
                 entry += _delimited(str(v).encode())
                 out.append(tag + _delimited(entry))
 
-        return map_step
+        return emit_map
     if message is not None:
         tag = _tag(number, 2)
         if not _is_repeated(field):
 
-            def message_step(value: Any, out: list[bytes]) -> None:
-                item = _get(value, name)
+            def emit_message(item: Any, out: list[bytes]) -> None:
                 if item is not None:
                     out.append(tag + _delimited(encoder(message)(item)))
 
-            return message_step
+            return emit_message
         wrap = _wrapper(message)
         memo: dict[int, tuple[Any, bytes]] = {}
         """Framed bytes (tag, length, message) of whole tuples and of single items."""
@@ -293,8 +301,7 @@ def _field_step(field: FieldDescriptor) -> Callable[[Any, list[bytes]], None]:
                 _remember(memo, item, data)
             return data
 
-        def messages_step(value: Any, out: list[bytes]) -> None:
-            items = _get(value, name)
+        def emit_messages(items: Any, out: list[bytes]) -> None:
             if not items:
                 return
             hit = memo.get(id(items))
@@ -306,42 +313,51 @@ def _field_step(field: FieldDescriptor) -> Callable[[Any, list[bytes]], None]:
                 _remember(memo, items, data)
             out.append(data)
 
-        return messages_step
+        return emit_messages
     wire_type, payload = _scalar(field)
     if _is_repeated(field):
         if wire_type == 2:
             tag = _tag(number, 2)
 
-            def strings_step(value: Any, out: list[bytes]) -> None:
-                items = _get(value, name)
+            def emit_strings(items: Any, out: list[bytes]) -> None:
                 if items:
                     out.extend(tag + payload(item) for item in items)
 
-            return strings_step
+            return emit_strings
         packed_tag = _tag(number, 2)
+        known: dict[tuple[Any, ...], bytes] = {}
+        """Packed bytes by content: the same scores or counts come back decision after
+        decision (a tuple of numbers is its own safe key)."""
 
-        def packed_step(value: Any, out: list[bytes]) -> None:
-            items = _get(value, name)
-            if items:
-                out.append(packed_tag + _delimited(b"".join(payload(item) for item in items)))
+        def emit_packed(items: Any, out: list[bytes]) -> None:
+            if not items:
+                return
+            if type(items) is tuple:
+                data = known.get(items)
+                if data is None:
+                    data = packed_tag + _delimited(b"".join(map(payload, items)))
+                    if len(known) >= _MEMO_LIMIT:
+                        known.clear()
+                    known[items] = data
+                out.append(data)
+                return
+            out.append(packed_tag + _delimited(b"".join(map(payload, items))))
 
-        return packed_step
+        return emit_packed
     tag = _tag(number, wire_type)
     if field.has_presence:
 
-        def optional_step(value: Any, out: list[bytes]) -> None:
-            item = _get(value, name)
+        def emit_optional(item: Any, out: list[bytes]) -> None:
             if item is not None:
                 out.append(tag + payload(item))
 
-        return optional_step
+        return emit_optional
 
-    def scalar_step(value: Any, out: list[bytes]) -> None:
-        item = _get(value, name)
+    def emit_scalar(item: Any, out: list[bytes]) -> None:
         if item:  # proto3 leaves zero, "" and False off the wire
             out.append(tag + payload(item))
 
-    return scalar_step
+    return emit_scalar
 
 
 def _wrapper(message: Descriptor) -> Encoder:

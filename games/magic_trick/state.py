@@ -104,6 +104,7 @@ class MagicTrickState(State):
         self._cache_fans: dict[tuple[int, bool], tuple[SlotView, ...]] = {}
         self._cache_tricks: tuple[tuple[int, int], tuple[TrickView, ...]] = ((-1, -1), ())
         self._cache_past: tuple[HandResult, ...] = ()
+        self._cache_taken: tuple[tuple[int, int], tuple[int, ...]] = ((-1, -1), ())
         self._deal()
 
     @property
@@ -323,9 +324,7 @@ class MagicTrickState(State):
             current=self._trick_view(self.current[0][0], tuple(self.current), None)
             if self.phase == PLAY and self.current
             else None,
-            tricks_taken=tuple(sum(t.winner == s for t in self.tricks) for s in range(n))
-            if self.phase == PLAY
-            else (0,) * n,
+            tricks_taken=self._taken_view() if self.phase == PLAY else (0,) * n,
             scores=tuple(self.scores),
             prestige_count=tuple(self.prestige_count),
             past_hands=self._past_view(),
@@ -344,6 +343,13 @@ class MagicTrickState(State):
             )
             self._cache_tricks = (key, views)
         return views
+
+    def _taken_view(self) -> tuple[int, ...]:
+        key = (self.hand_no, len(self.tricks))
+        if self._cache_taken[0] != key:
+            taken = tuple(sum(t.winner == s for t in self.tricks) for s in range(self._players))
+            self._cache_taken = (key, taken)
+        return self._cache_taken[1]
 
     def _past_view(self) -> tuple[HandResult, ...]:
         if len(self._cache_past) != len(self.past):
