@@ -138,6 +138,34 @@ def _shallow_frozen(value: Any) -> bool:
     return True
 
 
+class _Usefulness:
+    """Whether remembering values of one kind pays: a field whose values are new every time
+    (the current trick, a pile rebuilt per view) stops being remembered after a trial, so it
+    does not churn the memo that the fields whose values come back use."""
+
+    __slots__ = ("hits", "skipped", "stores")
+
+    TRIAL = 512
+
+    def __init__(self) -> None:
+        self.hits = 0
+        self.stores = 0
+        self.skipped = 0
+
+    def worth(self) -> bool:
+        if self.stores < self.TRIAL:
+            return True
+        if self.stores > 64 * self.TRIAL:  # a long run: weigh the recent past
+            self.hits //= 2
+            self.stores //= 2
+        if self.hits * 4 >= self.stores:
+            return True
+        self.skipped += 1
+        if self.skipped > 64 * self.TRIAL:  # try again now and then: uses change
+            self.hits = self.stores = self.skipped = 0
+        return False
+
+
 def _remember(memo: dict[int, tuple[Any, bytes]], value: Any, data: bytes) -> None:
     if len(memo) >= _MEMO_LIMIT:
         memo.clear()
@@ -290,14 +318,18 @@ def _field_emit(field: FieldDescriptor) -> Emit:
         wrap = _wrapper(message)
         memo: dict[int, tuple[Any, bytes]] = {}
         """Framed bytes (tag, length, message) of whole tuples and of single items."""
+        items_use = _Usefulness()
+        whole_use = _Usefulness()
 
         def framed(item: Any) -> bytes:
             hit = memo.get(id(item))
             if hit is not None and hit[0] is item:
+                items_use.hits += 1
                 return hit[1]
             record = _is_record(item)
             data = tag + _delimited(encoder(message)(item) if record else wrap(item))
-            if _is_immutable(item) if record else _shallow_frozen(item):
+            if items_use.worth() and (_is_immutable(item) if record else _shallow_frozen(item)):
+                items_use.stores += 1
                 _remember(memo, item, data)
             return data
 
@@ -306,10 +338,12 @@ def _field_emit(field: FieldDescriptor) -> Emit:
                 return
             hit = memo.get(id(items))
             if hit is not None and hit[0] is items:
+                whole_use.hits += 1
                 out.append(hit[1])
                 return
             data = b"".join(map(framed, items))
-            if _shallow_frozen(items):
+            if whole_use.worth() and _shallow_frozen(items):
+                whole_use.stores += 1
                 _remember(memo, items, data)
             out.append(data)
 
