@@ -395,25 +395,18 @@ def _field_emit(field: FieldDescriptor) -> Emit:
 
 
 def _wrapper(message: Descriptor) -> Encoder:
-    """For items that are not records: the element message's single field holds the item."""
+    """For items that are not records: the element message's single field holds the item.
+    (The caller remembers the framed bytes of frozen items.)"""
     if len(message.fields) != 1:
         return lambda item: _not_a_record(message, item)
-    inner = message.fields[0].name
-    memo: dict[int, tuple[Any, bytes]] = {}
+    emits: list[Emit] = []
 
     def wrap(item: Any) -> bytes:
-        if type(item) is not tuple:
-            return encoder(message)({inner: item})
-        hit = memo.get(id(item))
-        if hit is not None and hit[0] is item:
-            return hit[1]
-        data = encoder(message)({inner: item})
-        if not _shallow_frozen(item):
-            return data
-        if len(memo) >= _MEMO_LIMIT:
-            memo.clear()
-        memo[id(item)] = (item, data)
-        return data
+        if not emits:  # made on first use: message types may nest
+            emits.append(_field_emit(message.fields[0]))
+        out: list[bytes] = []
+        emits[0](item, out)
+        return b"".join(out)
 
     return wrap
 
