@@ -103,6 +103,21 @@ _OBSERVATION_TAG = _tag(bot_gateway_pb2.DecisionRequest.OBSERVATION_FIELD_NUMBER
 _LEGAL_MOVE_TAG = _tag(bot_gateway_pb2.DecisionRequest.LEGAL_MOVES_FIELD_NUMBER)
 
 
+_FRAMED: dict[int, tuple[Any, bytes]] = {}
+
+
+def _legal_move(game: Game, move: Any) -> bytes:
+    """A move as one `legal_moves` entry of a request (tag, length, bytes), remembered."""
+    hit = _FRAMED.get(id(move))
+    if hit is not None and hit[0] is move:
+        return hit[1]
+    data = _LEGAL_MOVE_TAG + _sized(move_bytes(game, move))
+    if len(_FRAMED) >= 4096:
+        _FRAMED.clear()
+    _FRAMED[id(move)] = (move, data)
+    return data
+
+
 def decision_request(
     game: Game, observation: Any, legal: Sequence[Any], /, **fields: Any
 ) -> bot_gateway_pb2.DecisionRequest:
@@ -111,5 +126,5 @@ def decision_request(
     parsed once, instead of filled field by field."""
     parts = [bot_gateway_pb2.DecisionRequest(**fields).SerializeToString()]
     parts.append(_OBSERVATION_TAG + _sized(observation_bytes(game, observation)))
-    parts.extend(_LEGAL_MOVE_TAG + _sized(move_bytes(game, move)) for move in legal)
+    parts.extend(_legal_move(game, move) for move in legal)
     return bot_gateway_pb2.DecisionRequest.FromString(b"".join(parts))
