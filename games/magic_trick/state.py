@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -179,8 +180,8 @@ class MagicTrickState(State):
         if seat not in self.to_move():
             return ()
         if self.phase == SORT:
-            group = sorted(_top_group(self.to_sort[seat]), key=lambda c: suit_order(c.suit))
-            return tuple(_SORTS[card.suit, card.rank] for card in group)
+            group = sorted(_top_group(self.to_sort[seat]), key=_suit_rank)
+            return tuple(_SORTS[card] for card in group)
         in_hand = self._slots_in_hand(seat)
         if self.pending == _PENDING_SLEEVE:
             return (*(_SLEEVES[slot] for slot in in_hand), _KEEP)
@@ -445,8 +446,17 @@ class MagicTrickState(State):
                 self.fans[a][i], self.fans[b][j] = self.fans[b][j], self.fans[a][i]
 
 
+_rank = operator.itemgetter(1)
+"""A card's rank (a `Card` is a named tuple: suit, rank)."""
+_SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
+
+
+def _suit_rank(card: Card) -> int:
+    return _SUIT_INDEX[card.suit]
+
+
 def _top_group(pile: list[Card]) -> list[Card]:
-    top = max(card.rank for card in pile)
+    top = max(map(_rank, pile))
     return [card for card in pile if card.rank == top]
 
 
