@@ -87,7 +87,7 @@ def commit_p50_ms(url: str, count: int) -> float:
     return statistics.median(samples) * 1000
 
 
-MIN_MATCHES = 1 if quick() else 8
+MIN_MATCHES = 1 if quick() else 32
 """Matches per figure at least: below that concurrency they run in waves, one after another."""
 
 
