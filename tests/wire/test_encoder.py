@@ -24,7 +24,7 @@ from server.encoder import encoder, varint
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
 def test_encoded_observations_and_moves_equal_the_filled_messages(game: Game) -> None:
-    for players in game.player_counts:
+    for players in sorted({min(game.player_counts), max(game.player_counts)}):
         for options in game.variants()[:2]:
             state = game.new(players, f"encoder/{players}", options)
             rng = Rng(derive_seed("encoder", players))
