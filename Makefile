@@ -60,7 +60,10 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# BENCH_QUICK=1: seconds, smoke figures only. OpenSpiel (the `bench` extra) is optional.
 bench: $(STAMP)
+	@$(BIN)/python -m pip install -e '.[bench]' >$(VENV)/bench-install.log 2>&1 \
+	  || echo "OpenSpiel could not be installed (see $(VENV)/bench-install.log): its rows say so"
 	$(BIN)/python -m bench
 
 proto: $(STAMP)

@@ -1,21 +1,30 @@
 """Decision round trips through the real arbiter, next to a bare gRPC bidirectional echo.
 
 The arbiter runs as its own process on a scratch PostgreSQL database; three remote Python bot
-processes hold every seat of 3-player Magic Trick matches. The reference is a grpc.aio echo
-server and client in two processes, streaming messages of the same size as the arbiter's
-decision requests, at the same concurrency.
+processes hold every seat of 3-player Magic Trick matches (every move durable before the next
+request). The reference is a grpc.aio echo server and client in two processes, streaming
+messages of the same size as the arbiter's decision requests, at the same concurrency.
+
+CPU per decision comes from the processes' own CPU time (user + system, read from the kernel
+through psutil) over the timed section: the arbiter's against the echo server's per message,
+the bots' (summed) against the echo client's. The 1-match p50 is also set against the echo's
+p50 plus one PostgreSQL commit (an autocommit INSERT, p50), the least a durable move costs.
 """
 
 from __future__ import annotations
 
 import re
+import statistics
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
-from bench.rows import print_rows
+import psutil
+
+from bench.rows import Row, print_rows, quick, row
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = "premiere_bot.examples.random_bot:RandomBot"
@@ -55,7 +64,48 @@ def _delta(
     return [(bound, count - base.get(bound, 0.0)) for bound, count in after]
 
 
-def measure_arbiter(concurrency: tuple[int, ...]) -> dict[int, dict[str, float]]:
+def _cpu_seconds(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        times = psutil.Process(pid).cpu_times()
+        total += times.user + times.system
+    return total
+
+
+def commit_p50_ms(url: str, count: int) -> float:
+    """p50 of one autocommit INSERT, the cost of the least durable write."""
+    import psycopg
+
+    samples = []
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE TEMP TABLE bench_commit (n int, body text)")
+        for n in range(count):
+            started = time.perf_counter()
+            conn.execute("INSERT INTO bench_commit VALUES (%s, %s)", (n, "x" * 100))
+            samples.append(time.perf_counter() - started)
+    conn.close()
+    return statistics.median(samples) * 1000
+
+
+MIN_MATCHES = 1 if quick() else 32
+"""Matches per figure at least: below that concurrency they run in waves, one after another."""
+
+
+def _wait_ended(stub: Any, match_id: str, timeout: float = 600) -> Any:
+    """Like the tests' wait_ended, polling often (the end of a wave times the figure)."""
+    from premiere_wire import match_pb2
+
+    ended = (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_VOID)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        match = stub.GetMatch(match_pb2.GetMatchRequest(match_id=match_id), timeout=10).match
+        if match.status in ended:
+            return match
+        time.sleep(0.02)
+    raise TimeoutError(f"match {match_id} did not end")
+
+
+def measure_arbiter(concurrency: tuple[int, ...]) -> tuple[dict[int, dict[str, float]], float]:
     from tests.integration.services import (
         Arbiter,
         create_match,
@@ -68,12 +118,17 @@ def measure_arbiter(concurrency: tuple[int, ...]) -> dict[int, dict[str, float]]
     LOGS.mkdir(exist_ok=True)
     results: dict[int, dict[str, float]] = {}
     with scratch_database() as url:
+        commit_ms = commit_p50_ms(url, 50 if quick() else 500)
         arbiter = Arbiter(url, free_port(), free_port())
         arbiter.start(LOGS / "arbiter.log")
         names = ("b0", "b1", "b2")
         bots = [
             start_bot(
-                arbiter, RANDOM, arbiter.add_bot(n), LOGS / f"{n}.log", ["--max-matches", "16"]
+                arbiter,
+                RANDOM,
+                arbiter.add_bot(n),
+                LOGS / f"{n}.log",
+                ["--max-matches", str(max(concurrency))],
             )
             for n in names
         ]
@@ -86,12 +141,21 @@ def measure_arbiter(concurrency: tuple[int, ...]) -> dict[int, dict[str, float]]
                     urllib.request.urlopen(metrics_url).read().decode(),
                     "premiere_arbiter_decision_seconds",
                 )
+                bot_pids = [bot.pid for bot in bots]
+                assert arbiter.process is not None
+                arbiter_cpu = _cpu_seconds([arbiter.process.pid])
+                bots_cpu = _cpu_seconds(bot_pids)
                 started = time.perf_counter()
-                ids = [
-                    create_match(stub, list(names), f"bench-{matches}-{i}") for i in range(matches)
-                ]
-                ended = [wait_ended(stub, match_id, timeout=600) for match_id in ids]
+                ended: list[Any] = []
+                for wave in range(max(1, -(-MIN_MATCHES // matches))):
+                    ids = [
+                        create_match(stub, list(names), f"bench-{matches}-{wave}-{i}")
+                        for i in range(matches)
+                    ]
+                    ended.extend(_wait_ended(stub, match_id) for match_id in ids)
                 seconds = time.perf_counter() - started
+                arbiter_cpu = _cpu_seconds([arbiter.process.pid]) - arbiter_cpu
+                bots_cpu = _cpu_seconds(bot_pids) - bots_cpu
                 after = _histogram(
                     urllib.request.urlopen(metrics_url).read().decode(),
                     "premiere_arbiter_decision_seconds",
@@ -102,20 +166,21 @@ def measure_arbiter(concurrency: tuple[int, ...]) -> dict[int, dict[str, float]]
                     "p50_ms": _quantile(buckets, 0.5) * 1000,
                     "p99_ms": _quantile(buckets, 0.99) * 1000,
                     "per_second": decisions / seconds,
+                    "server_cpu_us": arbiter_cpu / decisions * 1e6,
+                    "client_cpu_us": bots_cpu / decisions * 1e6,
                 }
         finally:
             for bot in bots:
                 bot.terminate()
             arbiter.stop()
-    return results
+    return results, commit_ms
 
 
 def request_size() -> int:
     """Serialized size of a mid-match Magic Trick decision request, as the arbiter builds it."""
     import games
     from games.rng import Rng
-    from premiere_wire import bot_gateway_pb2
-    from server.codec import move_to_wire, observation_to_wire
+    from server.codec import decision_request
 
     game = games.get("magic-trick")
     state = game.new(3, "size")
@@ -124,19 +189,20 @@ def request_size() -> int:
         seat = state.to_move()[0]
         state.apply(seat, rng.choice(state.legal_moves(seat)))
     seat = state.to_move()[0]
-    request = bot_gateway_pb2.DecisionRequest(
+    request = decision_request(
+        game,
+        state.observe(seat),
+        state.legal_moves(seat),
         request_id="m:80",
         match_id="m",
         game=game.id,
         seat=seat,
-        observation=observation_to_wire(game, state.observe(seat)),
-        legal_moves=[move_to_wire(game, m) for m in state.legal_moves(seat)],
     )
     return len(request.SerializeToString())
 
 
 def measure_echo(
-    size: int, concurrency: tuple[int, ...], count: int = 400
+    size: int, concurrency: tuple[int, ...], count: int
 ) -> dict[int, dict[str, float]]:
     server = subprocess.Popen([sys.executable, "-m", "bench.echo", "serve"], stdout=subprocess.PIPE)
     assert server.stdout is not None
@@ -144,6 +210,7 @@ def measure_echo(
     try:
         results = {}
         for streams in concurrency:
+            server_cpu = _cpu_seconds([server.pid])
             out = subprocess.run(
                 [
                     sys.executable,
@@ -159,39 +226,78 @@ def measure_echo(
                 text=True,
                 check=True,
             ).stdout.split()
+            server_cpu = _cpu_seconds([server.pid]) - server_cpu
+            messages = streams * count
             results[streams] = {
                 "p50_ms": float(out[0]),
                 "p99_ms": float(out[1]),
                 "per_second": float(out[2]),
+                "client_cpu_us": float(out[3]) / messages * 1e6,
+                "server_cpu_us": server_cpu / messages * 1e6,
             }
         return results
     finally:
         server.terminate()
+        server.wait(10)
 
 
-def run() -> list[dict[str, object]]:
-    concurrency = (1, 16)
+def run() -> list[Row]:
+    concurrency = (1, 2) if quick() else (1, 16, 64)
+    goal_matches = 2 if quick() else 16
+    """The goals are set at 16 matches; the quick mode answers them at 2 (smoke only)."""
     size = request_size()
-    arbiter = measure_arbiter(concurrency)
-    echo = measure_echo(size, concurrency)
-    rows: list[dict[str, object]] = []
+    arbiter, commit_ms = measure_arbiter(concurrency)
+    echo = measure_echo(size, concurrency, 300 if quick() else 2000)
+    rows: list[Row] = []
     for n in concurrency:
         label = f"{n} concurrent match{'es' if n > 1 else ''}"
-        reference = f"bare gRPC bidi echo, {size}-byte messages, {n} stream{'s' if n > 1 else ''}"
+        streams = f"{n} stream{'s' if n > 1 else ''}"
+        reference = f"bare gRPC bidi echo, {size}-byte messages, {streams}"
         for key, unit, name in (
             ("p50_ms", "ms", "decision round trip p50"),
             ("p99_ms", "ms", "decision round trip p99"),
             ("per_second", "decisions/s", "decisions per second"),
         ):
+            goal = "arbiter-throughput" if key == "per_second" and n == goal_matches else None
             rows.append(
-                {
-                    "name": f"arbiter {name}, {label} of remote Python bots",
-                    "value": round(arbiter[n][key], 2),
-                    "unit": unit,
-                    "reference": reference,
-                    "reference_value": round(echo[n][key], 2),
-                }
+                row(
+                    f"arbiter {name}, {label} of remote Python bots",
+                    arbiter[n][key],
+                    unit,
+                    reference,
+                    echo[n][key],
+                    goal=goal,
+                )
             )
+        rows.append(
+            row(
+                f"arbiter CPU per decision, {label}",
+                arbiter[n]["server_cpu_us"],
+                "µs",
+                f"echo server CPU per message, {streams}",
+                echo[n]["server_cpu_us"],
+                goal="arbiter-cpu" if n == goal_matches else None,
+            )
+        )
+        rows.append(
+            row(
+                f"bot SDK CPU per decision (3 bot processes summed), {label}",
+                arbiter[n]["client_cpu_us"],
+                "µs",
+                f"echo client CPU per message, {streams}",
+                echo[n]["client_cpu_us"],
+            )
+        )
+    rows.append(
+        row(
+            "arbiter decision round trip p50, 1 concurrent match",
+            arbiter[1]["p50_ms"],
+            "ms",
+            f"echo p50 (1 stream) + one PostgreSQL commit p50 ({commit_ms:.3f} ms)",
+            echo[1]["p50_ms"] + commit_ms,
+            goal="round-trip",
+        )
+    )
     return rows
 
 

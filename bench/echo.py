@@ -1,7 +1,7 @@
 """A bare grpc.aio bidirectional echo: the reference for the arbiter's decision round trip.
 
 python -m bench.echo serve                        # prints its port, echoes until killed
-python -m bench.echo client PORT SIZE STREAMS N   # prints p50_ms p99_ms messages_per_s
+python -m bench.echo client PORT SIZE STREAMS N   # prints p50_ms p99_ms messages_per_s cpu_s
 """
 
 from __future__ import annotations
@@ -56,12 +56,14 @@ async def client(port: int, size: int, streams: int, count: int) -> None:
             await call.done_writing()
 
         started = time.perf_counter()
+        cpu = time.process_time()
         await asyncio.gather(*(one_stream() for _ in range(streams)))
         seconds = time.perf_counter() - started
+        cpu = time.process_time() - cpu
     ordered = sorted(samples)
     p50 = statistics.median(ordered) * 1000
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000
-    print(f"{p50:.3f} {p99:.3f} {len(ordered) / seconds:.1f}")
+    print(f"{p50:.3f} {p99:.3f} {len(ordered) / seconds:.1f} {cpu:.6f}")
 
 
 if __name__ == "__main__":

@@ -13,12 +13,12 @@ import random
 import statistics
 import time
 
-from bench.rows import print_rows
+from bench.rows import Row, print_rows, quick, row
 from games import all_games
 from games.rng import Rng, derive_seed
 
-SECONDS = 2.0
-GAMES = 100
+SECONDS = 0.1 if quick() else 2.0
+GAMES = 3 if quick() else 100
 """Full games timed one by one for the median-game row."""
 
 
@@ -75,30 +75,30 @@ def _reference_moves_per_second() -> float:
     return count / (time.perf_counter() - started)
 
 
-def run() -> list[dict[str, object]]:
+def run() -> list[Row]:
     reference = _reference_moves_per_second()
-    rows: list[dict[str, object]] = []
+    rows: list[Row] = []
     for game in all_games():
         for players in game.player_counts:
             rows.append(
-                {
-                    "name": f"{game.id} random playout, {players} players",
-                    "value": round(_engine_moves_per_second(game.id, players)),
-                    "unit": "moves/s",
-                    "reference": "bare loop: random.choice + list.append",
-                    "reference_value": round(reference),
-                }
+                row(
+                    f"{game.id} random playout, {players} players",
+                    round(_engine_moves_per_second(game.id, players)),
+                    "moves/s",
+                    "bare loop: random.choice + list.append",
+                    round(reference),
+                )
             )
         players = max(game.player_counts)
         median_ms, mean_moves = _full_games(game.id, players)
         rows.append(
-            {
-                "name": f"{game.id} random playout, whole {players}-player game, median of {GAMES}",
-                "value": round(median_ms, 2),
-                "unit": "ms",
-                "reference": f"bare loop for the same mean number of moves ({mean_moves:.0f})",
-                "reference_value": round(mean_moves / reference * 1000, 3),
-            }
+            row(
+                f"{game.id} random playout, whole {players}-player game, median of {GAMES}",
+                round(median_ms, 2),
+                "ms",
+                f"bare loop for the same mean number of moves ({mean_moves:.0f})",
+                round(mean_moves / reference * 1000, 3),
+            )
         )
     return rows
 

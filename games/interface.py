@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import abc
 import itertools
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -142,8 +143,9 @@ class State(abc.ABC):
         """
 
     def __eq__(self, other: object) -> bool:
-        """Structural equality over every field, the generator included."""
-        return type(self) is type(other) and vars(self) == vars(other)
+        """Structural equality over every field, the generator included; attributes named
+        ``_cache_*`` hold what is derived from the rest (memoized views) and are left out."""
+        return type(self) is type(other) and _fields(self) == _fields(other)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -161,8 +163,16 @@ class State(abc.ABC):
         self._apply(seat, move)
 
     def is_legal(self, seat: int, move: Any) -> bool:
-        """Whether `move` is among `legal_moves(seat)`; engines with long lists answer faster."""
-        return move in self.legal_moves(seat)
+        """Whether `move` is among `legal_moves(seat)`; engines with long lists answer faster.
+
+        Engines hand out the same move objects again, so identity is tried first (a scan in
+        C) before equality (a Python `__eq__` per move)."""
+        legal = self.legal_moves(seat)
+        return any(map(operator.is_, legal, itertools.repeat(move))) or move in legal
+
+
+def _fields(state: object) -> dict[str, Any]:
+    return {k: v for k, v in vars(state).items() if not k.startswith("_cache_")}
 
 
 class Game(abc.ABC):

@@ -5,10 +5,12 @@ from __future__ import annotations
 import dataclasses
 import enum
 import typing
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from games.errors import MalformedMove
+
+T = TypeVar("T")
 
 JSON = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
 
@@ -83,3 +85,21 @@ def _coerce(value: object, hint: Any, seat: int, data: object) -> Any:
 
 
 _UnionType = type(int | None)
+
+
+class Interner:
+    """Equal keys give back the same frozen value, made once: views built from the same facts
+    are the same objects, so whoever remembers work by identity (the wire encoder) finds it.
+    Bounded: past `limit` keys it starts again. Values must be immutable."""
+
+    def __init__(self, limit: int = 8192) -> None:
+        self.limit = limit
+        self._values: dict[Any, Any] = {}
+
+    def get(self, key: Any, make: Callable[[], T]) -> T:
+        found: T | None = self._values.get(key)
+        if found is None:
+            if len(self._values) >= self.limit:
+                self._values.clear()
+            found = self._values[key] = make()
+        return found

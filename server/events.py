@@ -45,6 +45,8 @@ class EventHub:
     def __init__(self) -> None:
         self._events: dict[str, list[Event]] = {}
         self._changed: dict[str, asyncio.Condition] = {}
+        self._watchers: dict[str, int] = {}
+        """Followers per match: with none, a move wakes nobody and skips the condition."""
 
     def is_live(self, match_id: str) -> bool:
         return match_id in self._events
@@ -56,6 +58,8 @@ class EventHub:
     async def publish(self, match_id: str, event: Event) -> None:
         self.open(match_id)
         self._events[match_id].append(event)
+        if not self._watchers.get(match_id):
+            return
         changed = self._changed[match_id]
         async with changed:
             changed.notify_all()
@@ -72,14 +76,22 @@ class EventHub:
         events = self._events.get(match_id, [])
         changed = self._changed.get(match_id)
         sent = 0
-        while True:
-            while sent < len(events):
-                yield events[sent]
-                sent += 1
-            if match_id not in self._events or changed is None:
-                return
-            async with changed:
-                await changed.wait_for(self._waiter(match_id, events, sent))
+        self._watchers[match_id] = self._watchers.get(match_id, 0) + 1
+        try:
+            while True:
+                while sent < len(events):
+                    yield events[sent]
+                    sent += 1
+                if match_id not in self._events or changed is None:
+                    return
+                async with changed:
+                    await changed.wait_for(self._waiter(match_id, events, sent))
+        finally:
+            left = self._watchers.get(match_id, 1) - 1
+            if left > 0:
+                self._watchers[match_id] = left
+            else:
+                self._watchers.pop(match_id, None)
 
     def _waiter(self, match_id: str, events: list[Event], sent: int) -> Callable[[], bool]:
         return lambda: len(events) > sent or match_id not in self._events

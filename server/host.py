@@ -18,7 +18,7 @@ from games.play import step
 from games.values import to_plain
 from premiere_wire import bot_gateway_pb2
 from server import metrics
-from server.codec import move_from_wire, move_to_wire, observation_to_wire
+from server.codec import decision_request, move_from_wire
 from server.events import EndEvent, EventHub, FaultEvent, MoveEvent
 from server.outcome import outcome_to_wire
 from server.router import Bots, Disconnected
@@ -67,6 +67,9 @@ class MatchHost:
         self.state = self.game.new(spec.players, spec.seed, spec.options)
         self.clocks = [SeatClock(spec.time_bank_ms) for _ in spec.seats]
         self.ply = 0
+        self._latency = metrics.DECISION_LATENCY.labels(self.game.id)
+        self._decided: dict[str, Any] = {}
+        """Metric children looked up once per match, not once per decision."""
 
     @property
     def remote_bots(self) -> list[int]:
@@ -162,17 +165,26 @@ class MatchHost:
         step really is simultaneous: each seat under its own clock, no request carrying
         another's answer), then the answers are applied and logged in seat order."""
         asked = step(self.state)
-        decisions = await asyncio.gather(
-            *(
-                self._decide(a.seat, a.observation, a.legal, self.ply + k)
-                for k, a in enumerate(asked)
+        if len(asked) == 1:  # the usual step: no task or gather for a single seat
+            (only,) = asked
+            decisions = [await self._decide(only.seat, only.observation, only.legal, self.ply)]
+        else:
+            decisions = await asyncio.gather(
+                *(
+                    self._decide(a.seat, a.observation, a.legal, self.ply + k)
+                    for k, a in enumerate(asked)
+                )
             )
-        )
         for a, decision in zip(asked, decisions, strict=True):
             await self._commit(a.seat, decision)
 
     async def _commit(self, seat: int, decision: Decision) -> None:
-        metrics.DECISIONS.labels(self.game.id, decision.result).inc()
+        counter = self._decided.get(decision.result)
+        if counter is None:
+            counter = self._decided[decision.result] = metrics.DECISIONS.labels(
+                self.game.id, decision.result
+            )
+        counter.inc()
         self._charge(seat, decision.elapsed_ms)
         if decision.fault is not None:
             await self._record_fault(decision.fault)
@@ -212,7 +224,10 @@ class MatchHost:
     ) -> Decision:
         clock = self.clocks[seat]
         limit_ms = self.spec.move_time_ms + clock.bank_ms
-        request = bot_gateway_pb2.DecisionRequest(
+        request = decision_request(
+            self.game,
+            observation,
+            legal,
             request_id=self.router.new_request_id(self.spec.id),
             match_id=self.spec.id,
             game=self.game.id,
@@ -223,8 +238,6 @@ class MatchHost:
             time_bank_ms=clock.bank_ms,
             last_round_trip_ms=-(-clock.last_round_trip_us // 1000),
             last_round_trip_us=clock.last_round_trip_us,
-            observation=observation_to_wire(self.game, observation),
-            legal_moves=[move_to_wire(self.game, move) for move in legal],
         )
         started = time.monotonic()
         try:
@@ -238,7 +251,7 @@ class MatchHost:
             return self._fault(seat, legal, ply, elapsed, "disconnect", str(error))
         seconds = time.monotonic() - started
         elapsed = int(seconds * 1000)
-        metrics.DECISION_LATENCY.labels(self.game.id).observe(seconds)
+        self._latency.observe(seconds)
         clock.last_round_trip_us = max(1, int(seconds * 1_000_000))
         try:
             move = self._read_answer(seat, answer, legal)

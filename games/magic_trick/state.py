@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -12,6 +13,7 @@ from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, Sta
 from games.magic_trick.cards import (
     CARD_SET_ASIDE,
     HAND_SIZE,
+    RANKS,
     RED,
     SUITS,
     SUITS_REMOVED,
@@ -55,6 +57,20 @@ class _Trick:
     winner: int
 
 
+_PLAYS = tuple(PlayCard(slot) for slot in range(max(HAND_SIZE.values())))
+_SLEEVES = tuple(SleeveCard(slot) for slot in range(max(HAND_SIZE.values())))
+_KEEP = KeepSleeveEmpty()
+_SORTS = {(suit, rank): SortCard(suit, rank) for suit in SUITS for rank in RANKS}
+_SLOTS = {
+    (suit, rank, place): SlotView(suit, rank, place)
+    for suit in SUITS
+    for rank in (*RANKS, None)
+    for place in (IN_HAND, PLAYED, SLEEVED)
+}
+"""Moves and slot views are made once: the same objects come back in every list and view
+(the wire encoder remembers their bytes by identity)."""
+
+
 class MagicTrickState(State):
     game_id: ClassVar[str] = "magic-trick"
     move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
@@ -84,6 +100,12 @@ class MagicTrickState(State):
         self.turn = 0
         self.pending = _PENDING_PLAY
         self.taken: list[list[Card]] = []
+        self._cache_legal: dict[int, tuple[Move, ...]] = {}
+        self._cache_to_move: tuple[int, ...] | None = None
+        self._cache_fans: dict[tuple[int, bool], tuple[SlotView, ...]] = {}
+        self._cache_tricks: tuple[tuple[int, int], tuple[TrickView, ...]] = ((-1, -1), ())
+        self._cache_past: tuple[HandResult, ...] = ()
+        self._cache_taken: tuple[tuple[int, int], tuple[int, ...]] = ((-1, -1), ())
         self._deal()
 
     @property
@@ -131,10 +153,17 @@ class MagicTrickState(State):
         self.turn = (self.dealer + 1) % n
         self.pending = _PENDING_PLAY
         self.phase = PLAY
+        self._cache_fans.clear()
 
     # --- the interface -------------------------------------------------------------------
 
     def to_move(self) -> tuple[int, ...]:
+        found = self._cache_to_move
+        if found is None:
+            found = self._cache_to_move = self._compute_to_move()
+        return found
+
+    def _compute_to_move(self) -> tuple[int, ...]:
         if self.phase == SORT:
             return tuple(seat for seat in range(self._players) if self.to_sort[seat])
         if self.phase == PLAY:
@@ -142,23 +171,35 @@ class MagicTrickState(State):
         return ()
 
     def legal_moves(self, seat: int) -> tuple[Move, ...]:
+        found = self._cache_legal.get(seat)
+        if found is None:
+            found = self._cache_legal[seat] = self._compute_legal(seat)
+        return found
+
+    def _compute_legal(self, seat: int) -> tuple[Move, ...]:
         if seat not in self.to_move():
             return ()
         if self.phase == SORT:
-            group = sorted(_top_group(self.to_sort[seat]), key=lambda c: suit_order(c.suit))
-            return tuple(SortCard(card.suit, card.rank) for card in group)
+            group = sorted(_top_group(self.to_sort[seat]), key=_suit_rank)
+            return tuple(_SORTS[card] for card in group)
         in_hand = self._slots_in_hand(seat)
         if self.pending == _PENDING_SLEEVE:
-            return (*(SleeveCard(slot) for slot in in_hand), KeepSleeveEmpty())
+            return (*(_SLEEVES[slot] for slot in in_hand), _KEEP)
         if self.current:
             lead_seat, lead_slot = self.current[0]
             lead = self.fans[lead_seat][lead_slot].suit
-            following = [slot for slot in in_hand if self.fans[seat][slot].suit == lead]
+            fan = self.fans[seat]
+            following = [slot for slot in in_hand if fan[slot].suit == lead]
             if following:
                 in_hand = following
-        return tuple(PlayCard(slot) for slot in in_hand)
+        return tuple(_PLAYS[slot] for slot in in_hand)
 
     def _apply(self, seat: int, move: Any) -> None:
+        self._step(seat, move)
+        self._cache_legal.clear()
+        self._cache_to_move = None
+
+    def _step(self, seat: int, move: Any) -> None:
         if isinstance(move, SortCard):
             card = Card(move.suit, move.rank)
             self.to_sort[seat].remove(card)
@@ -167,6 +208,7 @@ class MagicTrickState(State):
             self._maybe_start_play()
         elif isinstance(move, PlayCard):
             self.places[seat][move.slot] = PLAYED
+            self._forget_fan(seat)
             self.current.append((seat, move.slot))
             if self._may_sleeve(seat):
                 self.pending = _PENDING_SLEEVE
@@ -174,12 +216,17 @@ class MagicTrickState(State):
                 self._next_turn()
         elif isinstance(move, SleeveCard):
             self.places[seat][move.slot] = SLEEVED
+            self._forget_fan(seat)
             self.sleeve_slot[seat] = move.slot
             self.pending = _PENDING_PLAY
             self._next_turn()
         else:
             self.pending = _PENDING_PLAY
             self._next_turn()
+
+    def _forget_fan(self, owner: int) -> None:
+        self._cache_fans.pop((owner, True), None)
+        self._cache_fans.pop((owner, False), None)
 
     # --- tricks and hands ----------------------------------------------------------------
 
@@ -211,6 +258,7 @@ class MagicTrickState(State):
             if self.sleeve_slot[seat] is None:
                 (last,) = self._slots_in_hand(seat)
                 self.places[seat][last] = SLEEVED
+                self._forget_fan(seat)
                 self.sleeve_slot[seat] = last
         sleeves = tuple(self.fans[s][self._sleeve(s)] for s in range(n))
         tricks = tuple(sum(t.winner == s for t in self.tricks) for s in range(n))
@@ -258,17 +306,7 @@ class MagicTrickState(State):
         known_fan = None if viewer is None else (viewer + 1) % n
         fans: tuple[tuple[SlotView, ...], ...] = ()
         if self.phase == PLAY:
-            fans = tuple(
-                tuple(
-                    SlotView(
-                        card.suit,
-                        card.rank if place != IN_HAND or owner == known_fan else None,
-                        place,
-                    )
-                    for card, place in zip(self.fans[owner], self.places[owner], strict=True)
-                )
-                for owner in range(n)
-            )
+            fans = tuple(self._fan_view(owner, owner == known_fan) for owner in range(n))
         return MagicTrickObservation(
             seat=viewer,
             players=n,
@@ -283,19 +321,52 @@ class MagicTrickState(State):
             sorting=tuple(_canonical(pile)),
             sorted=tuple(placed),
             fans=fans,
-            tricks=tuple(self._trick_view(t.leader, t.plays, t.winner) for t in self.tricks)
-            if self.phase == PLAY
-            else (),
+            tricks=self._tricks_view() if self.phase == PLAY else (),
             current=self._trick_view(self.current[0][0], tuple(self.current), None)
             if self.phase == PLAY and self.current
             else None,
-            tricks_taken=tuple(sum(t.winner == s for t in self.tricks) for s in range(n))
-            if self.phase == PLAY
-            else (0,) * n,
+            tricks_taken=self._taken_view() if self.phase == PLAY else (0,) * n,
             scores=tuple(self.scores),
             prestige_count=tuple(self.prestige_count),
-            past_hands=tuple(self.past),
+            past_hands=self._past_view(),
         )
+
+    def _tricks_view(self) -> tuple[TrickView, ...]:
+        """Complete tricks as everybody sees them; within a hand tricks are only added, so the
+        views made before are kept and only the new ones made."""
+        key = (self.hand_no, len(self.tricks))
+        (hand, _), views = self._cache_tricks
+        if (hand, len(views)) != key:
+            if hand != self.hand_no or len(views) > len(self.tricks):
+                views = ()
+            views += tuple(
+                self._trick_view(t.leader, t.plays, t.winner) for t in self.tricks[len(views) :]
+            )
+            self._cache_tricks = (key, views)
+        return views
+
+    def _taken_view(self) -> tuple[int, ...]:
+        key = (self.hand_no, len(self.tricks))
+        if self._cache_taken[0] != key:
+            taken = tuple(sum(t.winner == s for t in self.tricks) for s in range(self._players))
+            self._cache_taken = (key, taken)
+        return self._cache_taken[1]
+
+    def _past_view(self) -> tuple[HandResult, ...]:
+        if len(self._cache_past) != len(self.past):
+            self._cache_past = tuple(self.past)
+        return self._cache_past
+
+    def _fan_view(self, owner: int, known: bool) -> tuple[SlotView, ...]:
+        """A fan as a viewer sees it: ranks of cards in hand only when ``known``; remembered
+        until a card of the fan moves."""
+        found = self._cache_fans.get((owner, known))
+        if found is None:
+            found = self._cache_fans[owner, known] = tuple(
+                _SLOTS[card.suit, card.rank if known or place != IN_HAND else None, place]
+                for card, place in zip(self.fans[owner], self.places[owner], strict=True)
+            )
+        return found
 
     def _trick_view(
         self, leader: int, plays: tuple[tuple[int, int], ...], winner: int | None
@@ -322,12 +393,17 @@ class MagicTrickState(State):
         twin.tricks = list(self.tricks)
         twin.current = list(self.current)
         twin.taken = [list(cards) for cards in self.taken]
+        twin._cache_legal = dict(self._cache_legal)
+        twin._cache_fans = dict(self._cache_fans)
         return twin
 
     def indistinguishable(self, seat: int, rng: Rng) -> MagicTrickState:
         """Re-deal what `seat` cannot see by random swaps that keep every visible fact."""
         twin = self.clone()
         twin.rng = rng.fork(f"twin-{rng.below(1 << 62)}")
+        twin._cache_legal.clear()
+        twin._cache_to_move = None
+        twin._cache_fans.clear()
         if twin.phase == SORT:
             twin._swap_hidden_piles(seat, rng)
         elif twin.phase == PLAY:
@@ -370,8 +446,17 @@ class MagicTrickState(State):
                 self.fans[a][i], self.fans[b][j] = self.fans[b][j], self.fans[a][i]
 
 
+_rank = operator.itemgetter(1)
+"""A card's rank (a `Card` is a named tuple: suit, rank)."""
+_SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
+
+
+def _suit_rank(card: Card) -> int:
+    return _SUIT_INDEX[card.suit]
+
+
 def _top_group(pile: list[Card]) -> list[Card]:
-    top = max(card.rank for card in pile)
+    top = max(map(_rank, pile))
     return [card for card in pile if card.rank == top]
 
 

@@ -49,6 +49,7 @@ from games.movie_tricks.views import (
 )
 from games.rng import Rng
 from games.turns import OneSeatAtATime
+from games.values import Interner
 
 _PROPS_COLUMN = COLUMN[PROPS]
 _RESUME_DRAFT = "draft"
@@ -392,10 +393,16 @@ class MovieTricksState(OneSeatAtATime):
             trump=self.trump,
             hand=() if viewer is None else _cards(sorted(self.hands[viewer])),
             hand_sizes=tuple(len(hand) for hand in self.hands),
-            known_hands=tuple(
-                _cards(sorted(c for c in hand if not _is_hidden(c))) for hand in self.hands
+            known_hands=_VIEWS.get(
+                ("known", *(tuple(hand) for hand in self.hands)),
+                lambda: tuple(
+                    _cards(sorted(c for c in hand if not _is_hidden(c))) for hand in self.hands
+                ),
             ),
-            plays=tuple(Play(seat, CARDS[card], boost) for seat, card, boost in self.plays),
+            plays=_VIEWS.get(
+                ("plays", *self.plays),
+                lambda: tuple(Play(seat, CARDS[card], boost) for seat, card, boost in self.plays),
+            ),
             pick_order=tuple(self.pick_order) if self.phase != PLAY else (),
             bonus_order=tuple(self.bonus_order) if self.phase != PLAY else (),
             market=_cards(self.market),
@@ -403,11 +410,13 @@ class MovieTricksState(OneSeatAtATime):
             bonus_deck=len(self.bonus_deck),
             draw_deck=len(self.draw_deck),
             discards=_cards(self.discards),
-            goals=tuple(goal for goal in DATA.goals if goal.need in self.goals),
+            goals=_VIEWS.get(
+                ("goals", *self.goals),
+                lambda: tuple(goal for goal in DATA.goals if goal.need in self.goals),
+            ),
             goals_discarded=tuple(self.goals_discarded),
             tableaus=tuple(
-                Tableau(tuple(_cards(column) for column in tableau), self.claimed[seat])
-                for seat, tableau in enumerate(self.tableaus)
+                _tableau(tableau, self.claimed[seat]) for seat, tableau in enumerate(self.tableaus)
             ),
             props_die=self.props_die,
             soundtrack_die=self.soundtrack_die,
@@ -485,8 +494,18 @@ class MovieTricksState(OneSeatAtATime):
         return True
 
 
+_VIEWS = Interner()
+"""Views of the same cards are the same objects (see `Interner`)."""
+
+
 def _cards(ids: list[int]) -> tuple[Card, ...]:
-    return tuple(CARDS[card] for card in ids)
+    key = tuple(ids)
+    return _VIEWS.get(key, lambda: tuple(CARDS[card] for card in key))
+
+
+def _tableau(columns: list[list[int]], goal: int | None) -> Tableau:
+    key = ("tableau", goal, *(tuple(column) for column in columns))
+    return _VIEWS.get(key, lambda: Tableau(tuple(_cards(column) for column in columns), goal))
 
 
 class MovieTricks(Game):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from premiere.services import PrivateRedis
-from premiere_bot.wire import bot_gateway_pb2
+from premiere_wire import bot_gateway_pb2
 from server.relay import Relay
 from server.router import Connection, Disconnected, Router
 from tests.integration.services import redis_url

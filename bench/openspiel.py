@@ -1,0 +1,59 @@
+"""The OpenSpiel reference: oh_hell (C++ engine driven from Python), 3 players, random play.
+
+OpenSpiel is a bench-only extra (``pip install -e '.[bench]'``); when it is missing the
+functions here return None and the rows say so. Chance nodes (the deal) are sampled but not
+counted: the figures are player decisions, as ours are.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+GAME = "oh_hell"
+PLAYERS = 3
+
+Slice = Callable[[float], tuple[int, float]]
+"""Plays for about the given CPU seconds; returns (decisions, CPU seconds used)."""
+
+
+def _load() -> Any | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    return pyspiel.load_game(GAME, {"players": PLAYERS})
+
+
+def available() -> bool:
+    return _load() is not None
+
+
+def playout(tensor: bool) -> Slice | None:
+    """Random playouts; with ``tensor`` the mover's information-state tensor is fetched
+    before every decision (what an agent reads to decide)."""
+    game = _load()
+    if game is None:
+        return None
+    chooser = random.Random(1)
+
+    def run(seconds: float) -> tuple[int, float]:
+        decisions = 0
+        started = time.process_time()
+        while time.process_time() - started < seconds:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[chooser.randrange(len(outcomes))][0])
+                    continue
+                if tensor:
+                    state.information_state_tensor(state.current_player())
+                legal = state.legal_actions()
+                state.apply_action(legal[chooser.randrange(len(legal))])
+                decisions += 1
+        return decisions, time.process_time() - started
+
+    return run

@@ -1,0 +1,415 @@
+"""Engine values straight to protobuf wire bytes, with one encoder precomputed per message type.
+
+The same mapping as `premiere_bot.convert.fill` (a message mirrors a value by field name; an
+absent or None field stays unset; a repeated message field whose items are not records wraps
+each item in the element message's single field), written as bytes without building message
+objects field by field. Parsing the bytes gives exactly the message `fill` builds, which
+tests/wire/test_encoder.py checks for every game.
+
+Sub-messages of immutable values (frozen dataclasses, named tuples) are remembered by identity:
+an engine that hands out the same card object again gets its bytes back from a dictionary.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import struct
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+
+Encoder = Callable[[Any], bytes]
+
+_MEMO_LIMIT = 4096
+"""Entries kept per memo before it starts again: it holds its values alive, and the values
+worth remembering are those of the matches being played now."""
+
+T = FieldDescriptor
+_VARINT_TYPES = frozenset(
+    {T.TYPE_INT32, T.TYPE_INT64, T.TYPE_UINT32, T.TYPE_UINT64, T.TYPE_ENUM, T.TYPE_BOOL}
+)
+_ZIGZAG_TYPES = frozenset({T.TYPE_SINT32, T.TYPE_SINT64})
+_FIXED = {
+    T.TYPE_DOUBLE: ("<d", 1),
+    T.TYPE_FLOAT: ("<f", 5),
+    T.TYPE_FIXED64: ("<Q", 1),
+    T.TYPE_SFIXED64: ("<q", 1),
+    T.TYPE_FIXED32: ("<I", 5),
+    T.TYPE_SFIXED32: ("<i", 5),
+}
+"""struct format and wire type of the fixed-width scalars."""
+
+_SMALL = [bytes([n]) for n in range(128)]
+
+
+def varint(value: int) -> bytes:
+    if 0 <= value < 128:
+        return _SMALL[value]
+    if value < 0:
+        value += 1 << 64
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _tag(number: int, wire_type: int) -> bytes:
+    return varint((number << 3) | wire_type)
+
+
+def _is_repeated(field: Any) -> bool:
+    if hasattr(field, "is_repeated"):
+        return bool(field.is_repeated)
+    return bool(field.label == FieldDescriptor.LABEL_REPEATED)
+
+
+def _scalar(field: FieldDescriptor) -> tuple[int, Callable[[Any], bytes]]:
+    """The wire type and the payload encoder of one scalar value of the field's type."""
+    kind = field.type
+    if kind == T.TYPE_BOOL:
+        return 0, lambda v: b"\x01" if v else b"\x00"
+    if kind in _VARINT_TYPES:
+        return 0, varint
+    if kind in _ZIGZAG_TYPES:
+        return 0, lambda v: varint((v << 1) ^ (v >> 63))
+    if kind == T.TYPE_STRING:
+        return 2, lambda v: _delimited(v.encode())
+    if kind == T.TYPE_BYTES:
+        return 2, lambda v: _delimited(bytes(v))
+    if kind in _FIXED:
+        fmt, wire_type = _FIXED[kind]
+        packer = struct.Struct(fmt).pack
+        return wire_type, lambda v: packer(v)
+    raise TypeError(f"no wire encoding for field {field.full_name}")
+
+
+def _delimited(payload: bytes) -> bytes:
+    return varint(len(payload)) + payload
+
+
+def _get(value: Any, name: str) -> Any:
+    if isinstance(value, Mapping):
+        return value.get(name)
+    return getattr(value, name, None)
+
+
+_RECORDS: dict[type, bool] = {}
+
+
+def _is_record(value: Any) -> bool:
+    """A dataclass instance, a named tuple or a mapping: filled field by field."""
+    kind = type(value)
+    known = _RECORDS.get(kind)
+    if known is None:
+        known = _RECORDS[kind] = (
+            dataclasses.is_dataclass(kind) or hasattr(kind, "_fields") or issubclass(kind, Mapping)
+        )
+    return known
+
+
+_IMMUTABLE: dict[type, bool] = {}
+
+
+def _is_immutable(value: Any) -> bool:
+    return _type_immutable(type(value))
+
+
+def _type_immutable(kind: type) -> bool:
+    known = _IMMUTABLE.get(kind)
+    if known is None:
+        frozen = dataclasses.is_dataclass(kind) and kind.__dataclass_params__.frozen  # type: ignore[attr-defined]
+        known = _IMMUTABLE[kind] = bool(frozen) or (
+            issubclass(kind, tuple) and hasattr(kind, "_fields")
+        )
+    return known
+
+
+def _shallow_frozen(value: Any) -> bool:
+    """A tuple of frozen records or of tuples (engines' views are frozen all the way down,
+    State.observe's contract; the check looks one level deep)."""
+    if type(value) is not tuple:
+        return False
+    for kind in set(map(type, value)):
+        if kind is not tuple and not _type_immutable(kind):
+            return False
+    return True
+
+
+class _Usefulness:
+    """Whether remembering values of one kind pays: a field whose values are new every time
+    (the current trick, a pile rebuilt per view) stops being remembered after a trial, so it
+    does not churn the memo that the fields whose values come back use."""
+
+    __slots__ = ("hits", "skipped", "stores")
+
+    TRIAL = 512
+
+    def __init__(self) -> None:
+        self.hits = 0
+        self.stores = 0
+        self.skipped = 0
+
+    def worth(self) -> bool:
+        if self.stores < self.TRIAL:
+            return True
+        if self.stores > 64 * self.TRIAL:  # a long run: weigh the recent past
+            self.hits //= 2
+            self.stores //= 2
+        if self.hits * 4 >= self.stores:
+            return True
+        self.skipped += 1
+        if self.skipped > 64 * self.TRIAL:  # try again now and then: uses change
+            self.hits = self.stores = self.skipped = 0
+        return False
+
+
+def _remember(memo: dict[int, tuple[Any, bytes]], value: Any, data: bytes) -> None:
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    memo[id(value)] = (value, data)
+
+
+_ENCODERS: dict[str, Encoder] = {}
+
+
+def encoder(descriptor: Descriptor) -> Encoder:
+    """The encoder of a message type: value -> the serialized message `fill` would build."""
+    found = _ENCODERS.get(descriptor.full_name)
+    if found is None:
+        found = _ENCODERS[descriptor.full_name] = _compile(descriptor)
+    return found
+
+
+def _compile(descriptor: Descriptor) -> Encoder:
+    fields = sorted(descriptor.fields, key=lambda f: f.number)
+    emits = [_field_emit(field) for field in fields]
+    steps = [_field_step(f.name, emit) for f, emit in zip(fields, emits, strict=True)]
+    memo: dict[int, tuple[Any, bytes]] = {}
+    by_type: dict[type, Encoder] = {}
+
+    def generic(value: Any) -> bytes:
+        out: list[bytes] = []
+        for step in steps:
+            step(value, out)
+        return b"".join(out)
+
+    def encode(value: Any) -> bytes:
+        kind = type(value)
+        found = by_type.get(kind)
+        if found is None:
+            found = by_type[kind] = _specialize(descriptor, kind, emits) or generic
+        return found(value)
+
+    def remembered(value: Any) -> bytes:
+        if not _is_immutable(value):
+            return encode(value)
+        key = id(value)
+        hit = memo.get(key)
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        data = encode(value)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[key] = (value, data)
+        return data
+
+    return remembered
+
+
+def _specialize(descriptor: Descriptor, kind: type, emits: list[Emit]) -> Encoder | None:
+    """Straight-line code for one Python type: its fields read as attributes, scalars and
+    single messages written inline, the rest handed to their emitters. None for mappings."""
+    if issubclass(kind, Mapping):
+        return None
+    if dataclasses.is_dataclass(kind):
+        own = {f.name for f in dataclasses.fields(kind)}
+    else:
+        own = set(getattr(kind, "_fields", ()))
+    space: dict[str, Any] = {"varint": varint}
+    lines = ["def encode(value):", "    out = []", "    append = out.append"]
+    fields = sorted(descriptor.fields, key=lambda f: f.number)
+    for k, (field, emit) in enumerate(zip(fields, emits, strict=True)):
+        name = field.name
+        if name in own:
+            read = f"value.{name}"
+        elif hasattr(kind, name):
+            read = f"getattr(value, {name!r}, None)"
+        else:
+            continue  # the type has no such field: always unset
+        message = field.message_type
+        simple = message is None and not _is_repeated(field)
+        single = message is not None and not _is_repeated(field) and not _is_map(field)
+        if simple and (field.type == T.TYPE_STRING or field.type in _VARINT_TYPES):
+            wire_type = 2 if field.type == T.TYPE_STRING else 0
+            space[f"tag{k}"] = _tag(field.number, wire_type)
+            test = "is not None" if field.has_presence else ""
+            lines.append(f"    v = {read}")
+            lines.append(f"    if v {test}:")
+            if field.type == T.TYPE_STRING:
+                lines.append("        b = v.encode()")
+                lines.append(f"        append(tag{k} + varint(len(b)) + b)")
+            elif field.type == T.TYPE_BOOL:
+                lines.append(f"        append(tag{k} + (b'\\x01' if v else b'\\x00'))")
+            else:
+                lines.append(f"        append(tag{k} + varint(v))")
+        elif single:
+            assert message is not None
+            space[f"tag{k}"] = _tag(field.number, 2)
+            space[f"enc{k}"] = encoder(message)
+            lines.append(f"    v = {read}")
+            lines.append("    if v is not None:")
+            lines.append(f"        b = enc{k}(v)")
+            lines.append(f"        append(tag{k} + varint(len(b)) + b)")
+        else:
+            space[f"emit{k}"] = emit
+            lines.append(f"    emit{k}({read}, out)")
+    lines.append("    return b''.join(out)")
+    exec("\n".join(lines), space)  # generated from the descriptor alone, no outside input
+    made: Encoder = space["encode"]
+    return made
+
+
+def _is_map(field: FieldDescriptor) -> bool:
+    message = field.message_type
+    return message is not None and bool(message.GetOptions().map_entry)
+
+
+Emit = Callable[[Any, list[bytes]], None]
+"""Writes one field, given the field's value as read from the record (None: unset)."""
+
+
+def _field_step(name: str, emit: Emit) -> Callable[[Any, list[bytes]], None]:
+    """The field's writer for any record (mappings included): reads the field, emits it."""
+
+    def step(value: Any, out: list[bytes]) -> None:
+        emit(_get(value, name), out)
+
+    return step
+
+
+def _field_emit(field: FieldDescriptor) -> Emit:
+    number = field.number
+    message = field.message_type
+    if message is not None and message.GetOptions().map_entry:
+        tag = _tag(number, 2)
+        key_tag, value_tag = _tag(1, 2), _tag(2, 2)
+
+        def emit_map(item: Any, out: list[bytes]) -> None:
+            if item is None:
+                return
+            for k, v in item.items():
+                entry = key_tag + _delimited(str(k).encode()) + value_tag
+                entry += _delimited(str(v).encode())
+                out.append(tag + _delimited(entry))
+
+        return emit_map
+    if message is not None:
+        tag = _tag(number, 2)
+        if not _is_repeated(field):
+
+            def emit_message(item: Any, out: list[bytes]) -> None:
+                if item is not None:
+                    out.append(tag + _delimited(encoder(message)(item)))
+
+            return emit_message
+        wrap = _wrapper(message)
+        memo: dict[int, tuple[Any, bytes]] = {}
+        """Framed bytes (tag, length, message) of whole tuples and of single items."""
+        items_use = _Usefulness()
+        whole_use = _Usefulness()
+
+        def framed(item: Any) -> bytes:
+            hit = memo.get(id(item))
+            if hit is not None and hit[0] is item:
+                items_use.hits += 1
+                return hit[1]
+            record = _is_record(item)
+            data = tag + _delimited(encoder(message)(item) if record else wrap(item))
+            if items_use.worth() and (_is_immutable(item) if record else _shallow_frozen(item)):
+                items_use.stores += 1
+                _remember(memo, item, data)
+            return data
+
+        def emit_messages(items: Any, out: list[bytes]) -> None:
+            if not items:
+                return
+            hit = memo.get(id(items))
+            if hit is not None and hit[0] is items:
+                whole_use.hits += 1
+                out.append(hit[1])
+                return
+            data = b"".join(map(framed, items))
+            if whole_use.worth() and _shallow_frozen(items):
+                whole_use.stores += 1
+                _remember(memo, items, data)
+            out.append(data)
+
+        return emit_messages
+    wire_type, payload = _scalar(field)
+    if _is_repeated(field):
+        if wire_type == 2:
+            tag = _tag(number, 2)
+
+            def emit_strings(items: Any, out: list[bytes]) -> None:
+                if items:
+                    out.extend(tag + payload(item) for item in items)
+
+            return emit_strings
+        packed_tag = _tag(number, 2)
+        known: dict[tuple[Any, ...], bytes] = {}
+        """Packed bytes by content: the same scores or counts come back decision after
+        decision (a tuple of numbers is its own safe key)."""
+
+        def emit_packed(items: Any, out: list[bytes]) -> None:
+            if not items:
+                return
+            if type(items) is tuple:
+                data = known.get(items)
+                if data is None:
+                    data = packed_tag + _delimited(b"".join(map(payload, items)))
+                    if len(known) >= _MEMO_LIMIT:
+                        known.clear()
+                    known[items] = data
+                out.append(data)
+                return
+            out.append(packed_tag + _delimited(b"".join(map(payload, items))))
+
+        return emit_packed
+    tag = _tag(number, wire_type)
+    if field.has_presence:
+
+        def emit_optional(item: Any, out: list[bytes]) -> None:
+            if item is not None:
+                out.append(tag + payload(item))
+
+        return emit_optional
+
+    def emit_scalar(item: Any, out: list[bytes]) -> None:
+        if item:  # proto3 leaves zero, "" and False off the wire
+            out.append(tag + payload(item))
+
+    return emit_scalar
+
+
+def _wrapper(message: Descriptor) -> Encoder:
+    """For items that are not records: the element message's single field holds the item.
+    (The caller remembers the framed bytes of frozen items.)"""
+    if len(message.fields) != 1:
+        return lambda item: _not_a_record(message, item)
+    emits: list[Emit] = []
+
+    def wrap(item: Any) -> bytes:
+        if not emits:  # made on first use: message types may nest
+            emits.append(_field_emit(message.fields[0]))
+        out: list[bytes] = []
+        emits[0](item, out)
+        return b"".join(out)
+
+    return wrap
+
+
+def _not_a_record(message: Descriptor, item: Any) -> bytes:
+    raise TypeError(f"{message.full_name} cannot hold {item!r}")

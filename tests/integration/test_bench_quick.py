@@ -1,0 +1,48 @@
+"""`make bench`'s harness runs end to end in its quick mode, so it cannot rot unnoticed: every
+module it runs writes its rows with a reference and a ratio, and the goals table of issue #15
+gets a measured ratio for every goal."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from bench import openspiel
+from bench.goals import GOALS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_quick_bench_writes_every_row_with_its_reference_and_ratio(tmp_path: Path) -> None:
+    output = tmp_path / "benchmarks.md"
+    env = dict(os.environ, BENCH_QUICK="1", BENCH_OUTPUT=str(output))
+    subprocess.run(
+        [sys.executable, "-m", "bench"], env=env, cwd=ROOT, check=True, capture_output=True
+    )
+    text = output.read_text()
+    assert "mode: quick" in text
+    for section in ("bench.playouts", "bench.engines", "bench.arbiter"):
+        assert f"## {section}" in text
+    goals = text.split("## Goals (issue #15)")[1].split("\n## ")[0]
+    for goal in GOALS:
+        (line,) = [line for line in goals.splitlines() if line.startswith(f"| {goal.figure} |")]
+        measured = line.split("|")[4]
+        if goal.key in ("observation", "playout") and not openspiel.available():
+            assert "not measured" in measured
+        else:
+            ratios = re.findall(r"([0-9.e+-]+)x", measured)
+            assert ratios and all(float(r) > 0 for r in ratios), line
+    arbiter = text.split("## bench.arbiter")[1].split("\n## ")[0]
+    for name in ("decisions per second", "CPU per decision", "bot SDK CPU per decision"):
+        assert name in arbiter
+    engines = text.split("## bench.engines")[1].split("\n## ")[0]
+    rows = [line for line in engines.splitlines() if line.startswith("| magic-trick")]
+    assert len(rows) == 2
+    for line in rows:
+        figure = float(line.split("|")[2].split()[0])
+        assert figure > 0
+        if not openspiel.available():
+            assert "OpenSpiel not installed" in line
