@@ -42,7 +42,7 @@ prerequisites:
 demo: $(DEMO_STAMP)
 	@$(BIN)/premiere up
 
-# Every test, then the integration tests again with the other kind of PostgreSQL and Redis
+# Every test, then the service-facing integration tests again with the other kind of PostgreSQL and Redis
 # (configured or private; scripts/test.sh says which). CI runs exactly this (.ci/run).
 test: prerequisites $(STAMP) $(NODE_DEPS)
 	@scripts/test.sh

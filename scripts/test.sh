@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
-# `make test`: every test once, then the tests that use PostgreSQL and Redis a second time with
+# `make test`: every test once, then the tests of how services are reached a second time with
 # the other kind of servers, so both kinds are covered wherever it runs:
 #
-# - PREMIERE_DATABASE_URL set: every test with those servers, then the integration tests with
+# - PREMIERE_DATABASE_URL set: every test with those servers, then those integration tests with
 #   private servers started from the wheels (what a bare machine gets);
 # - not set: every test with private servers; then, in CI (CI=true) when a PostgreSQL trusting
-#   user postgres and a Redis answer on 127.0.0.1, the integration tests once more with them.
+#   user postgres and a Redis answer on 127.0.0.1, those integration tests once more with them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=.venv/bin/python
-integration=(tests/integration tests/ladder)
+# The second pass: the tests that exercise how the services are reached and configured
+# (start-up, restarts, leagues through Celery, the ladder's store), not every integration test
+# again, which would double the suite's time for little more coverage.
+integration=(
+    tests/integration/test_stack.py
+    tests/integration/test_arbiter_restart.py
+    tests/integration/test_leagues.py
+    tests/integration/test_arbiters.py
+    tests/ladder/test_api.py
+    tests/ladder/test_store.py
+)
 machine_db=postgresql://postgres@127.0.0.1:5432/postgres
 machine_redis=redis://127.0.0.1:6379/0
 answers='import sys, psycopg, redis
