@@ -1,4 +1,5 @@
-// Helpers shared by the spectator pages (replay, bot, leagues, live). Everything from the API
+// Helpers shared by every page of the ladder (dashboard, competition sections, replay, bot,
+// leagues, live). Everything from the API
 // goes on the page as text (textContent), never as HTML: bot names are chosen by whoever
 // registers a bot.
 

@@ -6,36 +6,11 @@
 //
 // Everything from the API is put on the page as text (textContent), never as HTML.
 
+import { $, api, el } from "./common.js";
+
 const params = new URLSearchParams(location.search);
 const refreshSeconds = Math.max(0.5, Number(params.get("refresh")) || 5);
-const $ = (id) => document.getElementById(id);
 const view = { game: "", player: "", runs: 0 };
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-async function api(path) {
-  const reply = await fetch(path, { headers: { Accept: "application/json" } });
-  const body = await reply.json().catch(() => null);
-  if (!reply.ok) {
-    const error = new Error((body && body.error) || `${reply.status}`);
-    error.status = reply.status;
-    throw error;
-  }
-  return body;
-}
 
 const fixed = (value, digits) => (value === null || value === undefined ? "–" : value.toFixed(digits));
 const signedElo = (value) => `${value >= 0 ? "+" : "\u2212"}${Math.abs(value).toFixed(0)}`;

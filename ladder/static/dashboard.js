@@ -7,6 +7,8 @@
 // Everything from the API is put on the page as text (textContent), never as HTML: bot names
 // are chosen by whoever registers a bot.
 
+import { $, api, el, gameName } from "./common.js";
+
 const PAGE_SIZE = 10;
 const HISTORY_LIMIT = 1000;
 const MINUS = "\u2212";
@@ -32,48 +34,6 @@ let chart = null;
 let timer = null;
 
 // --- helpers ---------------------------------------------------------------------------------
-
-const $ = (id) => document.getElementById(id);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("data-")) node.setAttribute(key, String(value));
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-async function api(path) {
-  const reply = await fetch(path, { headers: { Accept: "application/json" } });
-  let body = null;
-  try {
-    body = await reply.json();
-  } catch {
-    body = null;
-  }
-  if (!reply.ok) {
-    const error = new Error((body && body.error) || `${reply.status} ${reply.statusText}`);
-    error.status = reply.status;
-    throw error;
-  }
-  return body;
-}
-
-function gameName(game) {
-  return game
-    .split(/[-_]/)
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join(" ");
-}
 
 function rating(value) {
   return value.toFixed(0);
