@@ -149,9 +149,9 @@ def arbiter(address: str | None, metrics_port: int | None, no_migrate: bool) -> 
     import asyncio
     import logging
 
-    from premiere.config import Settings
     from premiere.db import upgrade
     from server.app import serve
+    from server.config import ArbiterSettings
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     overrides: dict[str, object] = {}
@@ -159,7 +159,7 @@ def arbiter(address: str | None, metrics_port: int | None, no_migrate: bool) -> 
         overrides["arbiter_address"] = address
     if metrics_port is not None:
         overrides["arbiter_metrics_port"] = metrics_port
-    settings = Settings(**overrides)  # type: ignore[arg-type]
+    settings = ArbiterSettings(**overrides)  # type: ignore[arg-type]
     if not no_migrate:
         upgrade(settings.database_url)
     asyncio.run(serve(settings))

@@ -14,10 +14,11 @@ from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
 from psycopg.conninfo import conninfo_to_dict
 
-from premiere.config import Settings, metrics_host
+from premiere.config import metrics_host
 from premiere.tls import add_port, server_options
 from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter
+from server.config import ArbiterSettings
 from server.errors import CleanErrors
 from server.events import EventHub
 from server.gateway import BotGateway
@@ -55,7 +56,7 @@ async def _watch_database(store: Store, health: health_aio.HealthServicer) -> No
         await asyncio.sleep(2.0)
 
 
-async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
+async def serve(settings: ArbiterSettings, stop: asyncio.Event | None = None) -> None:
     """Run until `stop` is set or SIGTERM/SIGINT arrives; unfinished matches stay resumable."""
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -17,9 +17,9 @@ import games
 from games.bots import bot_names
 from games.errors import GameError
 from games.interface import Game, parse_option_value
-from premiere.config import Settings
 from premiere.seeds import MIN_SEED_HEX, new_seed, strong_seed
 from server import metrics
+from server.config import ArbiterSettings
 from server.events import EventHub
 from server.host import MatchHost
 from server.router import Bots
@@ -63,7 +63,9 @@ class Arbiter:
     renews its leases, stops hosting a match whose lease it lost, and adopts matches whose
     lease lapsed (their arbiter died) or that nobody holds."""
 
-    def __init__(self, store: Store, router: Bots, hub: EventHub, settings: Settings) -> None:
+    def __init__(
+        self, store: Store, router: Bots, hub: EventHub, settings: ArbiterSettings
+    ) -> None:
         self.store = store
         self.router = router
         self.hub = hub

@@ -12,10 +12,10 @@ from typing import Any
 import grpc
 
 import games
-from premiere.config import Settings
 from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc
 from server.arbiter import Arbiter, BadRequest
 from server.bots import active_version, announce_version
+from server.config import ArbiterSettings
 from server.limits import LimitExceeded, Rate, Slots, peer_host
 from server.router import Connection, Router, TooManyStreams
 from server.store import Store
@@ -49,12 +49,12 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         self,
         store: Store,
         router: Router,
-        settings: Settings | None = None,
+        settings: ArbiterSettings | None = None,
         arbiter: Arbiter | None = None,
     ) -> None:
         self.store = store
         self.router = router
-        self.settings = settings or Settings()
+        self.settings = settings or ArbiterSettings()
         self.arbiter = arbiter
         self.peers = Slots(self.settings.max_streams_per_peer, "bot streams from one address")
         self.challenge_rates: dict[int, Rate] = defaultdict(lambda: Rate(CHALLENGES_PER_MINUTE))

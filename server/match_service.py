@@ -11,10 +11,10 @@ import grpc
 
 import games
 from games.interface import Game, State, options_as_text
-from premiere.config import Settings
 from premiere_wire import match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter, BadRequest
 from server.codec import move_to_wire, observation_to_wire
+from server.config import ArbiterSettings
 from server.events import EndEvent, Event, EventHub, FaultEvent, MoveEvent
 from server.gateway import bearer_token
 from server.limits import LimitExceeded, Slots, peer_host
@@ -58,13 +58,13 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         store: Store,
         hub: EventHub,
         operator_token: str | None = None,
-        settings: Settings | None = None,
+        settings: ArbiterSettings | None = None,
     ) -> None:
         self.arbiter = arbiter
         self.store = store
         self.hub = hub
         self.operator_token = operator_token
-        settings = settings or Settings()
+        settings = settings or ArbiterSettings()
         self.watchers = Slots(settings.max_watchers_per_match, "watchers of one match")
         self.peers = Slots(settings.max_watchers_per_peer, "watch streams from one address")
 

@@ -6,13 +6,13 @@ import os
 
 from celery import Celery
 
-from premiere.config import Settings
+from workers.config import WorkerSettings
 
 TICK_SECONDS = float(os.environ.get("PREMIERE_TICK_SECONDS", "2"))
 
 
-def make_app(settings: Settings | None = None) -> Celery:
-    settings = settings or Settings()
+def make_app(settings: WorkerSettings | None = None) -> Celery:
+    settings = settings or WorkerSettings()
     app = Celery("premiere", broker=settings.redis_url, include=["workers.tasks"])
     app.conf.update(
         task_default_queue=settings.queue,

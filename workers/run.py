@@ -7,11 +7,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from premiere.config import Settings, metrics_host
+from premiere.config import metrics_host
+from workers.config import WorkerSettings
 
 
 def run_worker(concurrency: int, metrics_port: int | None) -> None:
-    settings = Settings()
+    settings = WorkerSettings()
     folder = Path(tempfile.mkdtemp(prefix="premiere-worker-metrics-"))
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(folder)
     from prometheus_client import CollectorRegistry, start_http_server

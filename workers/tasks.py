@@ -15,11 +15,11 @@ import grpc
 from celery import signals
 
 from games.interface import options_as_text
-from premiere.config import Settings
 from premiere_wire import match_pb2
 from workers import gate, leagues
 from workers.app import TICK_SECONDS, app
 from workers.client import matches
+from workers.config import WorkerSettings
 from workers.metrics import DISPATCHED, ROUND_SECONDS, TASKS
 from workers.standing import Policy
 
@@ -34,11 +34,11 @@ RETRY = {
 }
 
 
-def _settings() -> Settings:
-    return Settings()
+def _settings() -> WorkerSettings:
+    return WorkerSettings()
 
 
-def _policy(settings: Settings) -> Policy:
+def _policy(settings: WorkerSettings) -> Policy:
     return Policy(
         matches=settings.validation_matches,
         window=settings.probation_window,
@@ -81,7 +81,7 @@ def standing() -> None:
             log.info("bot %s: %s", bot, change.kind)
 
 
-def _create_match(settings: Settings, request: match_pb2.CreateMatchRequest) -> str:
+def _create_match(settings: WorkerSettings, request: match_pb2.CreateMatchRequest) -> str:
     credentials = (("authorization", f"Bearer {settings.operator_token or ''}"),)
     reply = matches(settings).CreateMatch(request, timeout=30, metadata=credentials)
     return str(reply.match_id)

@@ -1,6 +1,8 @@
 """The environment-variable tables of docs/operations.md, generated from the code.
 
-The rows come from ``premiere.config.Settings`` and ``ladder.config.LadderSettings`` (name,
+The rows come from the settings models (``premiere.config.Settings``, shared, then each
+service's own: ``server.config.ArbiterSettings``, ``workers.config.WorkerSettings``,
+``ladder.config.LadderSettings``) (name,
 default, description) and from every ``os.environ`` read of a ``PREMIERE_*`` name in the
 deployed packages; only the "read by" column and the meaning of the direct reads are written
 here. tests/deploy/test_manifests.py checks that the document carries exactly these tables and
@@ -21,6 +23,8 @@ from pydantic_settings import BaseSettings
 
 from ladder.config import LadderSettings
 from premiere.config import Settings
+from server.config import ArbiterSettings
+from workers.config import WorkerSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -143,6 +147,23 @@ class Row:
     field: str | None  # the settings field, None for a direct os.environ read
 
 
+class ServiceSettings(ArbiterSettings, WorkerSettings):
+    """Every PREMIERE_* setting but the ladder's, at once: what a deployment's environment is
+    checked against."""
+
+
+def all_settings_rows() -> list[Row]:
+    """The shared settings, then each service's own, in the order the document lists them."""
+    shared = settings_rows(Settings)
+    own = [
+        row
+        for model in (ArbiterSettings, WorkerSettings)
+        for row in settings_rows(model)
+        if row.field not in Settings.model_fields
+    ]
+    return shared + own + settings_rows(LadderSettings)
+
+
 def settings_rows(model: type[BaseSettings]) -> list[Row]:
     prefix = str(model.model_config.get("env_prefix", ""))
     rows = []
@@ -207,7 +228,7 @@ def direct_reads() -> dict[str, str | None]:
 
 
 def direct_rows() -> list[Row]:
-    fields = {row.name for row in settings_rows(Settings) + settings_rows(LadderSettings)}
+    fields = {row.name for row in all_settings_rows()}
     return [
         Row(
             name,
@@ -232,7 +253,7 @@ def _table(rows: list[Row]) -> str:
 def server_rows() -> list[Row]:
     """Settings of the Premiere processes, then direct reads by them."""
     direct = [row for row in direct_rows() if "premiere-bot run" not in row.readers]
-    return settings_rows(Settings) + settings_rows(LadderSettings) + direct
+    return all_settings_rows() + direct
 
 
 def bot_rows() -> list[Row]:

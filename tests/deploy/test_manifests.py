@@ -34,8 +34,8 @@ from click.testing import CliRunner
 
 from ladder.config import LadderSettings
 from premiere.cli import main
-from premiere.config import Settings
 from tests.deploy import envtable
+from tests.deploy.envtable import ServiceSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -204,18 +204,18 @@ def parse_premiere(words: list[str], where: str) -> Invocation:
 
 
 def known_variables() -> set[str]:
-    rows = envtable.settings_rows(Settings) + envtable.settings_rows(LadderSettings)
+    rows = envtable.all_settings_rows()
     return {row.name for row in rows} | set(envtable.direct_reads())
 
 
 def effective_settings(
     invocation: Invocation, env: dict[str, str]
-) -> tuple[Settings, LadderSettings]:
+) -> tuple[ServiceSettings, LadderSettings]:
     """The settings the process would run with: its environment over the defaults, its flags
     over both. Built from explicit values only, so this test's own environment plays no part;
     a value the settings reject fails here."""
     built = []
-    for model in (Settings, LadderSettings):
+    for model in (ServiceSettings, LadderSettings):
         prefix = str(model.model_config.get("env_prefix", ""))
         values: dict[str, Any] = {}
         for name, info in model.model_fields.items():
@@ -226,7 +226,7 @@ def effective_settings(
                 values[target] = invocation.params[param]
         built.append(model(**values))
     settings, ladder = built
-    assert isinstance(settings, Settings) and isinstance(ladder, LadderSettings)
+    assert isinstance(settings, ServiceSettings) and isinstance(ladder, LadderSettings)
     return settings, ladder
 
 
@@ -243,7 +243,7 @@ class Container:
     where: str
     invocation: Invocation
     env: dict[str, str]
-    settings: Settings = field(init=False)
+    settings: ServiceSettings = field(init=False)
     ladder: LadderSettings = field(init=False)
 
     def __post_init__(self) -> None:

@@ -15,8 +15,8 @@ import pytest
 
 import games
 from games.play import step
-from premiere.config import Settings
 from server.arbiter import Arbiter, BadRequest
+from server.config import ArbiterSettings
 from server.events import EventHub
 from server.router import Router
 from server.store import (
@@ -206,16 +206,16 @@ def test_time_controls_out_of_the_columns_range_are_refused_before_sql() -> None
     """No database here: the request must be refused before anything is written."""
     seats = [("builtin", "random")] * 3
 
-    async def create(settings: Settings, *control: int) -> str:
+    async def create(settings: ArbiterSettings, *control: int) -> str:
         arbiter = Arbiter(Store("postgresql://unused/x"), Router(4, 64), EventHub(), settings)
         return await arbiter.create("magic-trick", {}, seats, "", *control)
 
-    loose = Settings(max_time_bank_ms=2**40, max_strike_limit=2**40)
+    loose = ArbiterSettings(max_time_bank_ms=2**40, max_strike_limit=2**40)
     for control in ((0, 2**31, 0), (0, 0, 2**31), (-5, 0, 0), (0, -1, 0)):
         with pytest.raises(BadRequest, match="must be between"):
             asyncio.run(create(loose, *control))
     with pytest.raises(BadRequest, match="time_bank_ms must be between"):
-        asyncio.run(create(Settings(time_bank_ms=2**32)))
+        asyncio.run(create(ArbiterSettings(time_bank_ms=2**32)))
 
 
 def played_moves(match: MatchSpec) -> list[MoveRecord]:
@@ -250,7 +250,7 @@ def test_a_match_with_every_move_logged_finishes_without_its_bots(database_url: 
         for record in played_moves(match):
             await store.append_move(match.id, 1, record)
         await asyncio.sleep(0.1)
-        settings = Settings(resume_grace_s=0.5, lease_s=5)
+        settings = ArbiterSettings(resume_grace_s=0.5, lease_s=5)
         arbiter = Arbiter(store, Router(4, 64), EventHub(), settings)
         assert await arbiter.adopt() == 1
         await asyncio.gather(*arbiter.hosts.values())
@@ -277,9 +277,11 @@ def test_a_stale_arbiter_cannot_void_a_match_another_one_hosts(database_url: str
             store,
             Router(4, 64),
             EventHub(),
-            Settings(lease_s=0.3, lease_renew_s=0.1, start_grace_s=1),
+            ArbiterSettings(lease_s=0.3, lease_renew_s=0.1, start_grace_s=1),
         )
-        second = Arbiter(store, Router(4, 64), EventHub(), Settings(lease_s=30, resume_grace_s=30))
+        second = Arbiter(
+            store, Router(4, 64), EventHub(), ArbiterSettings(lease_s=30, resume_grace_s=30)
+        )
         await store.create_match(match, owner=first.owner, lease_s=0.3)
         await first.adopt()  # held and not lapsed: nothing to adopt
         assert first.hosts == {}
@@ -318,7 +320,7 @@ def test_a_match_whose_write_fails_is_voided_and_the_others_play_on(database_url
     )
 
     async def body(store: Store) -> None:
-        arbiter = Arbiter(store, Router(4, 64), EventHub(), Settings())
+        arbiter = Arbiter(store, Router(4, 64), EventHub(), ArbiterSettings())
         seats = [("builtin", "random"), ("builtin", "heuristic"), ("builtin", "random")]
         ids = [await arbiter.create("magic-trick", {}, seats, seed) for seed in ("poison", "ok")]
         await asyncio.gather(*arbiter.hosts.values())
@@ -336,4 +338,4 @@ def test_a_match_whose_write_fails_is_voided_and_the_others_play_on(database_url
 
 def test_leases_must_be_renewed_before_they_lapse() -> None:
     with pytest.raises(ValueError, match="PREMIERE_LEASE_RENEW_S"):
-        Settings(lease_s=1, lease_renew_s=1)
+        ArbiterSettings(lease_s=1, lease_renew_s=1)

@@ -9,8 +9,8 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
-from premiere.config import Settings
 from tests.integration.services import Arbiter, Workers, free_port, start_bot
+from workers.config import WorkerSettings
 
 RANDOM = "premiere_bot.examples.random_bot:RandomBot"
 BUILTINS = "builtin:random,builtin:heuristic,builtin:first,builtin:last"
@@ -228,7 +228,7 @@ def test_double_ticks_and_duplicate_deliveries_make_one_round(
         league_id = query(arbiter, "SELECT id FROM leagues WHERE name = 'hourly'")[0]["id"]
         from workers.app import make_app
 
-        settings = Settings(
+        settings = WorkerSettings(
             database_url=arbiter.database_url,
             redis_url=workers.env()["PREMIERE_REDIS_URL"],
             queue=workers.queue,

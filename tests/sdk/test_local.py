@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from premiere.config import Settings
 from premiere_bot import local, local_defaults
 from premiere_bot.examples.magic_trick import MagicTrickBot
+from server.config import ArbiterSettings
 from tests.sdk.bots import ClumsyBot
 
 BIN = Path(sys.executable).parent
@@ -26,11 +26,10 @@ def premiere_bot(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_local_clock_is_the_arbiters() -> None:
-    settings = Settings()
-    assert Settings.model_fields["move_time_ms"].default == local_defaults.MOVE_TIME_MS
-    assert Settings.model_fields["time_bank_ms"].default == local_defaults.TIME_BANK_MS
-    assert Settings.model_fields["strike_limit"].default == local_defaults.STRIKE_LIMIT
-    assert settings is not None
+    fields = ArbiterSettings.model_fields
+    assert fields["move_time_ms"].default == local_defaults.MOVE_TIME_MS
+    assert fields["time_bank_ms"].default == local_defaults.TIME_BANK_MS
+    assert fields["strike_limit"].default == local_defaults.STRIKE_LIMIT
 
 
 def test_try_plays_100_magic_trick_matches_in_under_30_seconds() -> None:

@@ -1,0 +1,101 @@
+"""The arbiter's own settings (PREMIERE_*): its ports, default time controls and their bounds,
+per-client limits, challenges, and the leases by which several arbiters share the matches."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from premiere.config import Settings
+
+
+class ArbiterSettings(Settings):
+    """What `premiere arbiter` reads, beside the shared settings."""
+
+    arbiter_metrics_port: int = Field(default=9101, description="Port of the arbiter's /metrics.")
+    move_time_ms: int = Field(default=2000, description="Default per-move limit.")
+    time_bank_ms: int = Field(default=30000, description="Default time bank per seat and match.")
+    strike_limit: int = Field(default=3, description="Strikes a seat may take; one more forfeits.")
+    start_grace_s: float = Field(
+        default=600.0, description="How long a new match waits for its bots before it is voided."
+    )
+    max_outbox: int = Field(
+        default=256,
+        ge=8,
+        description="Messages queued for one bot stream; a stream that lets more pile up (it"
+        " does not read) is closed with RESOURCE_EXHAUSTED.",
+    )
+    max_streams_per_bot: int = Field(
+        default=16, ge=1, description="Open BotGateway streams per bot token."
+    )
+    max_watchers_per_match: int = Field(
+        default=64, ge=1, description="Concurrent WatchMatch streams on one match."
+    )
+    max_watchers_per_peer: int = Field(
+        default=8, ge=1, description="Concurrent WatchMatch streams from one network peer."
+    )
+    max_refusals_per_minute: int = Field(
+        default=600,
+        ge=1,
+        description="Refused (stale, unknown, illegal) answers one stream may send per minute;"
+        " past it the stream is closed with RESOURCE_EXHAUSTED.",
+    )
+    max_request_id_bytes: int = Field(
+        default=128, ge=16, description="Longest request_id an answer may quote."
+    )
+    min_move_time_ms: int = Field(
+        default=50, ge=1, description="Smallest per-move limit a match may ask for."
+    )
+    max_move_time_ms: int = Field(
+        default=60_000, ge=1, description="Largest per-move limit a match may ask for."
+    )
+    max_time_bank_ms: int = Field(
+        default=600_000, ge=0, description="Largest time bank a match may ask for."
+    )
+    max_strike_limit: int = Field(default=20, ge=0, description="Largest strike limit.")
+    resume_grace_s: float = Field(
+        default=120.0,
+        description="After a restart, how long a match waits for its bots to return.",
+    )
+    challenges: Literal["off", "casual", "rated"] = Field(
+        default="casual",
+        description="What BotGateway.Challenge lets a bot ask for: nothing (off), casual"
+        " matches, or rated ones too.",
+    )
+    max_open_challenges: int = Field(
+        default=4,
+        ge=1,
+        description="Unfinished matches one bot may have created with Challenge at a time.",
+    )
+    arbiter_name: str | None = Field(
+        default=None,
+        description="This arbiter's name in match leases (default: the host name; a Pod's"
+        " name under Kubernetes). A process id and a random suffix are added.",
+    )
+    lease_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="How long a match's lease lasts unless renewed: after an arbiter dies,"
+        " another one takes its matches over within about this long plus lease_renew_s.",
+    )
+    relay: bool = Field(
+        default=False,
+        description="Forward decision requests between arbiters through Redis (redis_url), so"
+        " a bot connected to any arbiter plays matches hosted by any other. Needed when more"
+        " than one arbiter shares the database.",
+    )
+    lease_renew_s: float = Field(
+        default=1.5,
+        gt=0,
+        description="How often an arbiter renews its leases and adopts matches nobody holds.",
+    )
+
+    @model_validator(mode="after")
+    def _renew_before_lapse(self) -> ArbiterSettings:
+        if self.lease_renew_s >= self.lease_s:
+            raise ValueError(
+                f"PREMIERE_LEASE_RENEW_S ({self.lease_renew_s:g}) must be shorter than"
+                f" PREMIERE_LEASE_S ({self.lease_s:g}), or arbiters lose their matches' leases"
+            )
+        return self
