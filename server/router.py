@@ -240,8 +240,11 @@ class Router:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return False
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
+                # cancellation of this task that arrives as the condition is notified.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), remaining)
+                    async with asyncio.timeout(remaining):
+                        await self._changed.wait()
             for bot_id in bots:
                 self._leases[bot_id] += 1
         return True
@@ -284,8 +287,11 @@ class Router:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise Disconnected("the bot has no open stream")
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
+                # cancellation of this task that arrives as the condition is notified.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), remaining)
+                    async with asyncio.timeout(remaining):
+                        await self._changed.wait()
 
     def answer(self, conn: Connection, answer: bot_gateway_pb2.DecisionAnswer) -> None:
         """Hand an answer to the request that awaits it, or refuse it as stale or unknown.
