@@ -50,6 +50,22 @@ def assert_one_owner_at_a_time(url: str) -> int:
     return highest
 
 
+def wait_hosting(url: str, owner: str, timeout: float = 30) -> None:
+    """Until the arbiter named ``owner`` holds the lease of a running match (or the timeout:
+    the league may be between rounds, or over)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        held = rows(
+            url,
+            "SELECT count(*) AS n FROM match_leases l JOIN matches m ON m.id = l.match_id"
+            " WHERE m.status = 'running' AND l.owner LIKE %s",
+            f"{owner}%",
+        )
+        if held[0]["n"]:
+            return
+        time.sleep(0.1)
+
+
 def assert_replays_reach_their_outcomes(url: str) -> int:
     finished = rows(url, "SELECT * FROM matches WHERE status = 'finished'")
     for match in finished:
@@ -93,8 +109,12 @@ def test_a_league_survives_arbiter_kills_and_a_database_restart(tmp_path: Path) 
         "PREMIERE_MOVE_TIME_MS": "300",
         "PREMIERE_TIME_BANK_MS": "1000",
     }
-    victim = Arbiter(url, free_port(), free_port(), settings=settings)
-    steady = Arbiter(url, free_port(), free_port(), settings=settings)
+    victim = Arbiter(
+        url, free_port(), free_port(), settings={**settings, "PREMIERE_ARBITER_NAME": "victim"}
+    )
+    steady = Arbiter(
+        url, free_port(), free_port(), settings={**settings, "PREMIERE_ARBITER_NAME": "steady"}
+    )
     victim.start(tmp_path / "victim-0.log")
     steady.start(tmp_path / "steady.log")
     tokens = {n: victim.add_bot(n) for n in ("alpha", "beta")}
@@ -114,7 +134,8 @@ def test_a_league_survives_arbiter_kills_and_a_database_restart(tmp_path: Path) 
         )  # fmt: skip
         kills = 0
         while kills < 3:
-            time.sleep(2.5)
+            time.sleep(1.0)
+            wait_hosting(url, "victim/")  # a kill that hosts nothing would test nothing
             victim.kill()
             kills += 1
             if kills == 2:
