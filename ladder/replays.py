@@ -92,12 +92,20 @@ def load(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> Logged:
     with conn.transaction():
         cur = tuples(conn)
         row = cur.execute(
-            "SELECT game, status, options, seed, outcome, players, rated FROM matches"
-            " WHERE id = %s",
+            "SELECT game, status, options, seed, outcome, players, rated,"
+            " deal_tables > 1 AND NOT match_revealed(id) FROM matches WHERE id = %s",
             (key,),
         ).fetchone()
         if row is None or row[1] == "pending":
             raise NotFound(f"no started match {match_id[:64]!r}")
+        if row[7]:
+            # Even its spectator views, move by move, would show how the shared deal plays
+            # out to a bot seated at a sibling table still to come (the arbiter refuses its
+            # watch stream for the same reason).
+            raise NotFound(
+                f"match {match_id[:64]!r} shares its deal with duplicate tables still playing;"
+                " its replay is published when they have all ended"
+            )
         names = cur.execute(
             "SELECT coalesce(b.name, %s || s.builtin) FROM match_seats s"
             " LEFT JOIN bots b ON b.id = s.bot_id WHERE s.match_id = %s ORDER BY s.seat",
@@ -108,7 +116,7 @@ def load(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> Logged:
             " ORDER BY ply LIMIT %s",
             (key, limit + 1),
         ).fetchall()
-    game_id, status, options, seed, outcome, players, rated = row
+    game_id, status, options, seed, outcome, players, rated, _sealed = row
     if game_id not in games.ids():
         raise NotFound(f"match {match_id[:64]!r} is of a game this ladder does not know")
     return Logged(

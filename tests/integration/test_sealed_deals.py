@@ -9,6 +9,7 @@ import grpc
 import pytest
 
 from ladder.queries import NotFound, replay
+from ladder.replays import replay_views
 from premiere_wire import match_pb2
 from tests.integration.services import Arbiter, wait_ended
 from workers import leagues
@@ -39,6 +40,8 @@ def test_a_shared_deal_stays_sealed_until_every_table_has_ended(arbiter: Arbiter
     assert unwatchable.value.code() == grpc.StatusCode.PERMISSION_DENIED
     with psycopg.connect(arbiter.database_url) as conn, pytest.raises(NotFound, match="deal"):
         replay(conn, first)
+    with psycopg.connect(arbiter.database_url) as conn, pytest.raises(NotFound, match="deal"):
+        replay_views(conn, first)
 
     alone = create(arbiter, seed + "00", 0)
     wait_ended(stub, alone)
@@ -51,6 +54,7 @@ def test_a_shared_deal_stays_sealed_until_every_table_has_ended(arbiter: Arbiter
     assert list(stub.WatchMatch(match_pb2.WatchMatchRequest(match_id=first), timeout=10))
     with psycopg.connect(arbiter.database_url) as conn:
         assert replay(conn, first).seed == seed
+        assert replay_views(conn, first).seat_views
 
 
 def test_too_many_deal_tables_is_a_clear_error(arbiter: Arbiter) -> None:
