@@ -20,7 +20,6 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
 
 import psutil
 
@@ -78,7 +77,8 @@ def commit_p50_ms(url: str, count: int) -> float:
 
     samples = []
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("CREATE TEMP TABLE bench_commit (n int, body text)")
+        # A regular table: a temporary one writes no WAL, so its commit would flush nothing.
+        conn.execute("CREATE TABLE IF NOT EXISTS bench_commit (n int, body text)")
         for n in range(count):
             started = time.perf_counter()
             conn.execute("INSERT INTO bench_commit VALUES (%s, %s)", (n, "x" * 100))
@@ -91,18 +91,28 @@ MIN_MATCHES = 1 if quick() else 32
 """Matches per figure at least: below that concurrency they run in waves, one after another."""
 
 
-def _wait_ended(stub: Any, match_id: str, timeout: float = 600) -> Any:
-    """Like the tests' wait_ended, polling often (the end of a wave times the figure)."""
-    from premiere_wire import match_pb2
+def _wait_all_ended(url: str, match_ids: list[str], timeout: float = 600) -> int:
+    """Wait until every match has ended; returns their decisions. Read from the database, not
+    through the arbiter's GetMatch: polling that would add its own load to the arbiter whose
+    CPU per decision is being measured."""
+    import psycopg
 
-    ended = (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_VOID)
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        match = stub.GetMatch(match_pb2.GetMatchRequest(match_id=match_id), timeout=10).match
-        if match.status in ended:
-            return match
-        time.sleep(0.02)
-    raise TimeoutError(f"match {match_id} did not end")
+    with psycopg.connect(url, autocommit=True) as conn:
+        while time.monotonic() < deadline:
+            row = conn.execute(
+                "SELECT count(*) FROM matches WHERE id = ANY(%s::uuid[])"
+                " AND status IN ('finished', 'void')",
+                (match_ids,),
+            ).fetchone()
+            if row is not None and row[0] == len(match_ids):
+                moves = conn.execute(
+                    "SELECT count(*) FROM match_moves WHERE match_id = ANY(%s::uuid[])",
+                    (match_ids,),
+                ).fetchone()
+                return int(moves[0]) if moves is not None else 0
+            time.sleep(0.01)
+    raise TimeoutError(f"{len(match_ids)} matches did not all end")
 
 
 def measure_arbiter(concurrency: tuple[int, ...]) -> tuple[dict[int, dict[str, float]], float]:
@@ -146,13 +156,13 @@ def measure_arbiter(concurrency: tuple[int, ...]) -> tuple[dict[int, dict[str, f
                 arbiter_cpu = _cpu_seconds([arbiter.process.pid])
                 bots_cpu = _cpu_seconds(bot_pids)
                 started = time.perf_counter()
-                ended: list[Any] = []
+                decisions = 0
                 for wave in range(max(1, -(-MIN_MATCHES // matches))):
                     ids = [
                         create_match(stub, list(names), f"bench-{matches}-{wave}-{i}")
                         for i in range(matches)
                     ]
-                    ended.extend(_wait_ended(stub, match_id) for match_id in ids)
+                    decisions += _wait_all_ended(url, ids)
                 seconds = time.perf_counter() - started
                 arbiter_cpu = _cpu_seconds([arbiter.process.pid]) - arbiter_cpu
                 bots_cpu = _cpu_seconds(bot_pids) - bots_cpu
@@ -161,7 +171,6 @@ def measure_arbiter(concurrency: tuple[int, ...]) -> tuple[dict[int, dict[str, f
                     "premiere_arbiter_decision_seconds",
                 )
                 buckets = _delta(after, before)
-                decisions = sum(m.decisions for m in ended)
                 results[matches] = {
                     "p50_ms": _quantile(buckets, 0.5) * 1000,
                     "p99_ms": _quantile(buckets, 0.99) * 1000,

@@ -15,6 +15,7 @@ from prometheus_client import start_http_server
 from psycopg.conninfo import conninfo_to_dict
 
 from premiere.config import metrics_host
+from premiere.gc_tuning import tune_for_service
 from premiere.tls import add_port, server_options
 from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter
@@ -109,6 +110,7 @@ async def serve(settings: ArbiterSettings, stop: asyncio.Event | None = None) ->
         settings.arbiter_metrics_port,
     )
     await arbiter.start()
+    tune_for_service()
     ready = asyncio.create_task(_watch_database(store, health), name="readiness")
     try:
         await stop.wait()

@@ -144,13 +144,12 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         ended = await self._revealed(row)
         own = {s["seat"] for s in seats if viewer is not None and s["family_id"] == viewer}
         faults = await self.store.faults(match_id)
-        moves = await self.store.moves(match_id)
         record = match_pb2.Match(
             match_id=match_id,
             game=row["game"],
             options=options_as_text(row["options"]),
             status=STATUS[row["status"]],
-            decisions=len(moves),
+            decisions=await self.store.move_count(match_id),
             void_reason=row["void_reason"] or "",
             time_control=match_pb2.TimeControl(
                 move_time_ms=row["move_time_ms"],

@@ -113,6 +113,20 @@ Statement = tuple[str, tuple[Any, ...]]
 class _Write:
     statements: tuple[Statement, ...]
     done: asyncio.Future[int] = field(repr=False)
+    move: tuple[Any, ...] | None = None
+    """A move's row (the parameters of `MOVE_SQL`): the moves of a batch are inserted by one
+    statement, one row each."""
+
+
+MOVE_SQL = (
+    "INSERT INTO match_moves (match_id, ply, seat, move, defaulted, elapsed_ms, fence)"
+    " VALUES (%s, %s, %s, %s, %s, %s, %s)"
+)
+MOVES_SQL = (
+    "INSERT INTO match_moves (match_id, ply, seat, move, defaulted, elapsed_ms, fence)"
+    " SELECT * FROM unnest(%s::uuid[], %s::integer[], %s::integer[], %s::text[]::jsonb[],"
+    " %s::boolean[], %s::integer[], %s::bigint[])"
+)
 
 
 def describe(error: psycopg.Error) -> str:
@@ -169,7 +183,7 @@ class Store:
     async def _write_all(self, *statements: Statement) -> int:
         """Commit statements in one transaction; returns the rows the last one changed."""
         item = _Write(statements, asyncio.get_running_loop().create_future())
-        await self._queue.put(item)
+        self._queue.put_nowait(item)
         return await item.done
 
     async def _write_loop(self) -> None:
@@ -183,10 +197,8 @@ class Store:
         while True:
             try:
                 conn = await self._writer_connection()
-                counts = []
                 async with conn.transaction(), conn.pipeline():
-                    for item in batch:
-                        counts.append(await self._execute(conn, item))
+                    cursors = await self._execute_batch(conn, batch)
             except psycopg.OperationalError as error:
                 await self._wait_for_database(error)
                 continue
@@ -201,10 +213,26 @@ class Store:
                     await self._commit_alone(item)
                 return
             COMMIT_BATCH.observe(len(batch))
-            for item, cursor in zip(batch, counts, strict=True):
+            for item, cursor in zip(batch, cursors, strict=True):
                 if not item.done.done():
-                    item.done.set_result(cursor.rowcount)
+                    item.done.set_result(1 if cursor is None else cursor.rowcount)
             return
+
+    async def _execute_batch(
+        self, conn: psycopg.AsyncConnection[Any], batch: list[_Write]
+    ) -> list[psycopg.AsyncCursor[Any] | None]:
+        """Each write's cursor, None for a move inserted with the others: the moves of a batch
+        go in as one statement. No order within a batch matters: a match has at most one
+        write waiting at a time (every writer awaits its commit)."""
+        moves = [item.move for item in batch if item.move is not None]
+        together = len(moves) > 1
+        cursors: list[psycopg.AsyncCursor[Any] | None] = [
+            None if together and item.move is not None else await self._execute(conn, item)
+            for item in batch
+        ]
+        if together:
+            await conn.execute(MOVES_SQL, [list(column) for column in zip(*moves, strict=True)])
+        return cursors
 
     async def _commit_alone(self, item: _Write) -> None:
         while True:
@@ -406,19 +434,18 @@ class Store:
     async def append_move(self, match_id: str, fence: int, record: MoveRecord) -> None:
         """A ply already logged with the same content is a no-op; other content raises
         `PlyConflict`; a stale fencing number raises `Fenced`."""
-        await self._write(
-            "INSERT INTO match_moves (match_id, ply, seat, move, defaulted, elapsed_ms, fence)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s)",
-            (
-                match_id,
-                record.ply,
-                record.seat,
-                json.dumps(record.move),
-                record.defaulted,
-                record.elapsed_ms,
-                fence,
-            ),
+        row = (
+            match_id,
+            record.ply,
+            record.seat,
+            json.dumps(record.move),
+            record.defaulted,
+            record.elapsed_ms,
+            fence,
         )
+        item = _Write(((MOVE_SQL, row),), asyncio.get_running_loop().create_future(), row)
+        self._queue.put_nowait(item)
+        await item.done
 
     async def append_fault(self, match_id: str, fence: int, record: FaultRecord) -> None:
         await self._write(
@@ -491,6 +518,12 @@ class Store:
             (match_id,),
         )
         return [MoveRecord(**row) for row in rows]
+
+    async def move_count(self, match_id: str) -> int:
+        rows = await self._read(
+            "SELECT count(*) AS n FROM match_moves WHERE match_id = %s", (match_id,)
+        )
+        return int(rows[0]["n"])
 
     async def faults(self, match_id: str) -> list[FaultRecord]:
         rows = await self._read(

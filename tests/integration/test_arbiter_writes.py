@@ -104,6 +104,48 @@ def test_a_bad_record_fails_alone_in_its_batch(
     assert secret not in caplog.text
 
 
+def test_moves_of_many_matches_commit_together_and_a_stale_one_fails_alone(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The moves of one group commit go in as one statement; every row still passes the
+    fencing trigger, so a stale holder's move fails alone and the others land, retried
+    identical moves included."""
+
+    async def body(store: Store) -> None:
+        matches = [spec(seed=f"s{n}") for n in range(8)]
+        for match in matches:
+            await store.create_match(match, owner="a", lease_s=30)
+        await store.append_move(matches[0].id, 1, move(0))
+        stale = matches[3].id
+        await store.release(stale, "a", 1)
+        assert await store.acquire(stale, "b", 30) == 2
+        results = await asyncio.gather(
+            *(store.append_move(m.id, 1, move(0)) for m in matches),
+            return_exceptions=True,
+        )
+        assert isinstance(results[3], Fenced)
+        assert [r for n, r in enumerate(results) if n != 3] == [None] * 7
+        for n, match in enumerate(matches):
+            assert [m.move for m in await store.moves(match.id)] == (
+                [] if n == 3 else [{"card": 0}]
+            )
+        results = await asyncio.gather(
+            *(store.append_move(m.id, 1, move(1, choice=n)) for n, m in enumerate(matches)),
+            store.append_move(matches[1].id, 1, move(0, choice=9)),
+            return_exceptions=True,
+        )
+        assert isinstance(results[3], Fenced) and isinstance(results[-1], PlyConflict)
+        rows = sql(database_url, "SELECT count(*) FROM match_moves")
+        assert rows == [(14,)]
+        caplog.clear()
+        live = [m for n, m in enumerate(matches) if n != 3]
+        await asyncio.gather(*(store.append_move(m.id, 1, move(2)) for m in live))
+        assert "one at a time" not in caplog.text
+        assert sql(database_url, "SELECT count(*) FROM match_moves WHERE ply = 2") == [(7,)]
+
+    run(database_url, body)
+
+
 def test_retried_writes_are_no_ops_and_a_different_ply_is_refused(database_url: str) -> None:
     async def body(store: Store) -> None:
         match = spec()
