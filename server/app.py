@@ -17,12 +17,13 @@ from psycopg.conninfo import conninfo_to_dict
 from premiere.config import metrics_host
 from premiere.gc_tuning import tune_for_service
 from premiere.tls import add_port, server_options
-from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2, match_pb2_grpc
+from premiere_wire import bot_gateway_pb2, match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter
 from server.config import ArbiterSettings
 from server.errors import CleanErrors
 from server.events import EventHub
 from server.gateway import BotGateway
+from server.gateway import add_to_server as add_gateway
 from server.match_service import MatchService
 from server.relay import Relay
 from server.router import Router
@@ -77,9 +78,7 @@ async def serve(settings: ArbiterSettings, stop: asyncio.Event | None = None) ->
         arbiter.router = relay
     log.info("arbiter %s%s", arbiter.owner, " (relay on)" if relay else "")
     server = grpc.aio.server(interceptors=[CleanErrors()], options=server_options(settings))
-    bot_gateway_pb2_grpc.add_BotGatewayServiceServicer_to_server(
-        BotGateway(store, router, settings, arbiter), server
-    )
+    add_gateway(BotGateway(store, router, settings, arbiter), server)
     matches = MatchService(arbiter, store, hub, settings.operator_token, settings)
     match_pb2_grpc.add_MatchServiceServicer_to_server(matches, server)
     health = health_aio.HealthServicer()

@@ -118,13 +118,22 @@ def _legal_move(game: Game, move: Any) -> bytes:
     return data
 
 
-def decision_request(
+def decision_request_bytes(
     game: Game, observation: Any, legal: Sequence[Any], /, **fields: Any
-) -> bot_gateway_pb2.DecisionRequest:
-    """The request asking a seat to decide: its observation and legal moves on the wire, plus
-    the scalar ``fields`` (ids, seat, clock). Encoded as bytes by the precomputed encoders and
-    parsed once, instead of filled field by field."""
+) -> bytes:
+    """The serialized request asking a seat to decide: its observation and legal moves on the
+    wire, plus the scalar ``fields`` (ids, seat, clock), written by the precomputed encoders
+    instead of filled field by field."""
     parts = [bot_gateway_pb2.DecisionRequest(**fields).SerializeToString()]
     parts.append(_OBSERVATION_TAG + _sized(observation_bytes(game, observation)))
     parts.extend(_legal_move(game, move) for move in legal)
-    return bot_gateway_pb2.DecisionRequest.FromString(b"".join(parts))
+    return b"".join(parts)
+
+
+def decision_request(
+    game: Game, observation: Any, legal: Sequence[Any], /, **fields: Any
+) -> bot_gateway_pb2.DecisionRequest:
+    """`decision_request_bytes`, parsed."""
+    return bot_gateway_pb2.DecisionRequest.FromString(
+        decision_request_bytes(game, observation, legal, **fields)
+    )

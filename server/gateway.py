@@ -17,7 +17,7 @@ from server.arbiter import Arbiter, BadRequest
 from server.bots import active_version, announce_version
 from server.config import ArbiterSettings
 from server.limits import LimitExceeded, Rate, Slots, peer_host
-from server.router import Connection, Router, TooManyStreams
+from server.router import Connection, Outgoing, Router, TooManyStreams
 from server.store import Store
 
 log = logging.getLogger("premiere.gateway")
@@ -42,6 +42,31 @@ def bearer_token(context: grpc.aio.ServicerContext[Any, Any]) -> str | None:
 
 def _cancel(task: asyncio.Task[Any]) -> None:
     task.cancel()
+
+
+def _serialize_response(message: Outgoing) -> bytes:
+    return message if isinstance(message, bytes) else message.SerializeToString()
+
+
+def add_to_server(gateway: BotGateway, server: grpc.aio.Server) -> None:
+    """As the generated `add_BotGatewayServiceServicer_to_server`, except that a Connect
+    response may be written already serialized: decision requests are built as bytes."""
+    messages = bot_gateway_pb2
+    handlers = {
+        "Connect": grpc.stream_stream_rpc_method_handler(
+            gateway.Connect,
+            request_deserializer=messages.ConnectRequest.FromString,
+            response_serializer=_serialize_response,
+        ),
+        "Challenge": grpc.unary_unary_rpc_method_handler(
+            gateway.Challenge,
+            request_deserializer=messages.ChallengeRequest.FromString,
+            response_serializer=messages.ChallengeResponse.SerializeToString,
+        ),
+    }
+    service = messages.DESCRIPTOR.services_by_name["BotGatewayService"].full_name
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
+    server.add_registered_method_handlers(service, handlers)  # type: ignore[attr-defined]
 
 
 class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):

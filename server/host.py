@@ -18,10 +18,10 @@ from games.play import step
 from games.values import to_plain
 from premiere_wire import bot_gateway_pb2
 from server import metrics
-from server.codec import decision_request, move_from_wire
+from server.codec import decision_request_bytes, move_from_wire
 from server.events import EndEvent, EventHub, FaultEvent, MoveEvent
 from server.outcome import outcome_to_wire
-from server.router import Bots, Disconnected
+from server.router import Bots, Disconnected, Request
 from server.store import FaultRecord, Fenced, MatchSpec, MoveRecord, Store
 
 log = logging.getLogger("premiere.host")
@@ -224,11 +224,12 @@ class MatchHost:
     ) -> Decision:
         clock = self.clocks[seat]
         limit_ms = self.spec.move_time_ms + clock.bank_ms
-        request = decision_request(
+        request_id = self.router.new_request_id(self.spec.id)
+        request = decision_request_bytes(
             self.game,
             observation,
             legal,
-            request_id=self.router.new_request_id(self.spec.id),
+            request_id=request_id,
             match_id=self.spec.id,
             game=self.game.id,
             seat=seat,
@@ -241,7 +242,9 @@ class MatchHost:
         )
         started = time.monotonic()
         try:
-            answer = await self.router.ask(bot_id, self.game.id, request, limit_ms / 1000)
+            answer = await self.router.ask(
+                bot_id, self.game.id, Request(request_id, request), limit_ms / 1000
+            )
         except TimeoutError:
             metrics.TIMEOUTS.labels(self.game.id).inc()
             detail = f"no answer within {limit_ms} ms"

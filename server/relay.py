@@ -31,7 +31,7 @@ import redis.asyncio as aioredis
 
 from premiere_wire import bot_gateway_pb2
 from server.metrics import RELAYED
-from server.router import Disconnected, Router
+from server.router import Disconnected, Request, Router
 
 log = logging.getLogger("premiere.relay")
 
@@ -247,7 +247,7 @@ class Relay:
             await self.redis.publish(self._channel(arbiter), payload)
 
     async def ask(
-        self, bot_id: int, game: str, request: bot_gateway_pb2.DecisionRequest, timeout: float
+        self, bot_id: int, game: str, request: Request, timeout: float
     ) -> bot_gateway_pb2.DecisionAnswer:
         """Ask on a stream here if there is one, else through an arbiter that holds one."""
         if self.router.streams(bot_id, game):
@@ -274,7 +274,8 @@ class Relay:
                 "bot": bot_id,
                 "game": game,
                 "timeout": timeout,
-                "request": _b64(request),
+                "request_id": request.id,
+                "request": base64.b64encode(request.data).decode(),
             }
             await self.redis.publish(self._channel(arbiter), json.dumps(message))
             reply = await asyncio.wait_for(future, max(0.0, deadline - time.monotonic()))
@@ -321,8 +322,7 @@ class Relay:
             self.router.broadcast(int(message["bot"]), news)
 
     async def _ask_here(self, message: dict[str, Any]) -> None:
-        request = bot_gateway_pb2.DecisionRequest()
-        request.ParseFromString(base64.b64decode(message["request"]))
+        request = Request(str(message["request_id"]), base64.b64decode(message["request"]))
         reply: dict[str, Any] = {"kind": "answer", "id": message["id"]}
         try:
             answer = await self.router.ask(

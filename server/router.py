@@ -18,9 +18,10 @@ import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from premiere_wire import bot_gateway_pb2
+from server.encoder import varint
 from server.limits import Rate
 from server.metrics import CONNECTED_BOTS, STALE_ANSWERS
 
@@ -40,6 +41,33 @@ class TooManyStreams(Exception):
     """The bot already holds as many streams as it may."""
 
 
+_DECISION_TAG = varint(bot_gateway_pb2.ConnectResponse.DECISION_FIELD_NUMBER << 3 | 2)
+
+Outgoing = bot_gateway_pb2.ConnectResponse | bytes
+"""What a stream sends: a message, or one already serialized (a decision request is built as
+bytes once and never parsed again on its way out)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A decision request ready for the wire: its id, which the answer quotes, and the
+    serialized `DecisionRequest`."""
+
+    id: str
+    data: bytes
+
+    @classmethod
+    def of(cls, message: bot_gateway_pb2.DecisionRequest) -> Request:
+        return cls(message.request_id, message.SerializeToString())
+
+    def framed(self) -> bytes:
+        """The serialized `ConnectResponse` carrying this request."""
+        return _DECISION_TAG + varint(len(self.data)) + self.data
+
+    def message(self) -> bot_gateway_pb2.DecisionRequest:
+        return bot_gateway_pb2.DecisionRequest.FromString(self.data)
+
+
 @dataclass(eq=False)
 class Connection:
     """One bot stream: an outbox the gateway drains and the requests awaiting answers.
@@ -55,9 +83,7 @@ class Connection:
     max_outbox: int = DEFAULT_OUTBOX
     accepts_challenges: bool = False
     refusals: Rate = field(default_factory=lambda: Rate(DEFAULT_REFUSALS_PER_MINUTE))
-    outbox: asyncio.Queue[bot_gateway_pb2.ConnectResponse | None] = field(
-        default_factory=asyncio.Queue
-    )
+    outbox: asyncio.Queue[Outgoing | None] = field(default_factory=asyncio.Queue)
     pending: dict[str, asyncio.Future[bot_gateway_pb2.DecisionAnswer]] = field(default_factory=dict)
     closed: bool = False
     overflowed: str = ""
@@ -68,7 +94,7 @@ class Connection:
     def plays(self, game: str) -> bool:
         return not self.games or game in self.games
 
-    def send(self, message: bot_gateway_pb2.ConnectResponse) -> None:
+    def send(self, message: Outgoing) -> None:
         if self.closed:
             return
         if self.outbox.qsize() >= self.max_outbox:
@@ -104,7 +130,7 @@ class Bots(Protocol):
     def broadcast(self, bot_id: int, message: bot_gateway_pb2.ConnectResponse) -> None: ...
 
     async def ask(
-        self, bot_id: int, game: str, request: bot_gateway_pb2.DecisionRequest, timeout: float
+        self, bot_id: int, game: str, request: Request, timeout: float
     ) -> bot_gateway_pb2.DecisionAnswer: ...
 
 
@@ -263,27 +289,32 @@ class Router:
         return f"{match_id}:{self._boot}:{next(self._ids)}"
 
     async def ask(
-        self, bot_id: int, game: str, request: bot_gateway_pb2.DecisionRequest, timeout: float
+        self, bot_id: int, game: str, request: Request, timeout: float
     ) -> bot_gateway_pb2.DecisionAnswer:
         """Send a request to the bot's least busy stream; raise TimeoutError or Disconnected."""
         deadline = time.monotonic() + timeout
-        conn = await self._stream_for(bot_id, game, deadline)
-        future: asyncio.Future[bot_gateway_pb2.DecisionAnswer] = (
-            asyncio.get_running_loop().create_future()
-        )
-        conn.pending[request.request_id] = future
-        conn.send(bot_gateway_pb2.ConnectResponse(decision=request))
+        live = self.streams(bot_id, game)
+        if live:
+            conn = live[0] if len(live) == 1 else min(live, key=_load)
+        else:
+            conn = await self._stream_for(bot_id, game, deadline)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[bot_gateway_pb2.DecisionAnswer] = loop.create_future()
+        conn.pending[request.id] = future
+        conn.send(request.framed())
+        timer = loop.call_later(max(0.0, deadline - time.monotonic()), _expire, future)
         try:
-            return await asyncio.wait_for(future, max(0.0, deadline - time.monotonic()))
+            return await future
         finally:
-            conn.pending.pop(request.request_id, None)
+            timer.cancel()
+            conn.pending.pop(request.id, None)
 
     async def _stream_for(self, bot_id: int, game: str, deadline: float) -> Connection:
         async with self._changed:
             while True:
                 live = self.streams(bot_id, game)
                 if live:
-                    return min(live, key=lambda c: len(c.pending))
+                    return min(live, key=_load)
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise Disconnected("the bot has no open stream")
@@ -324,3 +355,12 @@ class Router:
                 refused=bot_gateway_pb2.AnswerRefused(request_id=quoted, reason=reason)
             )
         )
+
+
+def _load(conn: Connection) -> int:
+    return len(conn.pending)
+
+
+def _expire(future: asyncio.Future[Any]) -> None:
+    if not future.done():
+        future.set_exception(TimeoutError())

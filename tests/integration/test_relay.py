@@ -14,7 +14,7 @@ import pytest
 from premiere.services import PrivateRedis
 from premiere_wire import bot_gateway_pb2
 from server.relay import Relay
-from server.router import Connection, Disconnected, Router
+from server.router import Connection, Disconnected, Request, Router
 from tests.integration.services import redis_url
 
 GAME = "magic-trick"
@@ -40,11 +40,15 @@ async def pair() -> tuple[Relay, Relay, Connection]:
 async def next_message(stream: Connection) -> bot_gateway_pb2.ConnectResponse:
     message = await asyncio.wait_for(stream.outbox.get(), 2)
     assert message is not None
+    if isinstance(message, bytes):
+        return bot_gateway_pb2.ConnectResponse.FromString(message)
     return message
 
 
-def request(match: str) -> bot_gateway_pb2.DecisionRequest:
-    return bot_gateway_pb2.DecisionRequest(request_id=f"{match}:x:0", match_id=match, game=GAME)
+def request(match: str) -> Request:
+    return Request.of(
+        bot_gateway_pb2.DecisionRequest(request_id=f"{match}:x:0", match_id=match, game=GAME)
+    )
 
 
 def test_a_bot_on_another_arbiter_is_seen_seated_and_asked() -> None:
