@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import hashlib
+import signal
 import statistics
 import subprocess
 import sys
@@ -98,6 +99,10 @@ def _wait_connected(conn: psycopg.Connection[Any], names: list[str], timeout: fl
             return
         time.sleep(0.1)
     raise TimeoutError(f"only {connected} of {len(names)} bots connected")
+
+
+def _exit(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _one(conn: psycopg.Connection[Any], sql: str, *params: Any) -> Any:
@@ -211,11 +216,15 @@ def measure() -> tuple[list[LeagueRound], list[DirectRound], float]:
     from tests.integration.services import Arbiter, Workers, free_port, scratch_database
 
     LOGS.mkdir(exist_ok=True)
+    # Terminated (a timeout, Ctrl-C from make): still stop the stack in the finally below.
+    signal.signal(signal.SIGTERM, _exit)
     names = [f"bench-{n:03d}" for n in range(SEATS * TABLES)]
     leagues: list[LeagueRound] = []
     direct: list[DirectRound] = []
     with scratch_database() as url, tempfile.TemporaryDirectory() as folder:
         arbiter = Arbiter(url, free_port(), free_port())
+        # Every bot connects from 127.0.0.1: the per-address cap (32) would refuse the field.
+        arbiter.settings["PREMIERE_MAX_STREAMS_PER_PEER"] = str(len(names) + BOTS_PER_HOST)
         arbiter.start(LOGS / "league-arbiter.log")
         workers = Workers(arbiter, Path(folder))
         settle = LadderSettings.model_fields["rate_settle_s"].default
