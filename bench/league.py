@@ -55,6 +55,7 @@ class LeagueRound:
     due: datetime.datetime
     opened: datetime.datetime
     first_started: datetime.datetime
+    last_started: datetime.datetime
     last_ended: datetime.datetime
     all_rated: datetime.datetime
     tables: tuple[tuple[tuple[str, ...], str], ...]
@@ -66,6 +67,7 @@ class DirectRound:
     decisions: int
     created: datetime.datetime
     first_started: datetime.datetime
+    last_started: datetime.datetime
     all_ended: datetime.datetime
 
 
@@ -121,7 +123,8 @@ def _decisions(conn: psycopg.Connection[Any], match_ids: list[Any]) -> int:
 def play_league(
     conn: psycopg.Connection[Any], name: str, bots: list[str], timeout: float = 300
 ) -> LeagueRound:
-    """Create a one-round round robin league and wait until every match of it is rated."""
+    """Create a one-round round robin league and wait until every match of it is rated, then
+    until its round is closed (so the workers' closing of it does not overlap the reference)."""
     from workers import leagues
 
     created = leagues.create_league(
@@ -141,6 +144,7 @@ def play_league(
             " count(*) FILTER (WHERE m.status = 'void') AS void,"
             " count(*) FILTER (WHERE m.status = 'finished') AS finished,"
             " count(q.match_id) AS rated, min(m.started_at) AS first_started,"
+            " max(m.started_at) AS last_started,"
             " max(m.finished_at) AS last_ended, clock_timestamp() AS now"
             " FROM leagues l JOIN league_rounds r ON r.league_id = l.id"
             " JOIN league_tables t ON t.league_id = r.league_id AND t.round = r.number"
@@ -157,6 +161,12 @@ def play_league(
         time.sleep(POLL_S)
     else:
         raise TimeoutError(f"league {name} was not played and rated in {timeout} s")
+    while time.monotonic() < deadline:
+        if _one(conn, "SELECT status FROM leagues WHERE id = %s", created.id) == "finished":
+            break
+        time.sleep(POLL_S)
+    else:
+        raise TimeoutError(f"league {name} did not close its round in {timeout} s")
     tables = conn.execute(
         "SELECT seats, seed, match_id FROM league_tables WHERE league_id = %s ORDER BY table_no",
         (created.id,),
@@ -166,6 +176,7 @@ def play_league(
         due=state["created_at"],
         opened=state["opened_at"],
         first_started=state["first_started"],
+        last_started=state["last_started"],
         last_ended=state["last_ended"],
         all_rated=state["now"],
         tables=tuple((tuple(t["seats"]), t["seed"]) for t in tables),
@@ -188,7 +199,8 @@ def play_direct(
         state = conn.execute(
             "SELECT count(*) FILTER (WHERE status = 'void') AS void,"
             " count(*) FILTER (WHERE status = 'finished') AS finished,"
-            " min(started_at) AS first_started, clock_timestamp() AS now"
+            " min(started_at) AS first_started, max(started_at) AS last_started,"
+            " clock_timestamp() AS now"
             " FROM matches WHERE id = ANY(%s::uuid[])",
             (ids,),
         ).fetchone()
@@ -204,6 +216,7 @@ def play_direct(
         decisions=_decisions(conn, ids),
         created=created,
         first_started=state["first_started"],
+        last_started=state["last_started"],
         all_ended=state["now"],
     )
 
@@ -263,9 +276,11 @@ def measure() -> tuple[list[LeagueRound], list[DirectRound], float]:
         finally:
             for process in hosts:
                 process.terminate()
+            if arbiter.process is not None:
+                arbiter.process.terminate()
+            workers.stop()
             for process in hosts:
                 process.wait(10)
-            workers.stop()
             arbiter.stop()
     return leagues, direct, float(settle)
 
@@ -298,6 +313,13 @@ def run() -> list[Row]:
             "ms",
             "direct: first CreateMatch sent to first match started",
             median(_seconds(d.created, d.first_started) * 1000 for d in direct),
+        ),
+        row(
+            "league round: dispatch of the whole round, round opened to last match started",
+            median(_seconds(r.opened, r.last_started) * 1000 for r in leagues),
+            "ms",
+            "direct: first CreateMatch sent to last match started",
+            median(_seconds(d.created, d.last_started) * 1000 for d in direct),
         ),
         row(
             "league round: wait for beat's tick, league created (round due) to round opened",

@@ -48,7 +48,7 @@ def test_quick_bench_writes_every_row_with_its_reference_and_ratio(tmp_path: Pat
             assert "OpenSpiel not installed" in line
     league = text.split("## bench.league")[1].split("\n## ")[0]
     rows = [line for line in league.splitlines() if line.startswith("| league round")]
-    assert len(rows) == 5
+    assert len(rows) == 6
     (through,) = [line for line in rows if "round opened to last match rated" in line]
     assert "created directly on the arbiter" in through
     for line in rows:
