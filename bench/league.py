@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LOGS = Path("/tmp/premiere-bench")
 SEATS = 3
 TABLES = 2 if quick() else 16
-REPEATS = 1 if quick() else 3
+REPEATS = 1 if quick() else 5
 BOTS_PER_HOST = 16
 POLL_S = 0.02
 TICK_S = 1.0
@@ -61,6 +61,11 @@ class LeagueRound:
     tables: tuple[tuple[tuple[str, ...], str], ...]
     """(seats, seed) of every table, in table order."""
 
+    @property
+    def per_second(self) -> float:
+        """Decisions per second from the round opening to the last match rated."""
+        return self.decisions / _seconds(self.opened, self.all_rated)
+
 
 @dataclass(frozen=True)
 class DirectRound:
@@ -69,6 +74,11 @@ class DirectRound:
     first_started: datetime.datetime
     last_started: datetime.datetime
     all_ended: datetime.datetime
+
+    @property
+    def per_second(self) -> float:
+        """Decisions per second from the first CreateMatch to the last match ended."""
+        return self.decisions / _seconds(self.created, self.all_ended)
 
 
 def _seconds(start: datetime.datetime, end: datetime.datetime) -> float:
@@ -267,7 +277,9 @@ def measure() -> tuple[list[LeagueRound], list[DirectRound], float]:
                     reference = play_direct(conn, stub, played.tables)
                     print(
                         f"league round {rep + 1}{' (warm-up)' if rep < 0 else ''}:"
-                        f" {played.decisions} decisions, directly {reference.decisions}",
+                        f" {played.decisions} decisions,"
+                        f" {played.per_second:.0f}/s to the last rated;"
+                        f" directly {reference.decisions} decisions, {reference.per_second:.0f}/s",
                         file=sys.stderr,
                     )
                     if rep >= 0:
@@ -289,13 +301,13 @@ def run() -> list[Row]:
     leagues, direct, settle = measure()
     median = statistics.median
     label = f"{TABLES} matches of remote Python bots ({SEATS * TABLES} bots, 3-player Magic Trick)"
-    direct_rate = median(d.decisions / _seconds(d.created, d.all_ended) for d in direct)
+    direct_rate = median(d.per_second for d in direct)
     reference = f"the same {TABLES} matches created directly on the arbiter, until all ended"
     return [
         row(
             f"league round through Celery, arbiter, PostgreSQL and ladder: decisions per second,"
             f" round opened to last match rated, {label}",
-            median(r.decisions / _seconds(r.opened, r.all_rated) for r in leagues),
+            median(r.per_second for r in leagues),
             "decisions/s",
             reference,
             direct_rate,
