@@ -12,8 +12,8 @@ ladder. The reference, in the same run and right after it: the same tables (seat
 created directly on the arbiter, as ``bench.arbiter`` does, decisions counted until all ended.
 The random bot's move is a hash of what it sees, so both play exactly the same games.
 
-Repeated and interleaved (league, then its reference); each figure is the median of the repeats.
-Every moment is read from PostgreSQL's clock, so all of them share one clock.
+Repeated, each league round followed by its reference; each row shows the round whose ratio is
+the median (`median_pair`). Every moment is read from PostgreSQL's clock.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import asyncio
 import datetime
 import hashlib
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -41,6 +40,7 @@ LOGS = Path("/tmp/premiere-bench")
 SEATS = 3
 TABLES = 2 if quick() else 16
 REPEATS = 1 if quick() else 5
+WARM_UPS = 0 if quick() else 1
 BOTS_PER_HOST = 16
 POLL_S = 0.02
 TICK_S = 1.0
@@ -239,8 +239,6 @@ def measure() -> tuple[list[LeagueRound], list[DirectRound], float]:
     from tests.integration.services import Arbiter, Workers, free_port, scratch_database
 
     LOGS.mkdir(exist_ok=True)
-    # Terminated (a timeout, Ctrl-C from make): still stop the stack in the finally below.
-    signal.signal(signal.SIGTERM, _exit)
     names = [f"bench-{n:03d}" for n in range(SEATS * TABLES)]
     leagues: list[LeagueRound] = []
     direct: list[DirectRound] = []
@@ -250,7 +248,7 @@ def measure() -> tuple[list[LeagueRound], list[DirectRound], float]:
         arbiter.settings["PREMIERE_MAX_STREAMS_PER_PEER"] = str(len(names) + BOTS_PER_HOST)
         arbiter.start(LOGS / "league-arbiter.log")
         workers = Workers(arbiter, Path(folder))
-        settle = LadderSettings.model_fields["rate_settle_s"].default
+        settle = LadderSettings().rate_settle_s
         hosts: list[subprocess.Popen[bytes]] = []
         try:
             tokens = [add_bot(url, name) for name in names]
@@ -272,7 +270,7 @@ def measure() -> tuple[list[LeagueRound], list[DirectRound], float]:
             stub = arbiter.matches()
             with psycopg.connect(url, autocommit=True, row_factory=dict_row) as conn:
                 _wait_connected(conn, names, 120)
-                for rep in range(0 if quick() else -1, REPEATS):
+                for rep in range(-WARM_UPS, REPEATS):
                     played = play_league(conn, f"bench-round-{rep + 1}", names)
                     reference = play_direct(conn, stub, played.tables)
                     print(
@@ -297,57 +295,81 @@ def measure() -> tuple[list[LeagueRound], list[DirectRound], float]:
     return leagues, direct, float(settle)
 
 
+def median_pair(pairs: list[tuple[float, float]]) -> tuple[float, float]:
+    """The (figure, reference) of the round whose ratio is the median. A round's figure and its
+    reference are measured back to back, so on a machine whose load drifts during the run
+    their ratio is steadier than the ratio of the two medians."""
+    ordered = sorted(pairs, key=lambda pair: pair[0] / pair[1])
+    return ordered[len(ordered) // 2]
+
+
 def run() -> list[Row]:
-    leagues, direct, settle = measure()
-    median = statistics.median
+    # Terminated (a timeout, say): still stop the stack, in measure()'s finally.
+    previous = signal.signal(signal.SIGTERM, _exit)
+    try:
+        leagues, direct, settle = measure()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    rounds = list(zip(leagues, direct, strict=True))
     label = f"{TABLES} matches of remote Python bots ({SEATS * TABLES} bots, 3-player Magic Trick)"
-    direct_rate = median(d.per_second for d in direct)
     reference = f"the same {TABLES} matches created directly on the arbiter, until all ended"
-    return [
-        row(
-            f"league round through Celery, arbiter, PostgreSQL and ladder: decisions per second,"
+    by_design = (settle + RATE_INTERVAL_S) * 1000
+    measured = (
+        (
+            "league round through Celery, arbiter, PostgreSQL and ladder: decisions per second,"
             f" round opened to last match rated, {label}",
-            median(r.per_second for r in leagues),
             "decisions/s",
             reference,
-            direct_rate,
+            [(r.per_second, d.per_second) for r, d in rounds],
         ),
-        row(
+        (
             f"league round: decisions per second, round opened to last match ended, {label}",
-            median(r.decisions / _seconds(r.opened, r.last_ended) for r in leagues),
             "decisions/s",
             reference,
-            direct_rate,
+            [(r.decisions / _seconds(r.opened, r.last_ended), d.per_second) for r, d in rounds],
         ),
-        row(
+        (
             "league round: dispatch latency, round opened by beat's tick to first match started",
-            median(_seconds(r.opened, r.first_started) * 1000 for r in leagues),
             "ms",
             "direct: first CreateMatch sent to first match started",
-            median(_seconds(d.created, d.first_started) * 1000 for d in direct),
+            [
+                (
+                    _seconds(r.opened, r.first_started) * 1000,
+                    _seconds(d.created, d.first_started) * 1000,
+                )
+                for r, d in rounds
+            ],
         ),
-        row(
+        (
             "league round: dispatch of the whole round, round opened to last match started",
-            median(_seconds(r.opened, r.last_started) * 1000 for r in leagues),
             "ms",
             "direct: first CreateMatch sent to last match started",
-            median(_seconds(d.created, d.last_started) * 1000 for d in direct),
+            [
+                (
+                    _seconds(r.opened, r.last_started) * 1000,
+                    _seconds(d.created, d.last_started) * 1000,
+                )
+                for r, d in rounds
+            ],
         ),
-        row(
+        (
             "league round: wait for beat's tick, league created (round due) to round opened",
-            median(_seconds(r.due, r.opened) * 1000 for r in leagues),
             "ms",
             f"beat's tick period ({TICK_S:g} s)",
-            TICK_S * 1000,
+            [(_seconds(r.due, r.opened) * 1000, TICK_S * 1000) for r in leagues],
         ),
-        row(
+        (
             "league round: rating latency, last match ended to every match rated",
-            median(_seconds(r.last_ended, r.all_rated) * 1000 for r in leagues),
             "ms",
             f"the ladder's settle delay + rating interval ({settle:g} s + {RATE_INTERVAL_S:g} s)",
-            (settle + RATE_INTERVAL_S) * 1000,
+            [(_seconds(r.last_ended, r.all_rated) * 1000, by_design) for r in leagues],
         ),
-    ]
+    )
+    rows = []
+    for name, unit, reference_name, pairs in measured:
+        figure, reference_figure = median_pair(pairs)
+        rows.append(row(name, figure, unit, reference_name, reference_figure))
+    return rows
 
 
 if __name__ == "__main__":
