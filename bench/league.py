@@ -47,6 +47,8 @@ TICK_S = 1.0
 """Beat's tick in the stack (``Workers.env``: PREMIERE_TICK_SECONDS=1)."""
 RATE_INTERVAL_S = 0.5
 """The ladder's rating interval in the stack (``Workers.start_ladder``: --interval 0.5)."""
+QUIET_S = 1.0
+"""Between a league round and its reference: the ladder refits its standings after rating."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +274,7 @@ def measure() -> tuple[list[LeagueRound], list[DirectRound], float]:
                 _wait_connected(conn, names, 120)
                 for rep in range(-WARM_UPS, REPEATS):
                     played = play_league(conn, f"bench-round-{rep + 1}", names)
+                    time.sleep(QUIET_S)
                     reference = play_direct(conn, stub, played.tables)
                     print(
                         f"league round {rep + 1}{' (warm-up)' if rep < 0 else ''}:"
