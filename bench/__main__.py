@@ -24,8 +24,9 @@ MODULES = (
     "bench.ladder",
     "bench.arbiter",
     "bench.arbiters",
+    "bench.league",
 )
-QUICK_MODULES = ("bench.playouts", "bench.engines", "bench.arbiter")
+QUICK_MODULES = ("bench.playouts", "bench.engines", "bench.arbiter", "bench.league")
 """The ladder and ratings benchmarks build million-match ladders: not in the quick mode."""
 OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 EXPLANATION = Path(__file__).resolve().parent / "references.md"

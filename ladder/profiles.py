@@ -171,32 +171,38 @@ def _recent(cur: Any, seat_filter: str, key: Any) -> tuple[RecentMatch, ...]:
     return tuple(recent)
 
 
-def _health(cur: Any, seat_filter: str, key: Any, label: str, since: datetime.datetime) -> Health:
-    """Decisions and latency come from the move log (``elapsed_ms``, the time the arbiter
-    waited for the answer), faults from the fault log, over matches started since ``since``.
-    Kinds and counts only: a fault's detail stays private (``docs/security.md``)."""
+BEGUN = "coalesce(m.started_at, m.created_at)"
+"""When a match began, as the health windows count it: the expression of the index
+``matches_begun`` (migration 0013), which these queries need to read only the window's matches."""
+
+
+def health_queries(seat_filter: str) -> tuple[str, str, str]:
+    """A player's seats, moves (latency) and faults over matches begun since a moment; each
+    takes the player's key (``seat_filter``'s one parameter) and the moment."""
     seats = "FROM match_seats s JOIN matches m ON m.id = s.match_id"
-    where = f" WHERE {seat_filter} AND coalesce(m.started_at, m.created_at) >= %s"
-    matches, forfeits = cur.execute(
-        f"SELECT count(*), count(*) FILTER (WHERE s.forfeited) {seats}{where}", (key, since)
-    ).fetchone()
-    decisions, p50, p90, p99, worst = cur.execute(
+    where = f" WHERE {seat_filter} AND {BEGUN} >= %s"
+    return (
+        f"SELECT count(*), count(*) FILTER (WHERE s.forfeited) {seats}{where}",
         "SELECT count(*),"
         " percentile_cont(0.5) WITHIN GROUP (ORDER BY mv.elapsed_ms),"
         " percentile_cont(0.9) WITHIN GROUP (ORDER BY mv.elapsed_ms),"
         " percentile_cont(0.99) WITHIN GROUP (ORDER BY mv.elapsed_ms),"
         f" max(mv.elapsed_ms) {seats}"
         f" JOIN match_moves mv ON mv.match_id = s.match_id AND mv.seat = s.seat{where}",
-        (key, since),
-    ).fetchone()
-    kinds = dict(
-        cur.execute(
-            f"SELECT f.kind, count(*) {seats}"
-            f" JOIN match_faults f ON f.match_id = s.match_id AND f.seat = s.seat{where}"
-            " AND f.blame = 'bot' GROUP BY f.kind",
-            (key, since),
-        ).fetchall()
+        f"SELECT f.kind, count(*) {seats}"
+        f" JOIN match_faults f ON f.match_id = s.match_id AND f.seat = s.seat{where}"
+        " AND f.blame = 'bot' GROUP BY f.kind",
     )
+
+
+def _health(cur: Any, seat_filter: str, key: Any, label: str, since: datetime.datetime) -> Health:
+    """Decisions and latency come from the move log (``elapsed_ms``, the time the arbiter
+    waited for the answer), faults from the fault log, over matches started since ``since``.
+    Kinds and counts only: a fault's detail stays private (``docs/security.md``)."""
+    seats_sql, moves_sql, faults_sql = health_queries(seat_filter)
+    matches, forfeits = cur.execute(seats_sql, (key, since)).fetchone()
+    decisions, p50, p90, p99, worst = cur.execute(moves_sql, (key, since)).fetchone()
+    kinds = dict(cur.execute(faults_sql, (key, since)).fetchall())
     faults = {kind: int(kinds.pop(kind, 0)) for kind in FAULT_KINDS}
     faults.update({str(kind): int(count) for kind, count in kinds.items()})
     return Health(
@@ -458,7 +464,7 @@ def metrics_snapshot(conn: Connection, top: int) -> MetricsSnapshot:
             "FROM match_seats s JOIN matches m ON m.id = s.match_id"
             " LEFT JOIN bots b ON b.id = s.bot_id"
             " WHERE (s.bot_id = ANY(%s) OR s.builtin = ANY(%s))"
-            " AND coalesce(m.started_at, m.created_at) >= now() - interval '1 day'"
+            f" AND {BEGUN} >= now() - interval '1 day'"
         )
         name = "coalesce(b.name, %s || s.builtin)"
         fault_join = "JOIN match_faults f ON f.match_id = s.match_id AND f.seat = s.seat WHERE"

@@ -24,7 +24,7 @@ def test_quick_bench_writes_every_row_with_its_reference_and_ratio(tmp_path: Pat
     )
     text = output.read_text()
     assert "mode: quick" in text
-    for section in ("bench.playouts", "bench.engines", "bench.arbiter"):
+    for section in ("bench.playouts", "bench.engines", "bench.arbiter", "bench.league"):
         assert f"## {section}" in text
     goals = text.split("## Goals (issue #15)")[1].split("\n## ")[0]
     for goal in GOALS:
@@ -46,3 +46,11 @@ def test_quick_bench_writes_every_row_with_its_reference_and_ratio(tmp_path: Pat
         assert figure > 0
         if not openspiel.available():
             assert "OpenSpiel not installed" in line
+    league = text.split("## bench.league")[1].split("\n## ")[0]
+    rows = [line for line in league.splitlines() if line.startswith("| league round")]
+    assert len(rows) == 6
+    (through,) = [line for line in rows if "round opened to last match rated" in line]
+    assert "created directly on the arbiter" in through
+    for line in rows:
+        figure, reference = (float(line.split("|")[i].split()[0]) for i in (2, 4))
+        assert figure > 0 and reference > 0, line
