@@ -129,6 +129,10 @@ MOVES_SQL = (
 )
 
 
+def _columns(rows: list[tuple[Any, ...]]) -> list[list[Any]]:
+    return [list(column) for column in zip(*rows, strict=True)]
+
+
 def describe(error: psycopg.Error) -> str:
     """A database error for the logs: its class and primary message, never its DETAIL (which
     can quote a failing row, seed included)."""
@@ -196,9 +200,7 @@ class Store:
     async def _commit_until_done(self, batch: list[_Write]) -> None:
         while True:
             try:
-                conn = await self._writer_connection()
-                async with conn.transaction(), conn.pipeline():
-                    cursors = await self._execute_batch(conn, batch)
+                counts = await self._commit(await self._writer_connection(), batch)
             except psycopg.OperationalError as error:
                 await self._wait_for_database(error)
                 continue
@@ -213,26 +215,36 @@ class Store:
                     await self._commit_alone(item)
                 return
             COMMIT_BATCH.observe(len(batch))
-            for item, cursor in zip(batch, cursors, strict=True):
+            for item, count in zip(batch, counts, strict=True):
                 if not item.done.done():
-                    item.done.set_result(1 if cursor is None else cursor.rowcount)
+                    item.done.set_result(count)
             return
 
-    async def _execute_batch(
-        self, conn: psycopg.AsyncConnection[Any], batch: list[_Write]
-    ) -> list[psycopg.AsyncCursor[Any] | None]:
-        """Each write's cursor, None for a move inserted with the others: the moves of a batch
-        go in as one statement. No order within a batch matters: a match has at most one
-        write waiting at a time (every writer awaits its commit)."""
+    @staticmethod
+    async def _commit(conn: psycopg.AsyncConnection[Any], batch: list[_Write]) -> list[int]:
+        """Commit a batch; returns each write's changed rows (1 for a move).
+
+        The moves of a batch go in as one statement; no order within a batch matters, since a
+        match has at most one write waiting at a time (every writer awaits its commit). A batch
+        that comes down to one statement (the usual one: moves only) is sent alone on the
+        autocommit connection, one round trip; any other in a transaction, pipelined.
+        """
         moves = [item.move for item in batch if item.move is not None]
-        together = len(moves) > 1
-        cursors: list[psycopg.AsyncCursor[Any] | None] = [
-            None if together and item.move is not None else await self._execute(conn, item)
-            for item in batch
-        ]
-        if together:
-            await conn.execute(MOVES_SQL, [list(column) for column in zip(*moves, strict=True)])
-        return cursors
+        if len(moves) > 1 and len(moves) == len(batch):
+            await conn.execute(MOVES_SQL, _columns(moves))
+            return [1] * len(batch)
+        if len(batch) == 1 and len(batch[0].statements) == 1:
+            sql, params = batch[0].statements[0]
+            return [(await conn.execute(sql, params)).rowcount]
+        async with conn.transaction(), conn.pipeline():
+            together = len(moves) > 1
+            cursors = [
+                None if together and item.move is not None else await Store._execute(conn, item)
+                for item in batch
+            ]
+            if together:
+                await conn.execute(MOVES_SQL, _columns(moves))
+        return [1 if cursor is None else cursor.rowcount for cursor in cursors]
 
     async def _commit_alone(self, item: _Write) -> None:
         while True:
@@ -276,7 +288,9 @@ class Store:
 
     async def _writer_connection(self) -> psycopg.AsyncConnection[Any]:
         if self._write_conn is None or self._write_conn.closed:
-            self._write_conn = await psycopg.AsyncConnection.connect(self.database_url)
+            self._write_conn = await psycopg.AsyncConnection.connect(
+                self.database_url, autocommit=True
+            )
         return self._write_conn
 
     async def _drop_writer_connection(self) -> None:
