@@ -23,7 +23,10 @@ class Bot:
 
     Plain methods run on a pool of threads made once per `run` (max(8, max_matches)), so a slow
     decision in one match does not hold up the others; `async def` methods run on the event
-    loop.
+    loop. A bot whose `decide` answers in microseconds may set `inline = True`: it is then
+    called on the event loop, straight from the loop that reads the requests (no thread, no
+    task), which is the cheapest way to answer; but a slow `decide` then holds up every match
+    of the connection.
     """
 
     games: ClassVar[tuple[str, ...]] = ()
@@ -34,6 +37,9 @@ class Bot:
 
     accept_challenges: ClassVar[bool] = False
     """Whether other bots may challenge this one to matches while it is connected."""
+
+    inline: ClassVar[bool] = False
+    """`decide` is fast and called on the event loop itself instead of the thread pool."""
 
     version: ClassVar[str] = ""
     """This code's version (e.g. "2.1"); a version the ladder has not seen becomes a new entry,
@@ -59,10 +65,29 @@ def answer(
 ) -> bot_gateway_pb2.DecisionAnswer:
     """The wire answer for what `decide` returned."""
     reply = bot_gateway_pb2.DecisionAnswer(request_id=request.request_id)
-    if isinstance(decision, game_pb2.Move):
-        reply.move.CopyFrom(decision)
-    elif isinstance(decision, int) and not isinstance(decision, bool):
+    _fill(reply, request, decision)
+    return reply
+
+
+def answer_request(
+    request: bot_gateway_pb2.DecisionRequest, decision: Decision
+) -> bot_gateway_pb2.ConnectRequest:
+    """`answer`, built in place inside the stream message that carries it (no copy)."""
+    message = bot_gateway_pb2.ConnectRequest()
+    reply = message.answer
+    reply.request_id = request.request_id
+    _fill(reply, request, decision)
+    return message
+
+
+def _fill(
+    reply: bot_gateway_pb2.DecisionAnswer,
+    request: bot_gateway_pb2.DecisionRequest,
+    decision: Decision,
+) -> None:
+    if isinstance(decision, int) and not isinstance(decision, bool):
         reply.legal_move_index = decision
+    elif isinstance(decision, game_pb2.Move):
+        reply.move.CopyFrom(decision)
     else:
         reply.move.CopyFrom(typed.move_to_wire(request.game, decision))
-    return reply
