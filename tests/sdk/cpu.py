@@ -93,6 +93,26 @@ def _variant(text: str) -> Variant:
     return Variant(name, kind, where, spec or RANDOM)
 
 
+def _paused_echo(size: int, streams: int, pause: float) -> float:
+    server = subprocess.Popen([sys.executable, "-m", "bench.echo", "serve"], stdout=subprocess.PIPE)
+    assert server.stdout is not None
+    port = server.stdout.readline().strip().decode()
+    try:
+        count = max(50, int(3.0 / max(pause, 1e-4)))
+        arguments = [port, str(size), str(streams), str(count), str(pause)]
+        out = subprocess.run(
+            [sys.executable, "-m", "tests.sdk.echo_think", *arguments],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        ).stdout
+        return float(out)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", default="1,16")
@@ -147,6 +167,13 @@ def main() -> None:
     for matches in concurrency:
         reference = echo[matches]["client_cpu_us"]
         print(f"{matches} match(es): echo client CPU per message {reference:.1f} us")
+        fastest = max(decisions[(v.name, matches)] / wall[(v.name, matches)] for v in variants)
+        pause = 3 * matches / fastest
+        paused = _paused_echo(request_size(), matches, pause)
+        print(
+            f"  (echo client pausing {pause * 1000:.2f} ms per stream after each message, as a"
+            f" bot of the fastest variant waits between its requests: {paused:.1f} us)"
+        )
         for variant in variants:
             key = (variant.name, matches)
             per = cpu[key] / decisions[key] * 1e6

@@ -33,7 +33,8 @@ for (const line of lines) {
   if (decoded === null) { console.log("null"); continue; }
   const request = decoded.decision;
   const index = chooseMove(request);
-  const answer = encodeAnswer({ answer: { request_id: request.request_id, legal_move_index: index } });
+  const reply = { request_id: request.request_id, legal_move_index: index };
+  const answer = encodeAnswer({ answer: reply });
   console.log(JSON.stringify({
     request_id: request.request_id, match_id: request.match_id, game: request.game,
     seat: request.seat, decision_number: request.decision_number,

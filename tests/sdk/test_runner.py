@@ -228,3 +228,41 @@ def test_the_finished_line_says_how_often_decide_raised() -> None:
     assert lines[3] == f"12:00:00 match m2 magic-trick {tail} none; decide raised 1 time"
     assert lines[5] == f"12:00:00 match m3 magic-trick {tail} none"
     assert reporter.raised == Counter()
+
+
+class Stopping(Bot):
+    inline = True
+
+    def __init__(self, stop: asyncio.Event) -> None:
+        self.stop = stop
+        self.answered = 0
+
+    def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Any:
+        self.answered += 1
+        self.stop.set()
+        return 0
+
+
+class Endless(ScriptedArbiter):
+    async def Connect(self, request_iterator: AsyncIterator[Any], context: Any) -> Any:
+        async for message in super().Connect(request_iterator, context):
+            yield message
+        await asyncio.sleep(3600)
+
+
+def test_setting_stop_ends_run_cleanly_while_the_stream_is_open() -> None:
+    async def go() -> int:
+        stop = asyncio.Event()
+        bot = Stopping(stop)
+        arbiter = Endless(by_rounds(requests(1, 1), 1))
+        server = grpc.aio.server()
+        bot_gateway_pb2_grpc.add_BotGatewayServiceServicer_to_server(arbiter, server)
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        try:
+            await asyncio.wait_for(run(bot, f"127.0.0.1:{port}", "t", stop=stop), 30)
+        finally:
+            await server.stop(None)
+        return bot.answered
+
+    assert asyncio.run(go()) == 1
