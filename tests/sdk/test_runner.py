@@ -266,3 +266,33 @@ def test_setting_stop_ends_run_cleanly_while_the_stream_is_open() -> None:
         return bot.answered
 
     assert asyncio.run(go()) == 1
+
+
+def test_inline_is_not_inherited_by_a_bot_that_decides_differently() -> None:
+    from premiere_bot.bot import runs_inline
+    from premiere_bot.examples.random_bot import RandomBot
+
+    class Thinking(RandomBot):
+        def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Any:
+            time.sleep(0.01)
+            return super().decide_raw(request)
+
+    class ThinkingFast(Thinking):
+        inline = True
+
+    class Renamed(RandomBot):
+        games = ("magic-trick",)
+
+    class Typed(Bot):
+        inline = True
+
+        def decide(self, observation: Any, legal_moves: tuple[Any, ...]) -> Any:
+            return 0
+
+    assert runs_inline(RandomBot()) and runs_inline(Renamed()) and runs_inline(Typed())
+    assert runs_inline(ThinkingFast())
+    assert not runs_inline(Thinking()) and not runs_inline(Bot())
+    assert not runs_inline(PooledBot())
+    forced = Thinking()
+    forced.inline = True  # type: ignore[misc]
+    assert runs_inline(forced)

@@ -26,7 +26,8 @@ class Bot:
     loop. A bot whose `decide` answers in microseconds may set `inline = True`: it is then
     called on the event loop, straight from the loop that reads the requests (no thread, no
     task), which is the cheapest way to answer; but a slow `decide` then holds up every match
-    of the connection.
+    of the connection. A subclass that overrides `decide` or `decide_raw` does not inherit
+    `inline`: it declares it again if its own decisions are as fast (`runs_inline`).
     """
 
     games: ClassVar[tuple[str, ...]] = ()
@@ -58,6 +59,17 @@ class Bot:
 
     def match_ended(self, event: bot_gateway_pb2.MatchEnded) -> None:
         """Called when such a match ends, with its outcome (or why it was voided)."""
+
+
+def runs_inline(bot: Bot) -> bool:
+    """Whether `bot` is answered on the event loop: `inline` set on the instance, or declared
+    by the class that defines the `decide`/`decide_raw` in use or by a subclass of it."""
+    if "inline" in vars(bot):
+        return bool(bot.inline)
+    mro = type(bot).__mro__
+    decider = next(i for i, cls in enumerate(mro) if {"decide", "decide_raw"} & vars(cls).keys())
+    declarer = next(i for i, cls in enumerate(mro) if "inline" in vars(cls))
+    return declarer <= decider and bool(bot.inline)
 
 
 def answer(

@@ -15,7 +15,7 @@ from typing import Any
 
 import grpc
 
-from premiere_bot.bot import Bot, Decision, answer_request
+from premiere_bot.bot import Bot, Decision, answer_request, runs_inline
 from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc
 
 Listener = Callable[[bot_gateway_pb2.ConnectResponse], None]
@@ -161,7 +161,7 @@ class _Session:
         self.asynchronous = inspect.iscoroutinefunction(
             bot.decide_raw
         ) or inspect.iscoroutinefunction(bot.decide)
-        self.inline = bool(bot.inline) and not self.asynchronous
+        self.inline = runs_inline(bot) and not self.asynchronous
 
     async def run(self) -> None:
         self.welcomed = False
