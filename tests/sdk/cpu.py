@@ -26,7 +26,8 @@ from typing import Any
 
 import psutil
 
-from bench.arbiter import _wait_ended, measure_echo, request_size
+from bench.arbiter import measure_echo, request_size
+from premiere_wire import match_pb2
 from tests.integration.services import (
     BIN,
     ROOT,
@@ -74,6 +75,18 @@ class Variant:
         return subprocess.Popen(
             command, env=env, cwd=ROOT, stdout=log.open("ab"), stderr=subprocess.STDOUT
         )
+
+
+def _wait_ended(stub: Any, match_id: str, timeout: float = 600) -> Any:
+    """Polls often: the end of a wave times the figure."""
+    ended = (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_VOID)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        match = stub.GetMatch(match_pb2.GetMatchRequest(match_id=match_id), timeout=10).match
+        if match.status in ended:
+            return match
+        time.sleep(0.02)
+    raise TimeoutError(f"match {match_id} did not end")
 
 
 def _cpu(pids: list[int]) -> float:
