@@ -221,8 +221,13 @@ def test_the_finished_line_says_how_often_decide_raised() -> None:
             ended.outcome.ranks.extend([1, 2])
             await reporter.ended(ended)
 
+        reporter.started(bot_gateway_pb2.MatchStarted(match_id="m4", game="magic-trick"))
+        reporter.decide_raised(bot_gateway_pb2.DecisionRequest(match_id="m4"), RuntimeError())
+        await reporter.ended(bot_gateway_pb2.MatchEnded(match_id="m4", void_reason="stalled"))
+
     asyncio.run(go())
     lines = out.getvalue().splitlines()
+    assert lines[7] == "12:00:00 match m4 magic-trick voided: stalled; decide raised 1 time"
     tail = "finished: rank 1 of 2 (scores 3 / 1; yours 3); faults:"
     assert lines[1] == f"12:00:00 match m1 magic-trick {tail} 1 illegal; decide raised 3 times"
     assert lines[3] == f"12:00:00 match m2 magic-trick {tail} none; decide raised 1 time"

@@ -84,9 +84,10 @@ class Reporter:
     async def ended(self, event: bot_gateway_pb2.MatchEnded) -> None:
         started = self.matches.pop(event.match_id, None)
         raised = self.raised.pop(event.match_id, 0)
+        errors = f"; decide raised {raised} time{'s' if raised != 1 else ''}" if raised else ""
         game = started.game if started is not None else "match"
         if not event.HasField("outcome"):
-            self.say(f"match {event.match_id} {game} voided: {event.void_reason}")
+            self.say(f"match {event.match_id} {game} voided: {event.void_reason}{errors}")
             return
         outcome = event.outcome
         seat = event.seat
@@ -94,7 +95,6 @@ class Reporter:
         scores = " / ".join(str(score) for score in outcome.scores)
         forfeited = ", forfeited" if seat in outcome.forfeited else ""
         faults = await self.faults(event.match_id, seat)
-        errors = f"; decide raised {raised} time{'s' if raised != 1 else ''}" if raised else ""
         self.say(
             f"match {event.match_id} {game} finished: rank {rank} of {len(outcome.ranks)}"
             f" (scores {scores}; yours {outcome.scores[seat]}){forfeited}; faults: {faults}"
