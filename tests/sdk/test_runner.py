@@ -6,6 +6,7 @@ up its other matches, and an exception in `decide` is counted, per match, on the
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime
 import io
 import threading
@@ -301,3 +302,32 @@ def test_inline_is_not_inherited_by_a_bot_that_decides_differently() -> None:
     forced = Thinking()
     forced.inline = True  # type: ignore[misc]
     assert runs_inline(forced)
+
+
+class TypedBot(Bot):
+    """Hands back one of the legal moves as is, or a copy of it (equal, not the same)."""
+
+    inline = True
+
+    def decide(self, observation: Any, legal_moves: tuple[Any, ...]) -> Any:
+        chosen = legal_moves[observation.phase.__len__() % len(legal_moves)]
+        if len(legal_moves) % 2:
+            return dataclasses.replace(chosen)
+        return chosen
+
+
+def test_a_legal_move_handed_back_as_is_goes_on_the_wire_as_its_index() -> None:
+    from premiere_bot import typed
+    from tests.sdk.test_node_wire import decision_requests
+
+    made = [r for r in decision_requests(1) if r.game in ("magic-trick", "movie-tricks")]
+    bot = TypedBot()
+    for request in made:
+        legal = typed.legal_moves(request)
+        expected = legal[typed.observation(request).phase.__len__() % len(legal)]
+        reply = answer(request, bot.decide_raw(request))
+        if len(legal) % 2:
+            assert reply.move == typed.move_to_wire(request.game, expected)
+        else:
+            assert reply.legal_move_index == legal.index(expected)
+            assert reply.WhichOneof("choice") == "legal_move_index"

@@ -50,8 +50,15 @@ class Bot:
         raise NotImplementedError("a Bot subclass implements decide() or decide_raw()")
 
     def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
-        """Decode the request into typed views and ask `decide`."""
-        return self.decide(typed.observation(request), typed.legal_moves(request))
+        """Decode the request into typed views and ask `decide`. One of the `legal_moves`
+        handed back as is goes on the wire as its index: the cheapest answer to encode and
+        for the arbiter to check, and the same move."""
+        legal = typed.legal_moves(request)
+        decision = self.decide(typed.observation(request), legal)
+        for index, move in enumerate(legal):
+            if move is decision:
+                return index
+        return decision
 
     def match_started(self, event: bot_gateway_pb2.MatchStarted) -> None:
         """Called when a match with a seat of this bot starts, resumes, or is announced again
