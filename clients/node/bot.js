@@ -107,6 +107,9 @@ function channelCredentials({ tls, ca }) {
   return grpc.credentials.createSsl(ca ? fs.readFileSync(ca) : null);
 }
 
+// The stream's hot path skips protobuf reflection: a decision request is read straight from
+// the wire (only the fields the bot uses; the observation stays as its bytes) and an answer by
+// index is written straight to it. Every other message goes through proto-loader as before.
 function loadGateway() {
   const definition = protoLoader.loadSync(PROTO_FILE, {
     keepCase: true,
@@ -116,17 +119,124 @@ function loadGateway() {
     oneofs: true,
     includeDirs: [PROTO_ROOT],
   });
+  const connect = definition["premiere.v1.BotGatewayService"].Connect;
+  const serialize = connect.requestSerialize;
+  const deserialize = connect.responseDeserialize;
+  connect.requestSerialize = (message) => encodeAnswer(message) ?? serialize(message);
+  connect.responseDeserialize = (buffer) => decodeDecision(buffer) ?? deserialize(buffer);
   return grpc.loadPackageDefinition(definition).premiere.v1.BotGatewayService;
+}
+
+let cursor = 0;
+
+function varint(buffer) {
+  let value = 0;
+  let scale = 1;
+  let byte;
+  do {
+    byte = buffer[cursor++];
+    value += (byte & 0x7f) * scale;
+    scale *= 128;
+  } while (byte & 0x80);
+  return value;
+}
+
+function skip(buffer, wire) {
+  if (wire === 0) varint(buffer);
+  else if (wire === 1) cursor += 8;
+  else if (wire === 2) {
+    const length = varint(buffer);
+    cursor += length;
+  }
+  else if (wire === 5) cursor += 4;
+  else throw new Error(`unexpected protobuf wire type ${wire}`);
+}
+
+// A ConnectResponse carrying a DecisionRequest (field 2), as
+// { message: "decision", decision: { request_id, match_id, game, seat, decision_number,
+//   legal_move_count, observation } } with the observation's serialized bytes; null otherwise.
+function decodeDecision(buffer) {
+  cursor = 0;
+  while (cursor < buffer.length) {
+    const tag = varint(buffer);
+    if (tag === 0x12) {
+      const length = varint(buffer);
+      return { message: "decision", decision: decisionRequest(buffer, cursor + length) };
+    }
+    skip(buffer, tag & 7);
+  }
+  return null;
+}
+
+const NO_BYTES = Buffer.alloc(0);
+
+function decisionRequest(buffer, end) {
+  const request = {
+    request_id: "", match_id: "", game: "", seat: 0, decision_number: 0,
+    legal_move_count: 0, observation: NO_BYTES,
+  };
+  while (cursor < end) {
+    const tag = varint(buffer);
+    const field = Math.floor(tag / 8);
+    const wire = tag & 7;
+    if (wire === 2) {
+      const length = varint(buffer);
+      const from = cursor;
+      cursor += length;
+      if (field === 11) request.legal_move_count += 1;
+      else if (field === 10) request.observation = buffer.subarray(from, cursor);
+      else if (field === 1) request.request_id = buffer.toString("utf8", from, cursor);
+      else if (field === 2) request.match_id = buffer.toString("utf8", from, cursor);
+      else if (field === 3) request.game = buffer.toString("utf8", from, cursor);
+    } else if (wire === 0 && (field === 4 || field === 5)) {
+      const value = varint(buffer);
+      if (field === 4) request.seat = value;
+      else request.decision_number = value;
+    } else {
+      skip(buffer, wire);
+    }
+  }
+  return request;
+}
+
+function pushVarint(value, into) {
+  while (value > 0x7f) {
+    into.push((value % 128) | 0x80);
+    value = Math.floor(value / 128);
+  }
+  into.push(value);
+}
+
+// A ConnectRequest { answer: { request_id, legal_move_index } } encoded by hand; null for any
+// other message (the Hello, or an answer with a typed move), which proto-loader encodes.
+function encodeAnswer(message) {
+  const answer = message.answer;
+  if (!answer || answer.move !== undefined || typeof answer.legal_move_index !== "number") {
+    return null;
+  }
+  const id = Buffer.from(answer.request_id, "utf8");
+  const head = [0x0a];
+  pushVarint(id.length, head);
+  const tail = [0x10];
+  pushVarint(answer.legal_move_index, tail);
+  const outer = [0x12];
+  pushVarint(head.length + id.length + tail.length, outer);
+  return Buffer.concat([Buffer.from(outer.concat(head)), id, Buffer.from(tail)]);
 }
 
 // Picks a legal move from what the seat sees, so the same position always gets the same move:
 // a match replayed from its seed, or resumed after an arbiter restart, plays out identically.
+// It is the Python SDK's RandomBot's pick: the first 8 bytes of sha256(the decision number as
+// 4 big-endian bytes + the serialized observation), big-endian, modulo the number of moves.
 function chooseMove(request) {
-  const count = request.legal_moves.length;
+  const count = request.legal_move_count;
   if (count === 0) return 0;
-  const seen = JSON.stringify([request.game, request.decision_number, request.observation]);
-  const digest = crypto.createHash("sha256").update(seen).digest();
-  return Number(digest.readBigUInt64BE(0) % BigInt(count));
+  const number = Buffer.allocUnsafe(4);
+  number.writeUInt32BE(request.decision_number >>> 0, 0);
+  const digest = crypto.createHash("sha256").update(number).update(request.observation).digest();
+  const high = digest.readUInt32BE(0) % count;
+  const low = digest.readUInt32BE(4) % count;
+  return (high * (2 ** 32 % count) + low) % count;
 }
 
 function describeOutcome(ended) {
@@ -234,7 +344,7 @@ class Bot {
         const index = chooseMove(request);
         if (this.options.verbose) {
           log(`match ${request.match_id} seat ${request.seat} decision ${request.decision_number}: ` +
-            `move ${index} of ${request.legal_moves.length}`);
+            `move ${index} of ${request.legal_move_count}`);
         }
         call.write({ answer: { request_id: request.request_id, legal_move_index: index } });
         break;
@@ -275,4 +385,4 @@ function main() {
 
 if (require.main === module) main();
 
-module.exports = { Bot, chooseMove, loadGateway };
+module.exports = { Bot, chooseMove, decodeDecision, encodeAnswer, loadGateway };

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from premiere_wire import match_pb2
-from tests.integration.services import BIN, Arbiter, free_port, wait_ended
+from tests.integration.services import BIN, ROOT, Arbiter, create_match, free_port, wait_ended
 from tests.ladder.test_api import Ladder
 
 RANDOM = "premiere_bot.examples.random_bot:RandomBot"
@@ -70,6 +70,34 @@ def test_run_prints_start_result_faults_and_rating_change(
     ]
     (rated,) = [line for line in lines if " rated: " in line]
     assert rated.startswith(f"match {match_id} magic-trick rated: author 1500.0 -> ")
+
+
+def test_run_counts_decide_exceptions_on_the_finished_line(
+    arbiter: Arbiter, tmp_path: Path
+) -> None:
+    """ClumsyBot raises once per match: answered with the first legal move, which the arbiter
+    takes as a sound answer, so only the bot's own count tells the author."""
+    token = arbiter.add_bot("clumsy")
+    log = tmp_path / "bot.log"
+    bot = subprocess.Popen(
+        [str(BIN / "premiere-bot"), "run", "tests.sdk.bots:ClumsyBot"],
+        env={**os.environ, "PREMIERE_ARBITER": arbiter.address, "PREMIERE_BOT_TOKEN": token},
+        cwd=ROOT,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for(log, "connected to")
+        stub = arbiter.matches()
+        match_id = create_match(stub, ["clumsy", "builtin:random", "builtin:random"], "clumsy")
+        assert wait_ended(stub, match_id).status == match_pb2.MATCH_STATUS_FINISHED
+        out = wait_for(log, f"match {match_id} magic-trick finished: ")
+    finally:
+        bot.terminate()
+        bot.wait(10)
+    (finished,) = [line for line in out.splitlines() if f"{match_id} magic-trick finished" in line]
+    assert finished.endswith("; decide raised 1 time"), finished
+    assert "RuntimeError: oops" in out
 
 
 def test_run_says_clearly_when_the_token_is_refused(arbiter: Arbiter, tmp_path: Path) -> None:

@@ -41,3 +41,9 @@ class ChallengeableBot(RandomBot):
     """The deterministic random bot, open to challenges from other bots."""
 
     accept_challenges = True
+
+
+class PooledRandomBot(RandomBot):
+    """The random bot on the thread pool, as any plain bot that does not declare itself inline."""
+
+    inline = False

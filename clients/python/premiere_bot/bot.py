@@ -23,7 +23,11 @@ class Bot:
 
     Plain methods run on a pool of threads made once per `run` (max(8, max_matches)), so a slow
     decision in one match does not hold up the others; `async def` methods run on the event
-    loop.
+    loop. A bot whose `decide` answers in microseconds may set `inline = True`: it is then
+    called on the event loop, straight from the loop that reads the requests (no thread, no
+    task), which is the cheapest way to answer; but a slow `decide` then holds up every match
+    of the connection. A subclass that overrides `decide` or `decide_raw` does not inherit
+    `inline`: it declares it again if its own decisions are as fast (`runs_inline`).
     """
 
     games: ClassVar[tuple[str, ...]] = ()
@@ -35,6 +39,9 @@ class Bot:
     accept_challenges: ClassVar[bool] = False
     """Whether other bots may challenge this one to matches while it is connected."""
 
+    inline: ClassVar[bool] = False
+    """`decide` is fast and called on the event loop itself instead of the thread pool."""
+
     version: ClassVar[str] = ""
     """This code's version (e.g. "2.1"); a version the ladder has not seen becomes a new entry,
     linked to its predecessor. Empty: whichever version is active."""
@@ -43,8 +50,15 @@ class Bot:
         raise NotImplementedError("a Bot subclass implements decide() or decide_raw()")
 
     def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
-        """Decode the request into typed views and ask `decide`."""
-        return self.decide(typed.observation(request), typed.legal_moves(request))
+        """Decode the request into typed views and ask `decide`. One of the `legal_moves`
+        handed back as is goes on the wire as its index: the cheapest answer to encode and
+        for the arbiter to check, and the same move."""
+        legal = typed.legal_moves(request)
+        decision = self.decide(typed.observation(request), legal)
+        for index, move in enumerate(legal):
+            if move is decision:
+                return index
+        return decision
 
     def match_started(self, event: bot_gateway_pb2.MatchStarted) -> None:
         """Called when a match with a seat of this bot starts, resumes, or is announced again
@@ -54,15 +68,45 @@ class Bot:
         """Called when such a match ends, with its outcome (or why it was voided)."""
 
 
+def runs_inline(bot: Bot) -> bool:
+    """Whether `bot` is answered on the event loop: `inline` set on the instance, or declared
+    by the class that defines the `decide`/`decide_raw` in use or by a subclass of it."""
+    if "inline" in vars(bot):
+        return bool(bot.inline)
+    mro = type(bot).__mro__
+    decider = next(i for i, cls in enumerate(mro) if {"decide", "decide_raw"} & vars(cls).keys())
+    declarer = next(i for i, cls in enumerate(mro) if "inline" in vars(cls))
+    return declarer <= decider and bool(bot.inline)
+
+
 def answer(
     request: bot_gateway_pb2.DecisionRequest, decision: Decision
 ) -> bot_gateway_pb2.DecisionAnswer:
     """The wire answer for what `decide` returned."""
     reply = bot_gateway_pb2.DecisionAnswer(request_id=request.request_id)
-    if isinstance(decision, game_pb2.Move):
-        reply.move.CopyFrom(decision)
-    elif isinstance(decision, int) and not isinstance(decision, bool):
+    _fill(reply, request, decision)
+    return reply
+
+
+def answer_request(
+    request: bot_gateway_pb2.DecisionRequest, decision: Decision
+) -> bot_gateway_pb2.ConnectRequest:
+    """`answer`, built in place inside the stream message that carries it (no copy)."""
+    message = bot_gateway_pb2.ConnectRequest()
+    reply = message.answer
+    reply.request_id = request.request_id
+    _fill(reply, request, decision)
+    return message
+
+
+def _fill(
+    reply: bot_gateway_pb2.DecisionAnswer,
+    request: bot_gateway_pb2.DecisionRequest,
+    decision: Decision,
+) -> None:
+    if isinstance(decision, int) and not isinstance(decision, bool):
         reply.legal_move_index = decision
+    elif isinstance(decision, game_pb2.Move):
+        reply.move.CopyFrom(decision)
     else:
         reply.move.CopyFrom(typed.move_to_wire(request.game, decision))
-    return reply

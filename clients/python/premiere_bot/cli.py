@@ -226,6 +226,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 tls=tls,
                 ca=ca,
                 listener=reporter,
+                on_error=reporter.decide_raised,
             )
         )
     except AuthenticationError as error:

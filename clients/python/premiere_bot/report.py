@@ -37,6 +37,9 @@ class Reporter:
     matches: dict[str, bot_gateway_pb2.MatchStarted] = field(default_factory=dict)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     name: str = ""
+    raised: Counter[str] = field(default_factory=Counter)
+    """Per match id: how often `decide` raised (each answered with the first legal move)."""
+    channels: dict[str, grpc.aio.Channel] = field(default_factory=dict)
 
     def __call__(self, message: bot_gateway_pb2.ConnectResponse) -> None:
         kind = message.WhichOneof("message")
@@ -50,6 +53,10 @@ class Reporter:
         elif kind == "refused":
             refused = message.refused
             self.say(f"answer {refused.request_id} refused: {refused.reason}")
+
+    def decide_raised(self, request: bot_gateway_pb2.DecisionRequest, error: Exception) -> None:
+        """A `runner.run` on_error listener: counted for the match's finished line."""
+        self.raised[request.match_id] += 1
 
     def say(self, text: str) -> None:
         print(f"{self.clock():%H:%M:%S} {text}", file=self.out, flush=True)
@@ -76,9 +83,11 @@ class Reporter:
 
     async def ended(self, event: bot_gateway_pb2.MatchEnded) -> None:
         started = self.matches.pop(event.match_id, None)
+        raised = self.raised.pop(event.match_id, 0)
+        errors = f"; decide raised {raised} time{'s' if raised != 1 else ''}" if raised else ""
         game = started.game if started is not None else "match"
         if not event.HasField("outcome"):
-            self.say(f"match {event.match_id} {game} voided: {event.void_reason}")
+            self.say(f"match {event.match_id} {game} voided: {event.void_reason}{errors}")
             return
         outcome = event.outcome
         seat = event.seat
@@ -89,18 +98,18 @@ class Reporter:
         self.say(
             f"match {event.match_id} {game} finished: rank {rank} of {len(outcome.ranks)}"
             f" (scores {scores}; yours {outcome.scores[seat]}){forfeited}; faults: {faults}"
+            f"{errors}"
         )
         if self.ladder and started is not None:
             await self.rating(event.match_id, started.game, seat)
 
     async def faults(self, match_id: str, seat: int) -> str:
         try:
-            async with self.channel(self.arbiter) as channel:
-                reply = await match_pb2_grpc.MatchServiceStub(channel).GetMatch(
-                    match_pb2.GetMatchRequest(match_id=match_id),
-                    metadata=(("authorization", f"Bearer {self.token}"),),
-                    timeout=10,
-                )
+            reply = await match_pb2_grpc.MatchServiceStub(self.channel(self.arbiter)).GetMatch(
+                match_pb2.GetMatchRequest(match_id=match_id),
+                metadata=(("authorization", f"Bearer {self.token}"),),
+                timeout=10,
+            )
         except grpc.aio.AioRpcError as error:
             return f"unknown ({error.code().name})"
         kinds = Counter(f.kind for f in reply.match.faults if f.seat == seat)
@@ -111,18 +120,17 @@ class Reporter:
     async def rating(self, match_id: str, game: str, seat: int) -> None:
         assert self.ladder is not None
         deadline = asyncio.get_running_loop().time() + RATING_WAIT_S
-        async with self.channel(self.ladder) as channel:
-            stub = ladder_pb2_grpc.LadderServiceStub(channel)
-            while asyncio.get_running_loop().time() < deadline:
-                with contextlib.suppress(grpc.aio.AioRpcError):
-                    page = await stub.ListMatches(
-                        ladder_pb2.ListMatchesRequest(game=game, page_size=50), timeout=10
-                    )
-                    for match in page.matches:
-                        if match.match_id == match_id and match.rated:
-                            self.say(self.rating_line(match, seat))
-                            return
-                await asyncio.sleep(1.0)
+        stub = ladder_pb2_grpc.LadderServiceStub(self.channel(self.ladder))
+        while asyncio.get_running_loop().time() < deadline:
+            with contextlib.suppress(grpc.aio.AioRpcError):
+                page = await stub.ListMatches(
+                    ladder_pb2.ListMatchesRequest(game=game, page_size=50), timeout=10
+                )
+                for match in page.matches:
+                    if match.match_id == match_id and match.rated:
+                        self.say(self.rating_line(match, seat))
+                        return
+            await asyncio.sleep(1.0)
         self.say(f"match {match_id} {game}: not rated within {RATING_WAIT_S:g} s")
 
     @staticmethod
@@ -137,6 +145,12 @@ class Reporter:
         )
 
     def channel(self, address: str) -> grpc.aio.Channel:
-        if self.credentials is None:
-            return grpc.aio.insecure_channel(address)
-        return grpc.aio.secure_channel(address, self.credentials)
+        """One channel per address for the reporter's life, not one per match."""
+        channel = self.channels.get(address)
+        if channel is None:
+            if self.credentials is None:
+                channel = grpc.aio.insecure_channel(address)
+            else:
+                channel = grpc.aio.secure_channel(address, self.credentials)
+            self.channels[address] = channel
+        return channel

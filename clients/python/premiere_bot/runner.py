@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import inspect
 import logging
 import random
-from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 
-from premiere_bot.bot import Bot, Decision, answer
+from premiere_bot.bot import Bot, Decision, answer_request, runs_inline
 from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc
 
 Listener = Callable[[bot_gateway_pb2.ConnectResponse], None]
 """Sees every message but decision requests: welcome, match news, refusals."""
+
+ErrorListener = Callable[[bot_gateway_pb2.DecisionRequest, Exception], None]
+"""Told of every exception `decide` raised (answered with the first legal move instead)."""
 
 log = logging.getLogger("premiere_bot")
 
@@ -64,12 +68,14 @@ async def run(
     tls: bool = False,
     ca: bytes | None = None,
     listener: Listener | None = None,
+    on_error: ErrorListener | None = None,
 ) -> None:
     """Play until `stop` is set (or forever); reconnects after any drop unless told not to.
 
     With `tls` (or a `ca`), the channel is TLS, trusting `ca` (PEM) or the system's roots.
     Raises AuthenticationError or RefusedError at once (retrying would not help), and
-    UnreachableError when the arbiter cannot be reached and `reconnect` is off.
+    UnreachableError when the arbiter cannot be reached and `reconnect` is off. `on_error` is
+    told of every exception `decide` raises, before its stand-in answer goes out.
     """
     stop = stop or asyncio.Event()
     backoff = Backoff()
@@ -79,7 +85,9 @@ async def run(
     with ThreadPoolExecutor(
         max_workers=max(8, bot.max_matches), thread_name_prefix="premiere-bot-decide"
     ) as pool:
-        session = _Session(bot, arbiter, token, stop, backoff, credentials, pool, listener)
+        session = _Session(
+            bot, arbiter, token, stop, backoff, credentials, pool, listener, on_error
+        )
         while not stop.is_set():
             try:
                 await session.run()
@@ -120,7 +128,13 @@ def _channel(arbiter: str, credentials: grpc.ChannelCredentials | None) -> grpc.
 
 
 class _Session:
-    """One connection at a time, on the thread pool of its `run`."""
+    """One connection at a time, on the thread pool of its `run`.
+
+    Requests are read and answers written on the one call (`call.read` / `call.write`, as a
+    bare gRPC client does). An inline bot is answered in the reading loop itself; an `async`
+    bot in a task per decision; a plain bot on the pool, handed back to the loop by a
+    callback (no task, no asyncio future).
+    """
 
     def __init__(
         self,
@@ -132,6 +146,7 @@ class _Session:
         credentials: grpc.ChannelCredentials | None,
         pool: ThreadPoolExecutor,
         listener: Listener | None,
+        on_error: ErrorListener | None = None,
     ) -> None:
         self.bot = bot
         self.arbiter = arbiter
@@ -141,14 +156,15 @@ class _Session:
         self.credentials = credentials
         self.pool = pool
         self.listener = listener
+        self.on_error = on_error
         self.welcomed = False
         self.asynchronous = inspect.iscoroutinefunction(
             bot.decide_raw
         ) or inspect.iscoroutinefunction(bot.decide)
+        self.inline = runs_inline(bot) and not self.asynchronous
 
     async def run(self) -> None:
         self.welcomed = False
-        outbox: asyncio.Queue[bot_gateway_pb2.ConnectRequest | None] = asyncio.Queue()
         hello = bot_gateway_pb2.Hello(
             games=list(self.bot.games),
             max_matches=max(1, self.bot.max_matches),
@@ -156,38 +172,17 @@ class _Session:
             accept_challenges=self.bot.accept_challenges,
             version=self.bot.version,
         )
-        await outbox.put(bot_gateway_pb2.ConnectRequest(hello=hello))
-
-        async def requests() -> AsyncIterator[bot_gateway_pb2.ConnectRequest]:
-            while (item := await outbox.get()) is not None:
-                yield item
-
         tasks: set[asyncio.Task[None]] = set()
         async with _channel(self.arbiter, self.credentials) as channel:
             stub = bot_gateway_pb2_grpc.BotGatewayServiceStub(channel)
-            call = stub.Connect(requests(), metadata=(("authorization", f"Bearer {self.token}"),))
+            call = stub.Connect(  # type: ignore[call-arg]
+                metadata=(("authorization", f"Bearer {self.token}"),)
+            )
+            outbox = _Outbox(call, tasks)
             stopper = asyncio.create_task(_cancel_on(self.stop, call))
             try:
-                async for message in call:
-                    kind = message.WhichOneof("message")
-                    if kind == "decision":
-                        task = asyncio.create_task(self._answer(message.decision, outbox))
-                        tasks.add(task)
-                        task.add_done_callback(tasks.discard)
-                        continue
-                    if kind == "welcome":
-                        self.welcomed = True
-                        self.backoff.reset()
-                        log.info("connected to %s as %s", self.arbiter, message.welcome.bot_name)
-                    elif kind == "match_started":
-                        self._callback(self.bot.match_started, message.match_started)
-                    elif kind == "match_ended":
-                        self._callback(self.bot.match_ended, message.match_ended)
-                    elif kind == "refused":
-                        refused = message.refused
-                        log.warning("answer %s refused: %s", refused.request_id, refused.reason)
-                    if self.listener is not None:
-                        self.listener(message)
+                await outbox.write(bot_gateway_pb2.ConnectRequest(hello=hello))
+                await self._read(call, outbox, tasks)
             except grpc.aio.AioRpcError as error:
                 if error.code() == grpc.StatusCode.UNAUTHENTICATED:
                     raise AuthenticationError(error.details()) from error
@@ -195,11 +190,48 @@ class _Session:
                     raise RefusedError(error.details()) from error
                 if error.code() != grpc.StatusCode.CANCELLED or not self.stop.is_set():
                     raise
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if not self.stop.is_set() or (task is not None and task.cancelling()):
+                    raise
             finally:
                 stopper.cancel()
                 for task in tasks:
                     task.cancel()
-                await outbox.put(None)
+
+    async def _read(
+        self,
+        call: grpc.aio.StreamStreamCall[Any, Any],
+        outbox: _Outbox,
+        tasks: set[asyncio.Task[None]],
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        while isinstance(message := await call.read(), bot_gateway_pb2.ConnectResponse):
+            kind = message.WhichOneof("message")
+            if kind == "decision":
+                request = message.decision
+                if self.inline:
+                    await outbox.write(self._reply(request, None))
+                elif self.asynchronous:
+                    task = loop.create_task(self._answer_async(request, outbox))
+                    tasks.add(task)
+                    task.add_done_callback(tasks.discard)
+                else:
+                    self._answer_on_pool(request, outbox, loop)
+                continue
+            if kind == "welcome":
+                self.welcomed = True
+                self.backoff.reset()
+                log.info("connected to %s as %s", self.arbiter, message.welcome.bot_name)
+            elif kind == "match_started":
+                self._callback(self.bot.match_started, message.match_started)
+            elif kind == "match_ended":
+                self._callback(self.bot.match_ended, message.match_ended)
+            elif kind == "refused":
+                refused = message.refused
+                log.warning("answer %s refused: %s", refused.request_id, refused.reason)
+            if self.listener is not None:
+                self.listener(message)
 
     @staticmethod
     def _callback(method: Callable[[Any], None], event: Any) -> None:
@@ -209,26 +241,98 @@ class _Session:
         except Exception:
             log.exception("%s raised; the connection goes on", method.__name__)
 
-    async def _answer(
+    def _reply(
+        self, request: bot_gateway_pb2.DecisionRequest, decided: Future[Decision] | None
+    ) -> bot_gateway_pb2.ConnectRequest:
+        """The answer to `request`: decided now (inline), or the pool's `decided` outcome."""
+        try:
+            decision = self.bot.decide_raw(request) if decided is None else decided.result()
+            return answer_request(request, decision)
+        except Exception as error:
+            return self._failed(request, error)
+
+    def _failed(
+        self, request: bot_gateway_pb2.DecisionRequest, error: Exception
+    ) -> bot_gateway_pb2.ConnectRequest:
+        log.error(
+            "decide() failed for %s; answering with the first legal move",
+            request.request_id,
+            exc_info=error,
+        )
+        if self.on_error is not None:
+            try:
+                self.on_error(request, error)
+            except Exception:
+                log.exception("the decide-error listener raised")
+        return answer_request(request, 0)
+
+    def _answer_on_pool(
         self,
         request: bot_gateway_pb2.DecisionRequest,
-        outbox: asyncio.Queue[bot_gateway_pb2.ConnectRequest | None],
+        outbox: _Outbox,
+        loop: asyncio.AbstractEventLoop,
+    ) -> None:
+        def done(decided: Future[Decision]) -> None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(answered, decided)
+
+        def answered(decided: Future[Decision]) -> None:
+            outbox.post(self._reply(request, decided))
+
+        self.pool.submit(self.bot.decide_raw, request).add_done_callback(done)
+
+    async def _answer_async(
+        self, request: bot_gateway_pb2.DecisionRequest, outbox: _Outbox
     ) -> None:
         try:
-            if self.asynchronous:
-                decision: Decision = self.bot.decide_raw(request)
-                if inspect.isawaitable(decision):
-                    decision = await decision
-            else:
-                loop = asyncio.get_running_loop()
-                decision = await loop.run_in_executor(self.pool, self.bot.decide_raw, request)
-            reply = answer(request, decision)
-        except Exception:
-            log.exception(
-                "decide() failed for %s; answering with the first legal move", request.request_id
-            )
-            reply = answer(request, 0)
-        await outbox.put(bot_gateway_pb2.ConnectRequest(answer=reply))
+            decision = self.bot.decide_raw(request)
+            if inspect.isawaitable(decision):
+                decision = await decision
+            reply = answer_request(request, decision)
+        except Exception as error:
+            reply = self._failed(request, error)
+        await outbox.write(reply)
+
+
+class _Outbox:
+    """Writes on the call one at a time (gRPC allows one write in flight): a write while
+    another is under way waits in a queue, and the writer in flight drains it."""
+
+    def __init__(
+        self, call: grpc.aio.StreamStreamCall[Any, Any], tasks: set[asyncio.Task[None]]
+    ) -> None:
+        self.call = call
+        self.tasks = tasks
+        self.pending: collections.deque[bot_gateway_pb2.ConnectRequest] = collections.deque()
+        self.busy = False
+
+    async def write(self, request: bot_gateway_pb2.ConnectRequest) -> None:
+        if self.busy:
+            self.pending.append(request)
+            return
+        self.busy = True
+        try:
+            await self.call.write(request)
+            while self.pending:
+                await self.call.write(self.pending.popleft())
+        except asyncio.InvalidStateError:
+            self.pending.clear()
+        finally:
+            self.busy = False
+
+    def post(self, request: bot_gateway_pb2.ConnectRequest) -> None:
+        """From a callback on the loop: written by the writer in flight, or by a new task."""
+        if self.busy:
+            self.pending.append(request)
+            return
+        task = asyncio.get_running_loop().create_task(self._write_quietly(request))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _write_quietly(self, request: bot_gateway_pb2.ConnectRequest) -> None:
+        """A dropped call is the reading loop's to report."""
+        with contextlib.suppress(grpc.aio.AioRpcError):
+            await self.write(request)
 
 
 async def _cancel_on(stop: asyncio.Event, call: grpc.aio.StreamStreamCall[Any, Any]) -> None:

@@ -2,6 +2,7 @@
 
 The pick is a hash of what the seat sees, so the same position always gets the same move: a
 match replayed from the same seed, or resumed after an arbiter restart, plays out identically.
+It answers in microseconds, so it runs `inline`: on the event loop, with no thread hop.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from premiere_wire import bot_gateway_pb2
 
 class RandomBot(Bot):
     max_matches = 8
+    inline = True
 
     def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
         seen = request.observation.SerializeToString(deterministic=True)
