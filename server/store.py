@@ -124,8 +124,8 @@ MOVE_SQL = (
 )
 MOVES_SQL = (
     "INSERT INTO match_moves (match_id, ply, seat, move, defaulted, elapsed_ms, fence)"
-    " SELECT * FROM unnest(%s::uuid[], %s::integer[], %s::integer[], %s::text[]::jsonb[],"
-    " %s::boolean[], %s::integer[], %s::bigint[])"
+    " SELECT * FROM unnest(%b::uuid[], %b::integer[], %b::integer[], %b::text[]::jsonb[],"
+    " %b::boolean[], %b::integer[], %b::bigint[])"
 )
 
 
