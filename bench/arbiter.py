@@ -13,6 +13,7 @@ p50 plus one PostgreSQL commit (an autocommit INSERT, p50), the least a durable 
 
 from __future__ import annotations
 
+import os
 import re
 import statistics
 import subprocess
@@ -211,9 +212,14 @@ def request_size() -> int:
 
 
 def measure_echo(
-    size: int, concurrency: tuple[int, ...], count: int
+    size: int, concurrency: tuple[int, ...], count: int, grpc_defaults: bool = False
 ) -> dict[int, dict[str, float]]:
-    server = subprocess.Popen([sys.executable, "-m", "bench.echo", "serve"], stdout=subprocess.PIPE)
+    """With `grpc_defaults`, the echo runs with gRPC's own transport defaults instead of the
+    setting every Premiere process (and so the reference) uses (`premiere_wire.transport`)."""
+    env = {**os.environ, "GRPC_EXPERIMENTS": ""} if grpc_defaults else None
+    server = subprocess.Popen(
+        [sys.executable, "-m", "bench.echo", "serve"], stdout=subprocess.PIPE, env=env
+    )
     assert server.stdout is not None
     port = int(server.stdout.readline())
     try:
@@ -234,6 +240,7 @@ def measure_echo(
                 capture_output=True,
                 text=True,
                 check=True,
+                env=env,
             ).stdout.split()
             server_cpu = _cpu_seconds([server.pid]) - server_cpu
             messages = streams * count
@@ -257,6 +264,7 @@ def run() -> list[Row]:
     size = request_size()
     arbiter, commit_ms = measure_arbiter(concurrency)
     echo = measure_echo(size, concurrency, 300 if quick() else 2000)
+    defaults = measure_echo(size, (goal_matches,), 300 if quick() else 2000, grpc_defaults=True)
     rows: list[Row] = []
     for n in concurrency:
         label = f"{n} concurrent match{'es' if n > 1 else ''}"
@@ -295,6 +303,20 @@ def run() -> list[Row]:
                 "µs",
                 f"echo client CPU per message, {streams}",
                 echo[n]["client_cpu_us"],
+            )
+        )
+    for key, unit, name in (
+        ("per_second", "messages/s", "messages per second"),
+        ("server_cpu_us", "µs", "server CPU per message"),
+        ("client_cpu_us", "µs", "client CPU per message"),
+    ):
+        rows.append(
+            row(
+                f"bare gRPC echo with Premiere's transport setting: {name}, {goal_matches} streams",
+                echo[goal_matches][key],
+                unit,
+                "the same echo with gRPC's default transport (GRPC_EXPERIMENTS empty)",
+                defaults[goal_matches][key],
             )
         )
     rows.append(
