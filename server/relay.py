@@ -115,7 +115,7 @@ class Relay:
         self._wake.set()
 
     async def _heartbeat(self) -> None:
-        while True:
+        while not _cancel_requested():
             # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow the task's
             # cancellation when the wait ends at the same moment, and close() would hang.
             with contextlib.suppress(TimeoutError):
@@ -294,7 +294,7 @@ class Relay:
     # --- what other arbiters send here ---------------------------------------------------
 
     async def _listen(self, pubsub: Any) -> None:
-        while True:
+        while not _cancel_requested():
             try:
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
@@ -335,6 +335,14 @@ class Relay:
             reply["error"] = "disconnected"
             reply["detail"] = str(error)
         await self.redis.publish(self._channel(str(message["reply_to"])), json.dumps(reply))
+
+
+def _cancel_requested() -> bool:
+    """Whether this task was asked to stop. A cancellation that lands inside a Redis call can
+    be swallowed there (redis.asyncio), leaving the task marked cancelling but running; the
+    loops check this, or close() would wait for them forever."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:
