@@ -185,9 +185,10 @@ def encoder(descriptor: Descriptor) -> Encoder:
 
 def _compile(descriptor: Descriptor) -> Encoder:
     fields = sorted(descriptor.fields, key=lambda f: f.number)
-    emits = [_field_emit(field) for field in fields]
-    steps = [_field_step(f.name, emit) for f, emit in zip(fields, emits, strict=True)]
+    parts = [_field_part(field) for field in fields]
+    steps = [_field_step(f.name, part.emit) for f, part in zip(fields, parts, strict=True)]
     memo: dict[int, tuple[Any, bytes]] = {}
+    use = _Usefulness()
     by_type: dict[type, Encoder] = {}
 
     def generic(value: Any) -> bytes:
@@ -200,38 +201,54 @@ def _compile(descriptor: Descriptor) -> Encoder:
         kind = type(value)
         found = by_type.get(kind)
         if found is None:
-            found = by_type[kind] = _specialize(descriptor, kind, emits) or generic
+            found = by_type[kind] = _specialize(descriptor, kind, parts) or generic
         return found(value)
 
     def remembered(value: Any) -> bytes:
-        if not _is_immutable(value):
-            return encode(value)
-        key = id(value)
-        hit = memo.get(key)
+        hit = memo.get(id(value))
         if hit is not None and hit[0] is value:
+            use.hits += 1
             return hit[1]
         data = encode(value)
-        if len(memo) >= _MEMO_LIMIT:
-            memo.clear()
-        memo[key] = (value, data)
+        if _is_immutable(value) and use.worth():
+            use.stores += 1
+            _remember(memo, value, data)
         return data
 
     return remembered
 
 
-def _specialize(descriptor: Descriptor, kind: type, emits: list[Emit]) -> Encoder | None:
-    """Straight-line code for one Python type: its fields read as attributes, scalars and
-    single messages written inline, the rest handed to their emitters. None for mappings."""
+Emit = Callable[[Any, list[bytes]], None]
+"""Writes one field, given the field's value as read from the record (None: unset)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Part:
+    """How one field is written: `emit` for any value; for the specialized encoders also the
+    memo of its framed bytes by identity (message fields) or by content (tuples of scalars),
+    with `miss` writing (and perhaps remembering) what the memo did not hold."""
+
+    emit: Emit
+    memo: dict[int, tuple[Any, bytes]] | None = None
+    use: _Usefulness | None = None
+    miss: Encoder | None = None
+    known: dict[tuple[Any, ...], bytes] | None = None
+
+
+def _specialize(descriptor: Descriptor, kind: type, parts: list[_Part]) -> Encoder | None:
+    """Straight-line code for one Python type: its fields read as attributes, scalars written
+    inline, remembered sub-messages and scalar tuples looked up inline, the rest handed to
+    their emitters. None for mappings."""
     if issubclass(kind, Mapping):
         return None
     if dataclasses.is_dataclass(kind):
         own = {f.name for f in dataclasses.fields(kind)}
     else:
         own = set(getattr(kind, "_fields", ()))
-    space: dict[str, Any] = {"varint": varint}
+    space: dict[str, Any] = {"varint": varint, "id": id, "tuple": tuple, "type": type}
     lines = ["def encode(value):", "    out = []", "    append = out.append"]
     fields = sorted(descriptor.fields, key=lambda f: f.number)
-    for k, (field, emit) in enumerate(zip(fields, emits, strict=True)):
+    for k, (field, part) in enumerate(zip(fields, parts, strict=True)):
         name = field.name
         if name in own:
             read = f"value.{name}"
@@ -241,7 +258,6 @@ def _specialize(descriptor: Descriptor, kind: type, emits: list[Emit]) -> Encode
             continue  # the type has no such field: always unset
         message = field.message_type
         simple = message is None and not _is_repeated(field)
-        single = message is not None and not _is_repeated(field) and not _is_map(field)
         if simple and (field.type == T.TYPE_STRING or field.type in _VARINT_TYPES):
             wire_type = 2 if field.type == T.TYPE_STRING else 0
             space[f"tag{k}"] = _tag(field.number, wire_type)
@@ -255,16 +271,30 @@ def _specialize(descriptor: Descriptor, kind: type, emits: list[Emit]) -> Encode
                 lines.append(f"        append(tag{k} + (b'\\x01' if v else b'\\x00'))")
             else:
                 lines.append(f"        append(tag{k} + varint(v))")
-        elif single:
-            assert message is not None
-            space[f"tag{k}"] = _tag(field.number, 2)
-            space[f"enc{k}"] = encoder(message)
+        elif part.memo is not None:
+            space[f"memo{k}"] = part.memo
+            space[f"use{k}"] = part.use
+            space[f"miss{k}"] = part.miss
             lines.append(f"    v = {read}")
-            lines.append("    if v is not None:")
-            lines.append(f"        b = enc{k}(v)")
-            lines.append(f"        append(tag{k} + varint(len(b)) + b)")
+            lines.append("    if v is not None:" if not _is_repeated(field) else "    if v:")
+            lines.append(f"        h = memo{k}.get(id(v))")
+            lines.append("        if h is not None and h[0] is v:")
+            lines.append(f"            use{k}.hits += 1")
+            lines.append("            append(h[1])")
+            lines.append("        else:")
+            lines.append(f"            append(miss{k}(v))")
+        elif part.known is not None:
+            space[f"known{k}"] = part.known
+            space[f"emit{k}"] = part.emit
+            lines.append(f"    v = {read}")
+            lines.append("    if v:")
+            lines.append(f"        b = known{k}.get(v) if type(v) is tuple else None")
+            lines.append("        if b is None:")
+            lines.append(f"            emit{k}(v, out)")
+            lines.append("        else:")
+            lines.append("            append(b)")
         else:
-            space[f"emit{k}"] = emit
+            space[f"emit{k}"] = part.emit
             lines.append(f"    emit{k}({read}, out)")
     lines.append("    return b''.join(out)")
     exec("\n".join(lines), space)  # generated from the descriptor alone, no outside input
@@ -277,10 +307,6 @@ def _is_map(field: FieldDescriptor) -> bool:
     return message is not None and bool(message.GetOptions().map_entry)
 
 
-Emit = Callable[[Any, list[bytes]], None]
-"""Writes one field, given the field's value as read from the record (None: unset)."""
-
-
 def _field_step(name: str, emit: Emit) -> Callable[[Any, list[bytes]], None]:
     """The field's writer for any record (mappings included): reads the field, emits it."""
 
@@ -290,7 +316,7 @@ def _field_step(name: str, emit: Emit) -> Callable[[Any, list[bytes]], None]:
     return step
 
 
-def _field_emit(field: FieldDescriptor) -> Emit:
+def _field_part(field: FieldDescriptor) -> _Part:
     number = field.number
     message = field.message_type
     if message is not None and message.GetOptions().map_entry:
@@ -305,79 +331,12 @@ def _field_emit(field: FieldDescriptor) -> Emit:
                 entry += _delimited(str(v).encode())
                 out.append(tag + _delimited(entry))
 
-        return emit_map
+        return _Part(emit_map)
     if message is not None:
-        tag = _tag(number, 2)
-        if not _is_repeated(field):
-
-            def emit_message(item: Any, out: list[bytes]) -> None:
-                if item is not None:
-                    out.append(tag + _delimited(encoder(message)(item)))
-
-            return emit_message
-        wrap = _wrapper(message)
-        memo: dict[int, tuple[Any, bytes]] = {}
-        """Framed bytes (tag, length, message) of whole tuples and of single items."""
-        items_use = _Usefulness()
-        whole_use = _Usefulness()
-
-        def framed(item: Any) -> bytes:
-            hit = memo.get(id(item))
-            if hit is not None and hit[0] is item:
-                items_use.hits += 1
-                return hit[1]
-            record = _is_record(item)
-            data = tag + _delimited(encoder(message)(item) if record else wrap(item))
-            if items_use.worth() and (_is_immutable(item) if record else _shallow_frozen(item)):
-                items_use.stores += 1
-                _remember(memo, item, data)
-            return data
-
-        def emit_messages(items: Any, out: list[bytes]) -> None:
-            if not items:
-                return
-            hit = memo.get(id(items))
-            if hit is not None and hit[0] is items:
-                whole_use.hits += 1
-                out.append(hit[1])
-                return
-            data = b"".join(map(framed, items))
-            if whole_use.worth() and _shallow_frozen(items):
-                whole_use.stores += 1
-                _remember(memo, items, data)
-            out.append(data)
-
-        return emit_messages
+        return _message_part(field, message)
     wire_type, payload = _scalar(field)
     if _is_repeated(field):
-        if wire_type == 2:
-            tag = _tag(number, 2)
-
-            def emit_strings(items: Any, out: list[bytes]) -> None:
-                if items:
-                    out.extend(tag + payload(item) for item in items)
-
-            return emit_strings
-        packed_tag = _tag(number, 2)
-        known: dict[tuple[Any, ...], bytes] = {}
-        """Packed bytes by content: the same scores or counts come back decision after
-        decision (a tuple of numbers is its own safe key)."""
-
-        def emit_packed(items: Any, out: list[bytes]) -> None:
-            if not items:
-                return
-            if type(items) is tuple:
-                data = known.get(items)
-                if data is None:
-                    data = packed_tag + _delimited(b"".join(map(payload, items)))
-                    if len(known) >= _MEMO_LIMIT:
-                        known.clear()
-                    known[items] = data
-                out.append(data)
-                return
-            out.append(packed_tag + _delimited(b"".join(map(payload, items))))
-
-        return emit_packed
+        return _repeated_scalar_part(number, wire_type, payload)
     tag = _tag(number, wire_type)
     if field.has_presence:
 
@@ -385,13 +344,116 @@ def _field_emit(field: FieldDescriptor) -> Emit:
             if item is not None:
                 out.append(tag + payload(item))
 
-        return emit_optional
+        return _Part(emit_optional)
 
     def emit_scalar(item: Any, out: list[bytes]) -> None:
         if item:  # proto3 leaves zero, "" and False off the wire
             out.append(tag + payload(item))
 
-    return emit_scalar
+    return _Part(emit_scalar)
+
+
+def _message_part(field: FieldDescriptor, message: Descriptor) -> _Part:
+    """A message field, single or repeated, whose framed bytes (tag, length, message) are
+    remembered by identity for immutable values: whole tuples and single items."""
+    tag = _tag(field.number, 2)
+    memo: dict[int, tuple[Any, bytes]] = {}
+    if not _is_repeated(field):
+        use = _Usefulness()
+
+        def single(item: Any) -> bytes:
+            data = tag + _delimited(encoder(message)(item))
+            if use.worth() and _is_immutable(item):
+                use.stores += 1
+                _remember(memo, item, data)
+            return data
+
+        def emit_message(item: Any, out: list[bytes]) -> None:
+            if item is None:
+                return
+            hit = memo.get(id(item))
+            if hit is not None and hit[0] is item:
+                use.hits += 1
+                out.append(hit[1])
+                return
+            out.append(single(item))
+
+        return _Part(emit_message, memo, use, single)
+    wrap = _wrapper(message)
+    items_use = _Usefulness()
+    whole_use = _Usefulness()
+
+    def framed(item: Any) -> bytes:
+        record = _is_record(item)
+        data = tag + _delimited(encoder(message)(item) if record else wrap(item))
+        if items_use.worth() and (_is_immutable(item) if record else _shallow_frozen(item)):
+            items_use.stores += 1
+            _remember(memo, item, data)
+        return data
+
+    def whole(items: Any) -> bytes:
+        parts: list[bytes] = []
+        append = parts.append
+        get = memo.get
+        misses = 0
+        for item in items:
+            hit = get(id(item))
+            if hit is not None and hit[0] is item:
+                append(hit[1])
+            else:
+                append(framed(item))
+                misses += 1
+        items_use.hits += len(parts) - misses
+        data = b"".join(parts)
+        if whole_use.worth() and _shallow_frozen(items):
+            whole_use.stores += 1
+            _remember(memo, items, data)
+        return data
+
+    def emit_messages(items: Any, out: list[bytes]) -> None:
+        if not items:
+            return
+        hit = memo.get(id(items))
+        if hit is not None and hit[0] is items:
+            whole_use.hits += 1
+            out.append(hit[1])
+            return
+        out.append(whole(items))
+
+    return _Part(emit_messages, memo, whole_use, whole)
+
+
+def _repeated_scalar_part(number: int, wire_type: int, payload: Callable[[Any], bytes]) -> _Part:
+    """Repeated scalars; a tuple's bytes are remembered by content: the same scores, counts
+    or names come back decision after decision (a tuple of scalars is its own safe key)."""
+    known: dict[tuple[Any, ...], bytes] = {}
+    if wire_type == 2:
+        tag = _tag(number, 2)
+
+        def encode(items: Any) -> bytes:
+            return b"".join([tag + payload(item) for item in items])
+
+    else:
+        packed_tag = _tag(number, 2)
+
+        def encode(items: Any) -> bytes:
+            return packed_tag + _delimited(b"".join(map(payload, items)))
+
+    def emit_repeated(items: Any, out: list[bytes]) -> None:
+        if not items:
+            return
+        if type(items) is tuple:
+            data = known.get(items)
+            if data is None:
+                data = encode(items)
+                if len(known) >= _MEMO_LIMIT:
+                    known.clear()
+                known[items] = data
+            out.append(data)
+            return
+        out.append(encode(items))
+
+    return _Part(emit_repeated, known=known)
 
 
 def _wrapper(message: Descriptor) -> Encoder:
@@ -403,7 +465,7 @@ def _wrapper(message: Descriptor) -> Encoder:
 
     def wrap(item: Any) -> bytes:
         if not emits:  # made on first use: message types may nest
-            emits.append(_field_emit(message.fields[0]))
+            emits.append(_field_part(message.fields[0]).emit)
         out: list[bytes] = []
         emits[0](item, out)
         return b"".join(out)

@@ -41,6 +41,7 @@ from games.magic_trick.views import (
     TrickView,
 )
 from games.rng import Rng
+from games.values import frozen_record
 
 SORT = "sort"
 PLAY = "play"
@@ -106,6 +107,10 @@ class MagicTrickState(State):
         self._cache_tricks: tuple[tuple[int, int], tuple[TrickView, ...]] = ((-1, -1), ())
         self._cache_past: tuple[HandResult, ...] = ()
         self._cache_taken: tuple[tuple[int, int], tuple[int, ...]] = ((-1, -1), ())
+        self._cache_rows: dict[int | None, tuple[tuple[SlotView, ...], ...]] = {}
+        self._cache_current: TrickView | None = None
+        self._cache_in_hand: dict[int, tuple[int, ...]] = {}
+        self._cache_piles: dict[int, tuple[tuple[Card, ...], tuple[Card, ...]]] = {}
         self._deal()
 
     @property
@@ -126,6 +131,7 @@ class MagicTrickState(State):
         self.to_sort = [cards[s * size : (s + 1) * size] for s in range(self._players)]
         self.placed = [[] for _ in range(self._players)]
         self.phase = SORT
+        self._cache_piles.clear()
         for seat in range(self._players):
             self._autoplace(seat)
         self._maybe_start_play()
@@ -154,6 +160,9 @@ class MagicTrickState(State):
         self.pending = _PENDING_PLAY
         self.phase = PLAY
         self._cache_fans.clear()
+        self._cache_rows.clear()
+        self._cache_in_hand.clear()
+        self._cache_current = None
 
     # --- the interface -------------------------------------------------------------------
 
@@ -177,22 +186,36 @@ class MagicTrickState(State):
         return found
 
     def _compute_legal(self, seat: int) -> tuple[Move, ...]:
-        if seat not in self.to_move():
-            return ()
-        if self.phase == SORT:
+        phase = self.phase
+        if phase == PLAY:
+            if seat != self.turn:
+                return ()
+            in_hand = self._in_hand(seat)
+            if self.pending == _PENDING_SLEEVE:
+                return (*map(_SLEEVES.__getitem__, in_hand), _KEEP)
+            if self.current:
+                lead_seat, lead_slot = self.current[0]
+                lead = self.fans[lead_seat][lead_slot].suit
+                fan = self.fans[seat]
+                following = [slot for slot in in_hand if fan[slot].suit == lead]
+                if following:
+                    return tuple(map(_PLAYS.__getitem__, following))
+            return tuple(map(_PLAYS.__getitem__, in_hand))
+        if phase == SORT and self.to_sort[seat]:
             group = sorted(_top_group(self.to_sort[seat]), key=_suit_rank)
             return tuple(_SORTS[card] for card in group)
-        in_hand = self._slots_in_hand(seat)
-        if self.pending == _PENDING_SLEEVE:
-            return (*(_SLEEVES[slot] for slot in in_hand), _KEEP)
-        if self.current:
-            lead_seat, lead_slot = self.current[0]
-            lead = self.fans[lead_seat][lead_slot].suit
-            fan = self.fans[seat]
-            following = [slot for slot in in_hand if fan[slot].suit == lead]
-            if following:
-                in_hand = following
-        return tuple(_PLAYS[slot] for slot in in_hand)
+        return ()
+
+    def apply(self, seat: int, move: Any) -> None:
+        """`State.apply`, answered at once for a move handed out by `legal_moves` (a seat
+        with legal moves is to move, and its moves are legal)."""
+        legal = self._cache_legal.get(seat)
+        if legal is not None and any(map(operator.is_, legal, itertools.repeat(move))):
+            self._step(seat, move)
+            self._cache_legal.clear()
+            self._cache_to_move = None
+        else:
+            super().apply(seat, move)
 
     def _apply(self, seat: int, move: Any) -> None:
         self._step(seat, move)
@@ -200,38 +223,63 @@ class MagicTrickState(State):
         self._cache_to_move = None
 
     def _step(self, seat: int, move: Any) -> None:
-        if isinstance(move, SortCard):
-            card = Card(move.suit, move.rank)
-            self.to_sort[seat].remove(card)
-            self.placed[seat].append(card)
-            self._autoplace(seat)
-            self._maybe_start_play()
-        elif isinstance(move, PlayCard):
-            self.places[seat][move.slot] = PLAYED
-            self._forget_fan(seat)
+        kind = type(move)
+        if kind is PlayCard:
+            self._move_card(seat, move.slot, PLAYED)
             self.current.append((seat, move.slot))
+            self._cache_current = None
             if self._may_sleeve(seat):
                 self.pending = _PENDING_SLEEVE
             else:
                 self._next_turn()
-        elif isinstance(move, SleeveCard):
-            self.places[seat][move.slot] = SLEEVED
-            self._forget_fan(seat)
+        elif kind is SleeveCard:
+            self._move_card(seat, move.slot, SLEEVED)
             self.sleeve_slot[seat] = move.slot
             self.pending = _PENDING_PLAY
             self._next_turn()
+        elif kind is SortCard:
+            card = Card(move.suit, move.rank)
+            self.to_sort[seat].remove(card)
+            self.placed[seat].append(card)
+            self._cache_piles.pop(seat, None)
+            self._autoplace(seat)
+            self._maybe_start_play()
         else:
             self.pending = _PENDING_PLAY
             self._next_turn()
 
+    def _move_card(self, owner: int, slot: int, place: str) -> None:
+        """A card leaves the owner's hand: the remembered views of the fan are updated in
+        place of being made again."""
+        self.places[owner][slot] = place
+        card = self.fans[owner][slot]
+        view = _SLOTS[card.suit, card.rank, place]
+        fans = self._cache_fans
+        for key in ((owner, True), (owner, False)):
+            found = fans.get(key)
+            if found is not None:
+                fans[key] = (*found[:slot], view, *found[slot + 1 :])
+        in_hand = self._cache_in_hand.get(owner)
+        if in_hand is not None:
+            self._cache_in_hand[owner] = tuple(s for s in in_hand if s != slot)
+        self._cache_rows.clear()
+
     def _forget_fan(self, owner: int) -> None:
         self._cache_fans.pop((owner, True), None)
         self._cache_fans.pop((owner, False), None)
+        self._cache_in_hand.pop(owner, None)
+        self._cache_rows.clear()
 
     # --- tricks and hands ----------------------------------------------------------------
 
     def _slots_in_hand(self, seat: int) -> list[int]:
         return [slot for slot, place in enumerate(self.places[seat]) if place == IN_HAND]
+
+    def _in_hand(self, seat: int) -> tuple[int, ...]:
+        found = self._cache_in_hand.get(seat)
+        if found is None:
+            found = self._cache_in_hand[seat] = tuple(self._slots_in_hand(seat))
+        return found
 
     def _may_sleeve(self, seat: int) -> bool:
         """A sleeve choice is offered after a play unless already made or forced anyway."""
@@ -247,6 +295,7 @@ class MagicTrickState(State):
         self.tricks.append(_Trick(plays[0][0], plays, winner))
         self.taken[winner].extend(self.fans[seat][slot] for seat, slot in plays)
         self.current = []
+        self._cache_current = None
         if len(self.tricks) == self.hand_size - 1:
             self._end_hand()
         else:
@@ -300,36 +349,65 @@ class MagicTrickState(State):
 
     def _view(self, viewer: int | None) -> MagicTrickObservation:
         n = self._players
-        own_pile = viewer is not None and self.phase == SORT
-        pile = self.to_sort[viewer] if own_pile and viewer is not None else []
-        placed = self.placed[viewer] if own_pile and viewer is not None else []
-        known_fan = None if viewer is None else (viewer + 1) % n
-        fans: tuple[tuple[SlotView, ...], ...] = ()
-        if self.phase == PLAY:
-            fans = tuple(self._fan_view(owner, owner == known_fan) for owner in range(n))
-        return MagicTrickObservation(
-            seat=viewer,
-            players=n,
-            prestige_bonus=self.prestige,
-            hand=min(self.hand_no, n - 1),
-            hands=n,
-            dealer=self.dealer if self.phase != OVER else (n - 1),
-            phase=self.phase,
-            turn=self.turn if self.phase == PLAY else None,
-            removed_suits=self.removed_suits,
-            set_aside=self.set_aside,
-            sorting=tuple(_canonical(pile)),
-            sorted=tuple(placed),
-            fans=fans,
-            tricks=self._tricks_view() if self.phase == PLAY else (),
-            current=self._trick_view(self.current[0][0], tuple(self.current), None)
-            if self.phase == PLAY and self.current
-            else None,
-            tricks_taken=self._taken_view() if self.phase == PLAY else (0,) * n,
-            scores=tuple(self.scores),
-            prestige_count=tuple(self.prestige_count),
-            past_hands=self._past_view(),
+        phase = self.phase
+        play = phase == PLAY
+        sorting: tuple[Card, ...] = ()
+        placed: tuple[Card, ...] = ()
+        if viewer is not None and phase == SORT:
+            sorting, placed = self._piles_view(viewer)
+        return frozen_record(
+            MagicTrickObservation,
+            {
+                "seat": viewer,
+                "players": n,
+                "prestige_bonus": self.prestige,
+                "hand": min(self.hand_no, n - 1),
+                "hands": n,
+                "dealer": self.hand_no % n if phase != OVER else (n - 1),
+                "phase": phase,
+                "turn": self.turn if play else None,
+                "removed_suits": self.removed_suits,
+                "set_aside": self.set_aside,
+                "sorting": sorting,
+                "sorted": placed,
+                "fans": self._rows_view(viewer) if play else (),
+                "tricks": self._tricks_view() if play else (),
+                "current": self._current_view() if play and self.current else None,
+                "tricks_taken": self._taken_view() if play else (0,) * n,
+                "scores": tuple(self.scores),
+                "prestige_count": tuple(self.prestige_count),
+                "past_hands": self._past_view(),
+            },
         )
+
+    def _piles_view(self, viewer: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+        """The viewer's own sorting pile and the cards it placed, until it sorts again."""
+        found = self._cache_piles.get(viewer)
+        if found is None:
+            found = self._cache_piles[viewer] = (
+                tuple(_canonical(self.to_sort[viewer])),
+                tuple(self.placed[viewer]),
+            )
+        return found
+
+    def _rows_view(self, viewer: int | None) -> tuple[tuple[SlotView, ...], ...]:
+        """Every fan as the viewer sees it (its left neighbour's ranks known), remembered
+        until a card of any fan moves."""
+        found = self._cache_rows.get(viewer)
+        if found is None:
+            known = None if viewer is None else (viewer + 1) % self._players
+            found = self._cache_rows[viewer] = tuple(
+                self._fan_view(owner, owner == known) for owner in range(self._players)
+            )
+        return found
+
+    def _current_view(self) -> TrickView:
+        found = self._cache_current
+        if found is None:
+            found = self._cache_current = self._trick_view(
+                self.current[0][0], tuple(self.current), None
+            )
+        return found
 
     def _tricks_view(self) -> tuple[TrickView, ...]:
         """Complete tricks as everybody sees them; within a hand tricks are only added, so the
@@ -373,7 +451,7 @@ class MagicTrickState(State):
     ) -> TrickView:
         return TrickView(
             leader,
-            tuple(PlayView(seat, slot, self.fans[seat][slot]) for seat, slot in plays),
+            tuple(_play_view(seat, slot, self.fans[seat][slot]) for seat, slot in plays),
             winner,
         )
 
@@ -395,6 +473,9 @@ class MagicTrickState(State):
         twin.taken = [list(cards) for cards in self.taken]
         twin._cache_legal = dict(self._cache_legal)
         twin._cache_fans = dict(self._cache_fans)
+        twin._cache_rows = dict(self._cache_rows)
+        twin._cache_in_hand = dict(self._cache_in_hand)
+        twin._cache_piles = dict(self._cache_piles)
         return twin
 
     def indistinguishable(self, seat: int, rng: Rng) -> MagicTrickState:
@@ -404,6 +485,10 @@ class MagicTrickState(State):
         twin._cache_legal.clear()
         twin._cache_to_move = None
         twin._cache_fans.clear()
+        twin._cache_rows.clear()
+        twin._cache_in_hand.clear()
+        twin._cache_piles.clear()
+        twin._cache_current = None
         if twin.phase == SORT:
             twin._swap_hidden_piles(seat, rng)
         elif twin.phase == PLAY:
@@ -444,6 +529,18 @@ class MagicTrickState(State):
             self.fans[a][i], self.fans[b][j] = self.fans[b][j], self.fans[a][i]
             if not (_descending(self.fans[a]) and _descending(self.fans[b])):
                 self.fans[a][i], self.fans[b][j] = self.fans[b][j], self.fans[a][i]
+
+
+_PLAY_VIEWS: dict[tuple[int, int, Card], PlayView] = {}
+
+
+def _play_view(seat: int, slot: int, card: Card) -> PlayView:
+    """A play as everybody sees it, made once per (seat, slot, card)."""
+    key = (seat, slot, card)
+    found = _PLAY_VIEWS.get(key)
+    if found is None:
+        found = _PLAY_VIEWS[key] = PlayView(seat, slot, card)
+    return found
 
 
 _rank = operator.itemgetter(1)
