@@ -13,8 +13,11 @@ an engine that hands out the same card object again gets its bytes back from a d
 from __future__ import annotations
 
 import dataclasses
+import operator
 import struct
 from collections.abc import Callable, Mapping
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
@@ -130,6 +133,8 @@ def _type_immutable(kind: type) -> bool:
 def _shallow_frozen(value: Any) -> bool:
     """A tuple of frozen records or of tuples (engines' views are frozen all the way down,
     State.observe's contract; the check looks one level deep)."""
+    if value is _verified[0]:
+        return True
     if type(value) is not tuple:
         return False
     for kind in set(map(type, value)):
@@ -170,6 +175,15 @@ def _remember(memo: dict[int, tuple[Any, bytes]], value: Any, data: bytes) -> No
     if len(memo) >= _MEMO_LIMIT:
         memo.clear()
     memo[id(value)] = (value, data)
+
+
+_verified: list[Any] = [None]
+"""The tuple last found to hold only remembered (so frozen) items: the caller that framed
+it asks `_shallow_frozen` about it next."""
+_ABSENT = (object(), b"")
+"""What a memo lookup gives for a value it does not hold: no value is this object."""
+_first = operator.itemgetter(0)
+_second = operator.itemgetter(1)
 
 
 _ENCODERS: dict[str, Encoder] = {}
@@ -380,23 +394,36 @@ def _message_part(field: FieldDescriptor, message: Descriptor) -> _Part:
 
         return _Part(emit_message, memo, use, single)
     wrap = _wrapper(message)
+    items: dict[int, tuple[Any, bytes]] = {}
     items_use = _Usefulness()
     whole_use = _Usefulness()
+    in_c = [True]
+    """Whether the last tuple had every item remembered: then the next is looked up by loops
+    in C first (items made once and handed out again, such as cards, always are)."""
 
     def framed(item: Any) -> bytes:
         record = _is_record(item)
         data = tag + _delimited(encoder(message)(item) if record else wrap(item))
         if items_use.worth() and (_is_immutable(item) if record else _shallow_frozen(item)):
             items_use.stores += 1
-            _remember(memo, item, data)
+            _remember(items, item, data)
         return data
 
-    def whole(items: Any) -> bytes:
+    def looked_up(values: Any) -> bytes | None:
+        hits = list(map(items.get, map(id, values), repeat(_ABSENT)))
+        if not all(map(is_, map(_first, hits), values)):
+            return None
+        items_use.hits += len(hits)
+        if type(values) is tuple:
+            _verified[0] = values  # its items were all remembered, so all are frozen
+        return b"".join(map(_second, hits))
+
+    def each(values: Any) -> bytes:
         parts: list[bytes] = []
         append = parts.append
-        get = memo.get
+        get = items.get
         misses = 0
-        for item in items:
+        for item in values:
             hit = get(id(item))
             if hit is not None and hit[0] is item:
                 append(hit[1])
@@ -404,21 +431,27 @@ def _message_part(field: FieldDescriptor, message: Descriptor) -> _Part:
                 append(framed(item))
                 misses += 1
         items_use.hits += len(parts) - misses
-        data = b"".join(parts)
-        if whole_use.worth() and _shallow_frozen(items):
+        in_c[0] = not misses
+        return b"".join(parts)
+
+    def whole(values: Any) -> bytes:
+        data = looked_up(values) if in_c[0] else None
+        if data is None:
+            data = each(values)
+        if whole_use.worth() and _shallow_frozen(values):
             whole_use.stores += 1
-            _remember(memo, items, data)
+            _remember(memo, values, data)
         return data
 
-    def emit_messages(items: Any, out: list[bytes]) -> None:
-        if not items:
+    def emit_messages(values: Any, out: list[bytes]) -> None:
+        if not values:
             return
-        hit = memo.get(id(items))
-        if hit is not None and hit[0] is items:
+        hit = memo.get(id(values))
+        if hit is not None and hit[0] is values:
             whole_use.hits += 1
             out.append(hit[1])
             return
-        out.append(whole(items))
+        out.append(whole(values))
 
     return _Part(emit_messages, memo, whole_use, whole)
 
