@@ -15,7 +15,7 @@ from games.errors import MalformedMove
 from games.interface import Game
 from premiere_wire import bot_gateway_pb2, game_pb2
 from premiere_wire.convert import ConversionError, build, fill
-from server.encoder import encoder, varint
+from server.encoder import Memo, encoder, remember, varint
 
 
 def wire_field(game_id: str) -> str:
@@ -80,24 +80,24 @@ def observation_bytes(game: Game, observation: Any) -> bytes:
 _OBSERVATIONS: dict[str, tuple[bytes, Callable[[Any], bytes]]] = {}
 
 
-_MOVES: dict[str, dict[int, tuple[Any, bytes]]] = {}
+_MOVES: dict[str, Memo] = {}
 
 
 def move_bytes(game: Game, move: Any) -> bytes:
     """`move_to_wire(game, move).SerializeToString()`, remembered per move object."""
-    memo = _MOVES.setdefault(game.id, {})
-    hit = memo.get(id(move))
-    if hit is not None and hit[0] is move:
-        return hit[1]
+    memo = _MOVES.get(game.id)
+    if memo is None:
+        memo = _MOVES[game.id] = Memo()
+    found = memo.data.get(id(move))
+    if found is not None:
+        return found
     field = game_pb2.Move.DESCRIPTOR.fields_by_name[wire_field(game.id)]
     assert field.message_type is not None
     kind = field.message_type.fields_by_name[kind_field(move.kind)]
     assert kind.message_type is not None
     typed = _tag(kind.number) + _sized(encoder(kind.message_type)(move))
     data = _tag(field.number) + _sized(typed)
-    if len(memo) >= 4096:
-        memo.clear()
-    memo[id(move)] = (move, data)
+    remember(memo, move, data)
     return data
 
 
@@ -113,7 +113,8 @@ _OBSERVATION_TAG = _tag(bot_gateway_pb2.DecisionRequest.OBSERVATION_FIELD_NUMBER
 _LEGAL_MOVE_TAG = _tag(bot_gateway_pb2.DecisionRequest.LEGAL_MOVES_FIELD_NUMBER)
 
 
-_FRAMED: dict[int, tuple[Any, bytes]] = {}
+_FRAMED = Memo()
+_framed = _FRAMED.data
 _HEADER_TYPES = {
     FieldDescriptor.TYPE_STRING: 0,
     FieldDescriptor.TYPE_INT32: 1 << 31,
@@ -125,14 +126,21 @@ _HEADER_TYPES = {
 
 def _legal_move(game: Game, move: Any) -> bytes:
     """A move as one `legal_moves` entry of a request (tag, length, bytes), remembered."""
-    hit = _FRAMED.get(id(move))
-    if hit is not None and hit[0] is move:
-        return hit[1]
+    found = _framed.get(id(move))
+    if found is not None:
+        return found
     data = _LEGAL_MOVE_TAG + _sized(move_bytes(game, move))
-    if len(_FRAMED) >= 4096:
-        _FRAMED.clear()
-    _FRAMED[id(move)] = (move, data)
+    remember(_FRAMED, move, data)
     return data
+
+
+def _legal_moves(game: Game, legal: Sequence[Any]) -> bytes:
+    """Every legal move as `legal_moves` entries; in one pass in C when all are remembered
+    (engines hand out the same move objects again)."""
+    try:
+        return b"".join(map(_framed.__getitem__, map(id, legal)))
+    except KeyError:
+        return b"".join([_legal_move(game, move) for move in legal])
 
 
 _SCALARS: dict[str, tuple[bytes, int]] = {
@@ -174,6 +182,13 @@ def decision_request(
     the scalar ``fields`` (ids, seat, clock). Encoded as bytes by the precomputed encoders and
     parsed once, instead of filled field by field."""
     observed = observation_bytes(game, observation)
-    parts = [_header(fields), _OBSERVATION_TAG, varint(len(observed)), observed]
-    parts.extend(_legal_move(game, move) for move in legal)
-    return bot_gateway_pb2.DecisionRequest.FromString(b"".join(parts))
+    data = b"".join(
+        (
+            _header(fields),
+            _OBSERVATION_TAG,
+            varint(len(observed)),
+            observed,
+            _legal_moves(game, legal),
+        )
+    )
+    return bot_gateway_pb2.DecisionRequest.FromString(data)

@@ -13,11 +13,8 @@ an engine that hands out the same card object again gets its bytes back from a d
 from __future__ import annotations
 
 import dataclasses
-import operator
 import struct
 from collections.abc import Callable, Mapping
-from itertools import repeat
-from operator import is_
 from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
@@ -171,19 +168,30 @@ class _Usefulness:
         return False
 
 
-def _remember(memo: dict[int, tuple[Any, bytes]], value: Any, data: bytes) -> None:
-    if len(memo) >= _MEMO_LIMIT:
-        memo.clear()
-    memo[id(value)] = (value, data)
+class Memo:
+    """Bytes by the identity of the value they encode. `alive` holds every value whose id is
+    a key of `data`, so no other object can have that id meanwhile: a key found is the value
+    asked about, with no check and no (value, bytes) pair made per entry (fewer objects for
+    the garbage collector to walk)."""
+
+    __slots__ = ("alive", "data")
+
+    def __init__(self) -> None:
+        self.data: dict[int, bytes] = {}
+        self.alive: list[Any] = []
+
+
+def remember(memo: Memo, value: Any, data: bytes) -> None:
+    if len(memo.alive) >= _MEMO_LIMIT:
+        memo.data.clear()
+        memo.alive.clear()
+    memo.data[id(value)] = data
+    memo.alive.append(value)
 
 
 _verified: list[Any] = [None]
 """The tuple last found to hold only remembered (so frozen) items: the caller that framed
 it asks `_shallow_frozen` about it next."""
-_ABSENT = (object(), b"")
-"""What a memo lookup gives for a value it does not hold: no value is this object."""
-_first = operator.itemgetter(0)
-_second = operator.itemgetter(1)
 
 
 _ENCODERS: dict[str, Encoder] = {}
@@ -201,7 +209,8 @@ def _compile(descriptor: Descriptor) -> Encoder:
     fields = sorted(descriptor.fields, key=lambda f: f.number)
     parts = [_field_part(field) for field in fields]
     steps = [_field_step(f.name, part.emit) for f, part in zip(fields, parts, strict=True)]
-    memo: dict[int, tuple[Any, bytes]] = {}
+    memo = Memo()
+    known = memo.data
     use = _Usefulness()
     by_type: dict[type, Encoder] = {}
 
@@ -219,14 +228,14 @@ def _compile(descriptor: Descriptor) -> Encoder:
         return found(value)
 
     def remembered(value: Any) -> bytes:
-        hit = memo.get(id(value))
-        if hit is not None and hit[0] is value:
+        found = known.get(id(value))
+        if found is not None:
             use.hits += 1
-            return hit[1]
+            return found
         data = encode(value)
         if _is_immutable(value) and use.worth():
             use.stores += 1
-            _remember(memo, value, data)
+            remember(memo, value, data)
         return data
 
     return remembered
@@ -243,7 +252,7 @@ class _Part:
     with `miss` writing (and perhaps remembering) what the memo did not hold."""
 
     emit: Emit
-    memo: dict[int, tuple[Any, bytes]] | None = None
+    memo: dict[int, bytes] | None = None
     use: _Usefulness | None = None
     miss: Encoder | None = None
     known: dict[tuple[Any, ...], bytes] | None = None
@@ -291,10 +300,10 @@ def _specialize(descriptor: Descriptor, kind: type, parts: list[_Part]) -> Encod
             space[f"miss{k}"] = part.miss
             lines.append(f"    v = {read}")
             lines.append("    if v is not None:" if not _is_repeated(field) else "    if v:")
-            lines.append(f"        h = memo{k}.get(id(v))")
-            lines.append("        if h is not None and h[0] is v:")
+            lines.append(f"        b = memo{k}.get(id(v))")
+            lines.append("        if b is not None:")
             lines.append(f"            use{k}.hits += 1")
-            lines.append("            append(h[1])")
+            lines.append("            append(b)")
             lines.append("        else:")
             lines.append(f"            append(miss{k}(v))")
         elif part.known is not None:
@@ -371,7 +380,7 @@ def _message_part(field: FieldDescriptor, message: Descriptor) -> _Part:
     """A message field, single or repeated, whose framed bytes (tag, length, message) are
     remembered by identity for immutable values: whole tuples and single items."""
     tag = _tag(field.number, 2)
-    memo: dict[int, tuple[Any, bytes]] = {}
+    memo = Memo()
     if not _is_repeated(field):
         use = _Usefulness()
 
@@ -379,22 +388,23 @@ def _message_part(field: FieldDescriptor, message: Descriptor) -> _Part:
             data = tag + _delimited(encoder(message)(item))
             if use.worth() and _is_immutable(item):
                 use.stores += 1
-                _remember(memo, item, data)
+                remember(memo, item, data)
             return data
 
         def emit_message(item: Any, out: list[bytes]) -> None:
             if item is None:
                 return
-            hit = memo.get(id(item))
-            if hit is not None and hit[0] is item:
+            found = memo.data.get(id(item))
+            if found is not None:
                 use.hits += 1
-                out.append(hit[1])
+                out.append(found)
                 return
             out.append(single(item))
 
-        return _Part(emit_message, memo, use, single)
+        return _Part(emit_message, memo.data, use, single)
     wrap = _wrapper(message)
-    items: dict[int, tuple[Any, bytes]] = {}
+    items = Memo()
+    item_bytes = items.data
     items_use = _Usefulness()
     whole_use = _Usefulness()
     in_c = [True]
@@ -406,27 +416,28 @@ def _message_part(field: FieldDescriptor, message: Descriptor) -> _Part:
         data = tag + _delimited(encoder(message)(item) if record else wrap(item))
         if items_use.worth() and (_is_immutable(item) if record else _shallow_frozen(item)):
             items_use.stores += 1
-            _remember(items, item, data)
+            remember(items, item, data)
         return data
 
     def looked_up(values: Any) -> bytes | None:
-        hits = list(map(items.get, map(id, values), repeat(_ABSENT)))
-        if not all(map(is_, map(_first, hits), values)):
+        try:
+            data = b"".join(map(item_bytes.__getitem__, map(id, values)))
+        except KeyError:
             return None
-        items_use.hits += len(hits)
+        items_use.hits += len(values)
         if type(values) is tuple:
             _verified[0] = values  # its items were all remembered, so all are frozen
-        return b"".join(map(_second, hits))
+        return data
 
     def each(values: Any) -> bytes:
         parts: list[bytes] = []
         append = parts.append
-        get = items.get
+        get = item_bytes.get
         misses = 0
         for item in values:
-            hit = get(id(item))
-            if hit is not None and hit[0] is item:
-                append(hit[1])
+            found = get(id(item))
+            if found is not None:
+                append(found)
             else:
                 append(framed(item))
                 misses += 1
@@ -440,20 +451,20 @@ def _message_part(field: FieldDescriptor, message: Descriptor) -> _Part:
             data = each(values)
         if whole_use.worth() and _shallow_frozen(values):
             whole_use.stores += 1
-            _remember(memo, values, data)
+            remember(memo, values, data)
         return data
 
     def emit_messages(values: Any, out: list[bytes]) -> None:
         if not values:
             return
-        hit = memo.get(id(values))
-        if hit is not None and hit[0] is values:
+        found = memo.data.get(id(values))
+        if found is not None:
             whole_use.hits += 1
-            out.append(hit[1])
+            out.append(found)
             return
         out.append(whole(values))
 
-    return _Part(emit_messages, memo, whole_use, whole)
+    return _Part(emit_messages, memo.data, whole_use, whole)
 
 
 def _repeated_scalar_part(number: int, wire_type: int, payload: Callable[[Any], bytes]) -> _Part:

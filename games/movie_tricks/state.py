@@ -12,11 +12,13 @@ A decision with a single legal move is applied by the engine at once, never aske
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, State
-from games.movie_tricks.cards import CARDS, COLUMN, DATA, PLAYING, PLUS3, PROPS, SUITS, Card
+from games.movie_tricks.cards import CARDS, COLUMN, DATA, PLAYING, PLUS3, PROPS, SUITS, Card, Goal
 from games.movie_tricks.moves import (
     MOVE_TYPES,
     BonusToHand,
@@ -49,7 +51,7 @@ from games.movie_tricks.views import (
 )
 from games.rng import Rng
 from games.turns import OneSeatAtATime
-from games.values import Interner
+from games.values import Interner, frozen_record
 
 _PROPS_COLUMN = COLUMN[PROPS]
 _RESUME_DRAFT = "draft"
@@ -143,6 +145,9 @@ class MovieTricksState(OneSeatAtATime):
         self.pawn = self.director
         self.result: Outcome | None = None
         self._legal: tuple[Move, ...] = ()
+        self._cache_views: dict[Any, Any] = {}
+        """Parts of the observations, made when first asked and dropped when what they show
+        changes (see `_step`); whole rounds start afresh."""
         self._start_round()
         self._settle()
 
@@ -187,20 +192,45 @@ class MovieTricksState(OneSeatAtATime):
             moves.extend(_PLAY_MOVES[card, True] for card in playable)
         return tuple(moves)
 
+    def apply(self, seat: int, move: Any) -> None:
+        """`State.apply`, answered at once for a move handed out by `legal_moves` (a seat
+        with legal moves is to move, and its moves are legal)."""
+        if seat == self.turn and any(map(operator.is_, self._legal, itertools.repeat(move))):
+            self._step(seat, move)
+            self._settle()
+        else:
+            super().apply(seat, move)
+
     def _step(self, seat: int, move: Move) -> None:
-        if isinstance(move, PlayCard):
+        kind = type(move)
+        views = self._cache_views
+        if kind is PlayCard:
+            assert isinstance(move, PlayCard)
+            for key in (("hand", seat), "sizes", "plays", "discards"):
+                views.pop(key, None)
+            if move.boost or not _is_hidden(move.card):
+                views.pop("known", None)
             self._play(seat, move.card, move.boost)
-        elif isinstance(move, DraftCard):
+        elif kind is DraftCard:
+            assert isinstance(move, DraftCard)
+            for key in ("market", ("tableau", seat), "tableaus"):
+                views.pop(key, None)
             self.market.remove(move.card)
             self.pick_order.pop(0)
             if not self._place(seat, move.card, _RESUME_DRAFT):
                 self._next_pick()
-        elif isinstance(move, ClaimGoal):
+        elif kind is ClaimGoal:
+            assert isinstance(move, ClaimGoal)
+            for key in ("goals", ("tableau", seat), "tableaus"):
+                views.pop(key, None)
             self._claim(seat, move.need)
             self._resume()
-        elif isinstance(move, DeclineGoal):
+        elif kind is DeclineGoal:
             self._resume()
-        elif isinstance(move, BonusToHand):
+        elif kind is BonusToHand:
+            assert isinstance(move, BonusToHand)
+            for key in ("display", ("hand", seat), "sizes", "known"):
+                views.pop(key, None)
             self.display.remove(move.card)
             self.hands[seat].append(move.card)
             if self.bonus_taken > 0:
@@ -210,17 +240,24 @@ class MovieTricksState(OneSeatAtATime):
             else:
                 self.trump = CARDS[move.card].suit
                 self._after_bonus()
-        elif isinstance(move, BonusToTableau):
+        elif kind is BonusToTableau:
+            assert isinstance(move, BonusToTableau)
+            for key in ("display", ("tableau", seat), "tableaus"):
+                views.pop(key, None)
             self.display.remove(move.card)
             if self.bonus_taken == 0:
                 self.trump = CARDS[move.card].suit
             if not self._place(seat, move.card, _RESUME_BONUS):
                 self._after_bonus()
-        elif isinstance(move, DiscardBonus):
+        elif kind is DiscardBonus:
+            assert isinstance(move, DiscardBonus)
+            for key in ("display", "discards"):
+                views.pop(key, None)
             self.display.remove(move.card)
             self.discards.append(move.card)
             self._ask_trump()
-        elif isinstance(move, ChooseTrump):
+        elif kind is ChooseTrump:
+            assert isinstance(move, ChooseTrump)
             self.trump = move.suit
             self._resume()
 
@@ -228,6 +265,7 @@ class MovieTricksState(OneSeatAtATime):
 
     def _start_round(self) -> None:
         n = self._players
+        self._cache_views.pop("plays", None)
         self.play_order = [(self.director + i) % n for i in range(n * self.plays_each)]
         self.plays = []
         self.boosted = [False] * n
@@ -326,6 +364,7 @@ class MovieTricksState(OneSeatAtATime):
             return
         if self.family:
             self.display = [self.bonus_deck.pop()]
+            self._cache_views.pop("display", None)
         self.phase = BONUS
         self.turn = self.bonus_order[0]
 
@@ -341,23 +380,28 @@ class MovieTricksState(OneSeatAtATime):
             return
         if not self.family:
             self.display.append(self.bonus_deck.pop())
+            self._cache_views.pop("display", None)
         self._next_bonus()
 
     # --- step 4: the next round ----------------------------------------------------------
 
     def _end_round(self) -> None:
         self.market.extend(card for _, card, _ in self.plays)
+        self._cache_views.pop("market", None)
         self.director = self.pawn
         if self._players == 2:
             for seat in (self.director, 1 - self.director):
                 if self.draw_deck:
                     self.hands[seat].append(self.draw_deck.pop())
+                    for key in (("hand", seat), "sizes", "known"):
+                        self._cache_views.pop(key, None)
                     for suit in self.allow[seat]:
                         self.allow[seat][suit] += 1
         self.round += 1
         self._start_round()
 
     def _finish(self) -> None:
+        self._cache_views.clear()
         self.phase = OVER
         self.turn = None
         columns = [[[CARDS[c] for c in column] for column in t] for t in self.tableaus]
@@ -381,46 +425,94 @@ class MovieTricksState(OneSeatAtATime):
         return self._view(None)
 
     def _view(self, viewer: int | None) -> MovieTricksObservation:
-        return MovieTricksObservation(
-            seat=viewer,
-            players=self._players,
-            family=self.family,
-            round=self.round,
-            rounds=self.rounds,
-            phase=self.phase,
-            turn=self.turn,
-            director=self.director,
-            trump=self.trump,
-            hand=() if viewer is None else _cards(sorted(self.hands[viewer])),
-            hand_sizes=tuple(len(hand) for hand in self.hands),
-            known_hands=_VIEWS.get(
-                ("known", *(tuple(hand) for hand in self.hands)),
-                lambda: tuple(
-                    _cards(sorted(c for c in hand if not _is_hidden(c))) for hand in self.hands
-                ),
-            ),
-            plays=_VIEWS.get(
-                ("plays", *self.plays),
-                lambda: tuple(Play(seat, CARDS[card], boost) for seat, card, boost in self.plays),
-            ),
-            pick_order=tuple(self.pick_order) if self.phase != PLAY else (),
-            bonus_order=tuple(self.bonus_order) if self.phase != PLAY else (),
-            market=_cards(self.market),
-            display=_cards(self.display),
-            bonus_deck=len(self.bonus_deck),
-            draw_deck=len(self.draw_deck),
-            discards=_cards(self.discards),
-            goals=_VIEWS.get(
-                ("goals", *self.goals),
-                lambda: tuple(goal for goal in DATA.goals if goal.need in self.goals),
-            ),
-            goals_discarded=tuple(self.goals_discarded),
-            tableaus=tuple(
-                _tableau(tableau, self.claimed[seat]) for seat, tableau in enumerate(self.tableaus)
-            ),
-            props_die=self.props_die,
-            soundtrack_die=self.soundtrack_die,
+        views = self._cache_views
+        hand: tuple[Card, ...] = ()
+        if viewer is not None:
+            hand = views.get(("hand", viewer))
+            if hand is None:
+                hand = views["hand", viewer] = _cards(sorted(self.hands[viewer]))
+        sizes = views.get("sizes")
+        if sizes is None:
+            sizes = views["sizes"] = tuple(len(hand) for hand in self.hands)
+        known = views.get("known")
+        if known is None:
+            known = views["known"] = self._known_view()
+        plays = views.get("plays")
+        if plays is None:
+            plays = views["plays"] = self._plays_view()
+        market = views.get("market")
+        if market is None:
+            market = views["market"] = _cards(self.market)
+        display = views.get("display")
+        if display is None:
+            display = views["display"] = _cards(self.display)
+        discards = views.get("discards")
+        if discards is None:
+            discards = views["discards"] = _cards(self.discards)
+        goals = views.get("goals")
+        if goals is None:
+            goals = views["goals"] = self._goals_view()
+        tableaus = views.get("tableaus")
+        if tableaus is None:
+            tableaus = views["tableaus"] = self._tableaus_view()
+        phase = self.phase
+        return frozen_record(
+            MovieTricksObservation,
+            {
+                "seat": viewer,
+                "players": self._players,
+                "family": self.family,
+                "round": self.round,
+                "rounds": self.rounds,
+                "phase": phase,
+                "turn": self.turn,
+                "director": self.director,
+                "trump": self.trump,
+                "hand": hand,
+                "hand_sizes": sizes,
+                "known_hands": known,
+                "plays": plays,
+                "pick_order": tuple(self.pick_order) if phase != PLAY else (),
+                "bonus_order": tuple(self.bonus_order) if phase != PLAY else (),
+                "market": market,
+                "display": display,
+                "bonus_deck": len(self.bonus_deck),
+                "draw_deck": len(self.draw_deck),
+                "discards": discards,
+                "goals": goals,
+                "goals_discarded": tuple(self.goals_discarded),
+                "tableaus": tableaus,
+                "props_die": self.props_die,
+                "soundtrack_die": self.soundtrack_die,
+            },
         )
+
+    def _known_view(self) -> tuple[tuple[Card, ...], ...]:
+        return _VIEWS.get(
+            ("known", *(tuple(hand) for hand in self.hands)),
+            lambda: tuple(
+                _cards(sorted(c for c in hand if not _is_hidden(c))) for hand in self.hands
+            ),
+        )
+
+    def _plays_view(self) -> tuple[Play, ...]:
+        return tuple(map(_play_view, self.plays))
+
+    def _goals_view(self) -> tuple[Goal, ...]:
+        return _VIEWS.get(
+            ("goals", *self.goals),
+            lambda: tuple(goal for goal in DATA.goals if goal.need in self.goals),
+        )
+
+    def _tableaus_view(self) -> tuple[Tableau, ...]:
+        views = self._cache_views
+        made = []
+        for seat, tableau in enumerate(self.tableaus):
+            view = views.get(("tableau", seat))
+            if view is None:
+                view = views["tableau", seat] = _tableau(tableau, self.claimed[seat])
+            made.append(view)
+        return tuple(made)
 
     # --- copies and hidden information ---------------------------------------------------
 
@@ -446,6 +538,7 @@ class MovieTricksState(OneSeatAtATime):
         twin.boosted = list(self.boosted)
         twin.pick_order = list(self.pick_order)
         twin.bonus_order = list(self.bonus_order)
+        twin._cache_views = dict(self._cache_views)
         return twin
 
     def indistinguishable(self, seat: int, rng: Rng) -> MovieTricksState:
@@ -457,6 +550,7 @@ class MovieTricksState(OneSeatAtATime):
         """
         twin = self.clone()
         twin.rng = rng.fork(f"twin-{rng.below(1 << 62)}")
+        twin._cache_views = {}
         twin._redeal_hidden(seat, rng)
         hidden_bonus = twin.bonus_deck + twin.bonus_unused
         rng.shuffle(hidden_bonus)
@@ -496,6 +590,18 @@ class MovieTricksState(OneSeatAtATime):
 
 _VIEWS = Interner()
 """Views of the same cards are the same objects (see `Interner`)."""
+
+
+_PLAYS: dict[tuple[int, int, bool], Play] = {}
+
+
+def _play_view(play: tuple[int, int, bool]) -> Play:
+    """A card played, made once per (seat, card, boosted)."""
+    found = _PLAYS.get(play)
+    if found is None:
+        seat, card, boost = play
+        found = _PLAYS[play] = Play(seat, CARDS[card], boost)
+    return found
 
 
 def _cards(ids: list[int]) -> tuple[Card, ...]:
