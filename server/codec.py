@@ -67,6 +67,13 @@ def move_from_wire(game: Game, envelope: game_pb2.Move, seat: int = -1) -> Any:
 
 def observation_bytes(game: Game, observation: Any) -> bytes:
     """`observation_to_wire(game, observation).SerializeToString()`, written directly."""
+    head, data = _observation_parts(game, observation)
+    return head + data
+
+
+def _observation_parts(game: Game, observation: Any) -> tuple[bytes, bytes]:
+    """The serialized `Observation` envelope in two parts: the game's tag and length, then
+    the game's observation message (not copied into one)."""
     found = _OBSERVATIONS.get(game.id)
     if found is None:
         field = game_pb2.Observation.DESCRIPTOR.fields_by_name[wire_field(game.id)]
@@ -74,7 +81,7 @@ def observation_bytes(game: Game, observation: Any) -> bytes:
         found = _OBSERVATIONS[game.id] = (_tag(field.number), encoder(field.message_type))
     tag, encode = found
     data = encode(observation)
-    return tag + varint(len(data)) + data
+    return tag + varint(len(data)), data
 
 
 _OBSERVATIONS: dict[str, tuple[bytes, Callable[[Any], bytes]]] = {}
@@ -181,12 +188,13 @@ def decision_request(
     """The request asking a seat to decide: its observation and legal moves on the wire, plus
     the scalar ``fields`` (ids, seat, clock). Encoded as bytes by the precomputed encoders and
     parsed once, instead of filled field by field."""
-    observed = observation_bytes(game, observation)
+    head, observed = _observation_parts(game, observation)
     data = b"".join(
         (
             _header(fields),
             _OBSERVATION_TAG,
-            varint(len(observed)),
+            varint(len(head) + len(observed)),
+            head,
             observed,
             _legal_moves(game, legal),
         )

@@ -40,12 +40,8 @@ _FIXED = {
 }
 """struct format and wire type of the fixed-width scalars."""
 
-_SMALL = [bytes([n]) for n in range(128)]
 
-
-def varint(value: int) -> bytes:
-    if 0 <= value < 128:
-        return _SMALL[value]
+def _varint(value: int) -> bytes:
     if value < 0:
         value += 1 << 64
     out = bytearray()
@@ -54,6 +50,17 @@ def varint(value: int) -> bytes:
         value >>= 7
     out.append(value)
     return bytes(out)
+
+
+_TABLE = 1 << 14
+_VARINTS = [_varint(n) for n in range(_TABLE)]
+"""Every one- and two-byte varint: the lengths and numbers of observations."""
+
+
+def varint(value: int) -> bytes:
+    if 0 <= value < _TABLE:
+        return _VARINTS[value]
+    return _varint(value)
 
 
 def _tag(number: int, wire_type: int) -> bytes:
@@ -87,7 +94,8 @@ def _scalar(field: FieldDescriptor) -> tuple[int, Callable[[Any], bytes]]:
 
 
 def _delimited(payload: bytes) -> bytes:
-    return varint(len(payload)) + payload
+    size = len(payload)
+    return (_VARINTS[size] if size < _TABLE else _varint(size)) + payload
 
 
 def _get(value: Any, name: str) -> Any:
@@ -288,12 +296,19 @@ def _specialize(descriptor: Descriptor, kind: type, parts: list[_Part]) -> Encod
             lines.append(f"    v = {read}")
             lines.append(f"    if v {test}:")
             if field.type == T.TYPE_STRING:
-                lines.append("        b = v.encode()")
-                lines.append(f"        append(tag{k} + varint(len(b)) + b)")
+                space[f"texts{k}"] = {}
+                lines.append(f"        b = texts{k}.get(v)")
+                lines.append("        if b is None:")
+                lines.append("            b = v.encode()")
+                lines.append(f"            b = tag{k} + varint(len(b)) + b")
+                lines.append(f"            if len(texts{k}) < {_MEMO_LIMIT}:")
+                lines.append(f"                texts{k}[v] = b")
+                lines.append("        append(b)")
             elif field.type == T.TYPE_BOOL:
                 lines.append(f"        append(tag{k} + (b'\\x01' if v else b'\\x00'))")
             else:
-                lines.append(f"        append(tag{k} + varint(v))")
+                space[f"small{k}"] = [_tag(field.number, 0) + varint(n) for n in range(128)]
+                lines.append(f"        append(small{k}[v] if 0 <= v < 128 else tag{k} + varint(v))")
         elif part.memo is not None:
             space[f"memo{k}"] = part.memo
             space[f"use{k}"] = part.use
@@ -407,9 +422,6 @@ def _message_part(field: FieldDescriptor, message: Descriptor) -> _Part:
     item_bytes = items.data
     items_use = _Usefulness()
     whole_use = _Usefulness()
-    in_c = [True]
-    """Whether the last tuple had every item remembered: then the next is looked up by loops
-    in C first (items made once and handed out again, such as cards, always are)."""
 
     def framed(item: Any) -> bytes:
         record = _is_record(item)
@@ -419,39 +431,29 @@ def _message_part(field: FieldDescriptor, message: Descriptor) -> _Part:
             remember(items, item, data)
         return data
 
-    def looked_up(values: Any) -> bytes | None:
-        try:
-            data = b"".join(map(item_bytes.__getitem__, map(id, values)))
-        except KeyError:
-            return None
-        items_use.hits += len(values)
-        if type(values) is tuple:
-            _verified[0] = values  # its items were all remembered, so all are frozen
-        return data
-
-    def each(values: Any) -> bytes:
-        parts: list[bytes] = []
-        append = parts.append
-        get = item_bytes.get
-        misses = 0
-        for item in values:
-            found = get(id(item))
-            if found is not None:
-                append(found)
-            else:
-                append(framed(item))
-                misses += 1
-        items_use.hits += len(parts) - misses
-        in_c[0] = not misses
-        return b"".join(parts)
-
     def whole(values: Any) -> bytes:
-        data = looked_up(values) if in_c[0] else None
-        if data is None:
-            data = each(values)
-        if whole_use.worth() and _shallow_frozen(values):
-            whole_use.stores += 1
-            remember(memo, values, data)
+        """Every item's framed bytes: looked up in one pass in C, the items not remembered
+        then written one by one (framed bytes are never empty, so a miss is the only falsy)."""
+        if type(values) is not tuple and type(values) is not list:
+            values = tuple(values)
+        found = list(map(item_bytes.get, map(id, values)))
+        if all(found):
+            items_use.hits += len(found)
+            frozen = type(values) is tuple  # its items were all remembered, so all are frozen
+        else:
+            misses = 0
+            for index, data in enumerate(found):
+                if data is None:
+                    found[index] = framed(values[index])
+                    misses += 1
+            items_use.hits += len(found) - misses
+            frozen = _shallow_frozen(values)
+        data = b"".join(found)  # type: ignore[arg-type]  # no None is left
+        if frozen:
+            _verified[0] = values
+            if whole_use.worth():
+                whole_use.stores += 1
+                remember(memo, values, data)
         return data
 
     def emit_messages(values: Any, out: list[bytes]) -> None:

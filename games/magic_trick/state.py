@@ -261,7 +261,8 @@ class MagicTrickState(State):
                 fans[key] = (*found[:slot], view, *found[slot + 1 :])
         in_hand = self._cache_in_hand.get(owner)
         if in_hand is not None:
-            self._cache_in_hand[owner] = tuple(s for s in in_hand if s != slot)
+            at = in_hand.index(slot)
+            self._cache_in_hand[owner] = in_hand[:at] + in_hand[at + 1 :]
         self._cache_rows.clear()
 
     def _forget_fan(self, owner: int) -> None:

@@ -146,8 +146,9 @@ class MovieTricksState(OneSeatAtATime):
         self.result: Outcome | None = None
         self._legal: tuple[Move, ...] = ()
         self._cache_views: dict[Any, Any] = {}
-        """Parts of the observations, made when first asked and dropped when what they show
-        changes (see `_step`); whole rounds start afresh."""
+        """Parts of the observations, made when first asked and dropped by what changes them
+        (see `_step`): a seat's own hand under the seat, its tableau under ``~seat``, the
+        parts all seats see under their names."""
         self._start_round()
         self._settle()
 
@@ -206,14 +207,14 @@ class MovieTricksState(OneSeatAtATime):
         views = self._cache_views
         if kind is PlayCard:
             assert isinstance(move, PlayCard)
-            for key in (("hand", seat), "sizes", "plays", "discards"):
+            for key in (seat, "sizes", "plays", "discards"):
                 views.pop(key, None)
             if move.boost or not _is_hidden(move.card):
                 views.pop("known", None)
             self._play(seat, move.card, move.boost)
         elif kind is DraftCard:
             assert isinstance(move, DraftCard)
-            for key in ("market", ("tableau", seat), "tableaus"):
+            for key in ("market", ~seat, "tableaus"):
                 views.pop(key, None)
             self.market.remove(move.card)
             self.pick_order.pop(0)
@@ -221,7 +222,7 @@ class MovieTricksState(OneSeatAtATime):
                 self._next_pick()
         elif kind is ClaimGoal:
             assert isinstance(move, ClaimGoal)
-            for key in ("goals", ("tableau", seat), "tableaus"):
+            for key in ("goals", ~seat, "tableaus"):
                 views.pop(key, None)
             self._claim(seat, move.need)
             self._resume()
@@ -229,7 +230,7 @@ class MovieTricksState(OneSeatAtATime):
             self._resume()
         elif kind is BonusToHand:
             assert isinstance(move, BonusToHand)
-            for key in ("display", ("hand", seat), "sizes", "known"):
+            for key in ("display", seat, "sizes", "known"):
                 views.pop(key, None)
             self.display.remove(move.card)
             self.hands[seat].append(move.card)
@@ -242,7 +243,7 @@ class MovieTricksState(OneSeatAtATime):
                 self._after_bonus()
         elif kind is BonusToTableau:
             assert isinstance(move, BonusToTableau)
-            for key in ("display", ("tableau", seat), "tableaus"):
+            for key in ("display", ~seat, "tableaus"):
                 views.pop(key, None)
             self.display.remove(move.card)
             if self.bonus_taken == 0:
@@ -393,7 +394,7 @@ class MovieTricksState(OneSeatAtATime):
             for seat in (self.director, 1 - self.director):
                 if self.draw_deck:
                     self.hands[seat].append(self.draw_deck.pop())
-                    for key in (("hand", seat), "sizes", "known"):
+                    for key in (seat, "sizes", "known"):
                         self._cache_views.pop(key, None)
                     for suit in self.allow[seat]:
                         self.allow[seat][suit] += 1
@@ -426,11 +427,11 @@ class MovieTricksState(OneSeatAtATime):
 
     def _view(self, viewer: int | None) -> MovieTricksObservation:
         views = self._cache_views
-        hand: tuple[Card, ...] = ()
+        hand: tuple[Card, ...] | None = ()
         if viewer is not None:
-            hand = views.get(("hand", viewer))
+            hand = views.get(viewer)
             if hand is None:
-                hand = views["hand", viewer] = _cards(sorted(self.hands[viewer]))
+                hand = views[viewer] = _cards(sorted(self.hands[viewer]))
         sizes = views.get("sizes")
         if sizes is None:
             sizes = views["sizes"] = tuple(len(hand) for hand in self.hands)
@@ -508,9 +509,9 @@ class MovieTricksState(OneSeatAtATime):
         views = self._cache_views
         made = []
         for seat, tableau in enumerate(self.tableaus):
-            view = views.get(("tableau", seat))
+            view = views.get(~seat)
             if view is None:
-                view = views["tableau", seat] = _tableau(tableau, self.claimed[seat])
+                view = views[~seat] = _tableau(tableau, self.claimed[seat])
             made.append(view)
         return tuple(made)
 
@@ -604,14 +605,24 @@ def _play_view(play: tuple[int, int, bool]) -> Play:
     return found
 
 
+_CARD_TUPLES: dict[tuple[int, ...], tuple[Card, ...]] = {}
+_LIMIT = 8192
+
+
 def _cards(ids: list[int]) -> tuple[Card, ...]:
+    """The cards of these ids; equal ids give the same tuple (see `Interner`)."""
     key = tuple(ids)
-    return _VIEWS.get(key, lambda: tuple(CARDS[card] for card in key))
+    found = _CARD_TUPLES.get(key)
+    if found is None:
+        if len(_CARD_TUPLES) >= _LIMIT:
+            _CARD_TUPLES.clear()
+        found = _CARD_TUPLES[key] = tuple(map(CARDS.__getitem__, key))
+    return found
 
 
 def _tableau(columns: list[list[int]], goal: int | None) -> Tableau:
-    key = ("tableau", goal, *(tuple(column) for column in columns))
-    return _VIEWS.get(key, lambda: Tableau(tuple(_cards(column) for column in columns), goal))
+    key = ("tableau", goal, *map(tuple, columns))
+    return _VIEWS.get(key, lambda: Tableau(tuple(map(_cards, columns)), goal))
 
 
 class MovieTricks(Game):
