@@ -396,11 +396,18 @@ def _message_part(field: FieldDescriptor, message: Descriptor) -> _Part:
     remembered by identity for immutable values: whole tuples and single items."""
     tag = _tag(field.number, 2)
     memo = Memo()
+    coder: list[Encoder] = []
+
+    def encode(item: Any) -> bytes:
+        if not coder:  # found on first use: message types may nest
+            coder.append(encoder(message))
+        return coder[0](item)
+
     if not _is_repeated(field):
         use = _Usefulness()
 
         def single(item: Any) -> bytes:
-            data = tag + _delimited(encoder(message)(item))
+            data = tag + _delimited(encode(item))
             if use.worth() and _is_immutable(item):
                 use.stores += 1
                 remember(memo, item, data)
@@ -425,7 +432,7 @@ def _message_part(field: FieldDescriptor, message: Descriptor) -> _Part:
 
     def framed(item: Any) -> bytes:
         record = _is_record(item)
-        data = tag + _delimited(encoder(message)(item) if record else wrap(item))
+        data = tag + _delimited(encode(item) if record else wrap(item))
         if items_use.worth() and (_is_immutable(item) if record else _shallow_frozen(item)):
             items_use.stores += 1
             remember(items, item, data)
@@ -507,13 +514,20 @@ def _wrapper(message: Descriptor) -> Encoder:
     (The caller remembers the framed bytes of frozen items.)"""
     if len(message.fields) != 1:
         return lambda item: _not_a_record(message, item)
-    emits: list[Emit] = []
+    inner = message.fields[0]
+    parts: list[_Part] = []
 
     def wrap(item: Any) -> bytes:
-        if not emits:  # made on first use: message types may nest
-            emits.append(_field_part(message.fields[0]).emit)
+        if not parts:  # made on first use: message types may nest
+            parts.append(_field_part(inner))
+        part = parts[0]
+        if part.miss is not None and part.memo is not None and _is_repeated(inner):
+            if not item:  # a repeated message field: its remembered bytes, or all of them
+                return b""
+            found = part.memo.get(id(item))
+            return found if found is not None else part.miss(item)
         out: list[bytes] = []
-        emits[0](item, out)
+        part.emit(item, out)
         return b"".join(out)
 
     return wrap
