@@ -174,7 +174,7 @@ class MagicTrickState(State):
 
     def _compute_to_move(self) -> tuple[int, ...]:
         if self.phase == SORT:
-            return tuple(seat for seat in range(self._players) if self.to_sort[seat])
+            return tuple(itertools.compress(range(self._players), self.to_sort))
         if self.phase == PLAY:
             return (self.turn,)
         return ()
@@ -211,16 +211,20 @@ class MagicTrickState(State):
         with legal moves is to move, and its moves are legal)."""
         legal = self._cache_legal.get(seat)
         if legal is not None and any(map(operator.is_, legal, itertools.repeat(move))):
-            self._step(seat, move)
-            self._cache_legal.clear()
-            self._cache_to_move = None
+            self._apply(seat, move)
         else:
             super().apply(seat, move)
 
     def _apply(self, seat: int, move: Any) -> None:
         self._step(seat, move)
-        self._cache_legal.clear()
-        self._cache_to_move = None
+        if type(move) is SortCard and self.phase == SORT:
+            # Sorting one's pile changes no other seat's choices (the seats sort at once).
+            self._cache_legal.pop(seat, None)
+            if not self.to_sort[seat]:
+                self._cache_to_move = None
+        else:
+            self._cache_legal.clear()
+            self._cache_to_move = None
 
     def _step(self, seat: int, move: Any) -> None:
         kind = type(move)
@@ -554,8 +558,8 @@ def _suit_rank(card: Card) -> int:
 
 
 def _top_group(pile: list[Card]) -> list[Card]:
-    top = max(map(_rank, pile))
-    return [card for card in pile if card.rank == top]
+    ranks = list(map(_rank, pile))
+    return list(itertools.compress(pile, map(max(ranks).__eq__, ranks)))
 
 
 def _has_choice(pile: list[Card]) -> bool:

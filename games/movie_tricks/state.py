@@ -58,6 +58,11 @@ _RESUME_DRAFT = "draft"
 _RESUME_BONUS = "bonus"
 
 _PLAY_MOVES = {(c.id, b): PlayCard(c.id, b) for c in CARDS for b in (False, True)}
+_PLAIN = tuple(_PLAY_MOVES[c.id, False] for c in CARDS)
+_BOOSTED = tuple(_PLAY_MOVES[c.id, True] for c in CARDS)
+_IS_PLUS3 = tuple(c.kind == PLUS3 for c in CARDS)
+_SUIT = tuple(c.suit for c in CARDS)
+"""Per card id: its plays, whether it is a +3 card, its suit (looked up in C)."""
 _DRAFT_MOVES = {c.id: DraftCard(c.id) for c in CARDS}
 _TO_HAND = {c.id: BonusToHand(c.id) for c in CARDS}
 _TO_TABLEAU = {c.id: BonusToTableau(c.id) for c in CARDS}
@@ -158,12 +163,15 @@ class MovieTricksState(OneSeatAtATime):
 
     # --- moves ---------------------------------------------------------------------------
 
+    def is_over(self) -> bool:
+        return self.turn is None
+
     def _compute_legal(self, seat: int) -> tuple[Move, ...]:
         phase = self.phase
         if phase == PLAY:
             return self._play_moves(seat)
         if phase == DRAFT:
-            return tuple(_DRAFT_MOVES[card] for card in sorted(self.market))
+            return tuple(map(_DRAFT_MOVES.__getitem__, sorted(self.market)))
         if phase == CLAIM:
             have = distinct_props([CARDS[c] for c in self.tableaus[seat][_PROPS_COLUMN]])
             return (*(_CLAIMS[need] for need in self.goals if need <= have), _DECLINE)
@@ -182,16 +190,20 @@ class MovieTricksState(OneSeatAtATime):
 
     def _play_moves(self, seat: int) -> tuple[Move, ...]:
         hand = sorted(self.hands[seat])
-        playable = [card for card in hand if CARDS[card].kind != PLUS3]
+        plus3 = list(map(_IS_PLUS3.__getitem__, hand))
+        playable = list(itertools.compress(hand, map(operator.not_, plus3)))
         if self.plays:
-            lead = CARDS[self.plays[0][1]].suit
-            following = [card for card in playable if CARDS[card].suit == lead]
+            lead = _SUIT[self.plays[0][1]]
+            suits = map(_SUIT.__getitem__, playable)
+            following = list(
+                itertools.compress(playable, map(operator.eq, suits, itertools.repeat(lead)))
+            )
             if following:
                 playable = following
-        moves = [_PLAY_MOVES[card, False] for card in playable]
-        if not self.boosted[seat] and any(CARDS[card].kind == PLUS3 for card in hand):
-            moves.extend(_PLAY_MOVES[card, True] for card in playable)
-        return tuple(moves)
+        plain = tuple(map(_PLAIN.__getitem__, playable))
+        if not self.boosted[seat] and any(plus3):
+            return plain + tuple(map(_BOOSTED.__getitem__, playable))
+        return plain
 
     def apply(self, seat: int, move: Any) -> None:
         """`State.apply`, answered at once for a move handed out by `legal_moves` (a seat
