@@ -570,8 +570,12 @@ def _descending(fan: list[Card]) -> bool:
     return all(a.rank >= b.rank for a, b in itertools.pairwise(fan))
 
 
+_CANONICAL = {Card(suit, rank): (-rank, suit_order(suit)) for suit in SUITS for rank in RANKS}
+"""A card's place in a pile as a viewer sees it: highest rank first, then suit order."""
+
+
 def _canonical(cards: list[Card]) -> list[Card]:
-    return sorted(cards, key=lambda c: (-c.rank, suit_order(c.suit)))
+    return sorted(cards, key=_CANONICAL.__getitem__)
 
 
 class MagicTrick(Game):
