@@ -15,7 +15,7 @@ from games.errors import MalformedMove
 from games.interface import Game
 from premiere_wire import bot_gateway_pb2, game_pb2
 from premiere_wire.convert import ConversionError, build, fill
-from server.encoder import Memo, encoder, remember, varint
+from server.encoder import Memo, encoder, fresh_encoder, remember, varint
 
 
 def wire_field(game_id: str) -> str:
@@ -78,7 +78,7 @@ def _observation_parts(game: Game, observation: Any) -> tuple[bytes, bytes]:
     if found is None:
         field = game_pb2.Observation.DESCRIPTOR.fields_by_name[wire_field(game.id)]
         assert field.message_type is not None
-        found = _OBSERVATIONS[game.id] = (_tag(field.number), encoder(field.message_type))
+        found = _OBSERVATIONS[game.id] = (_tag(field.number), fresh_encoder(field.message_type))
     tag, encode = found
     data = encode(observation)
     return tag + varint(len(data)), data

@@ -213,6 +213,16 @@ def encoder(descriptor: Descriptor) -> Encoder:
     return found
 
 
+def fresh_encoder(descriptor: Descriptor) -> Encoder:
+    """The encoder of a message type for values that are new every time (a seat's
+    observation, made per decision): `encoder` without looking its values up."""
+    encoder(descriptor)  # compiles both forms
+    return _FRESH[descriptor.full_name]
+
+
+_FRESH: dict[str, Encoder] = {}
+
+
 def _compile(descriptor: Descriptor) -> Encoder:
     fields = sorted(descriptor.fields, key=lambda f: f.number)
     parts = [_field_part(field) for field in fields]
@@ -234,6 +244,8 @@ def _compile(descriptor: Descriptor) -> Encoder:
         if found is None:
             found = by_type[kind] = _specialize(descriptor, kind, parts) or generic
         return found(value)
+
+    _FRESH[descriptor.full_name] = encode
 
     def remembered(value: Any) -> bytes:
         found = known.get(id(value))

@@ -103,10 +103,11 @@ class MagicTrickState(State):
         self.taken: list[list[Card]] = []
         self._cache_legal: dict[int, tuple[Move, ...]] = {}
         self._cache_to_move: tuple[int, ...] | None = None
-        self._cache_fans: dict[tuple[int, bool], tuple[SlotView, ...]] = {}
-        self._cache_tricks: tuple[tuple[int, int], tuple[TrickView, ...]] = ((-1, -1), ())
+        self._cache_fans: dict[int, tuple[SlotView, ...]] = {}
+        """A fan's view by ``2 * owner + known``."""
+        self._cache_tricks: tuple[int, tuple[TrickView, ...]] = (-1, ())
         self._cache_past: tuple[HandResult, ...] = ()
-        self._cache_taken: tuple[tuple[int, int], tuple[int, ...]] = ((-1, -1), ())
+        self._cache_taken: tuple[int, int, tuple[int, ...]] = (-1, -1, ())
         self._cache_rows: dict[int | None, tuple[tuple[SlotView, ...], ...]] = {}
         self._cache_current: TrickView | None = None
         self._cache_in_hand: dict[int, tuple[int, ...]] = {}
@@ -259,7 +260,7 @@ class MagicTrickState(State):
         card = self.fans[owner][slot]
         view = _SLOTS[card.suit, card.rank, place]
         fans = self._cache_fans
-        for key in ((owner, True), (owner, False)):
+        for key in (2 * owner, 2 * owner + 1):
             found = fans.get(key)
             if found is not None:
                 fans[key] = (*found[:slot], view, *found[slot + 1 :])
@@ -270,8 +271,8 @@ class MagicTrickState(State):
         self._cache_rows.clear()
 
     def _forget_fan(self, owner: int) -> None:
-        self._cache_fans.pop((owner, True), None)
-        self._cache_fans.pop((owner, False), None)
+        self._cache_fans.pop(2 * owner, None)
+        self._cache_fans.pop(2 * owner + 1, None)
         self._cache_in_hand.pop(owner, None)
         self._cache_rows.clear()
 
@@ -417,23 +418,22 @@ class MagicTrickState(State):
     def _tricks_view(self) -> tuple[TrickView, ...]:
         """Complete tricks as everybody sees them; within a hand tricks are only added, so the
         views made before are kept and only the new ones made."""
-        key = (self.hand_no, len(self.tricks))
-        (hand, _), views = self._cache_tricks
-        if (hand, len(views)) != key:
+        hand, views = self._cache_tricks
+        if hand != self.hand_no or len(views) != len(self.tricks):
             if hand != self.hand_no or len(views) > len(self.tricks):
                 views = ()
             views += tuple(
                 self._trick_view(t.leader, t.plays, t.winner) for t in self.tricks[len(views) :]
             )
-            self._cache_tricks = (key, views)
+            self._cache_tricks = (self.hand_no, views)
         return views
 
     def _taken_view(self) -> tuple[int, ...]:
-        key = (self.hand_no, len(self.tricks))
-        if self._cache_taken[0] != key:
+        hand, count, taken = self._cache_taken
+        if hand != self.hand_no or count != len(self.tricks):
             taken = tuple(sum(t.winner == s for t in self.tricks) for s in range(self._players))
-            self._cache_taken = (key, taken)
-        return self._cache_taken[1]
+            self._cache_taken = (self.hand_no, len(self.tricks), taken)
+        return taken
 
     def _past_view(self) -> tuple[HandResult, ...]:
         if len(self._cache_past) != len(self.past):
@@ -443,9 +443,9 @@ class MagicTrickState(State):
     def _fan_view(self, owner: int, known: bool) -> tuple[SlotView, ...]:
         """A fan as a viewer sees it: ranks of cards in hand only when ``known``; remembered
         until a card of the fan moves."""
-        found = self._cache_fans.get((owner, known))
+        found = self._cache_fans.get(2 * owner + known)
         if found is None:
-            found = self._cache_fans[owner, known] = tuple(
+            found = self._cache_fans[2 * owner + known] = tuple(
                 _SLOTS[card.suit, card.rank if known or place != IN_HAND else None, place]
                 for card, place in zip(self.fans[owner], self.places[owner], strict=True)
             )
