@@ -276,6 +276,8 @@ class _Part:
     use: _Usefulness | None = None
     miss: Encoder | None = None
     known: dict[tuple[Any, ...], bytes] | None = None
+    items: dict[int, bytes] | None = None
+    """A repeated message field's framed items by identity."""
 
 
 def _specialize(descriptor: Descriptor, kind: type, parts: list[_Part]) -> Encoder | None:
@@ -411,8 +413,9 @@ def _message_part(field: FieldDescriptor, message: Descriptor) -> _Part:
     coder: list[Encoder] = []
 
     def encode(item: Any) -> bytes:
+        """A record's message (its framed bytes are remembered here, not it)."""
         if not coder:  # found on first use: message types may nest
-            coder.append(encoder(message))
+            coder.append(fresh_encoder(message))
         return coder[0](item)
 
     if not _is_repeated(field):
@@ -436,16 +439,27 @@ def _message_part(field: FieldDescriptor, message: Descriptor) -> _Part:
             out.append(single(item))
 
         return _Part(emit_message, memo.data, use, single)
-    wrap = _wrapper(message)
+    wrap, inner = _wrapper(message)
     items = Memo()
     item_bytes = items.data
     items_use = _Usefulness()
     whole_use = _Usefulness()
 
     def framed(item: Any) -> bytes:
-        record = _is_record(item)
-        data = tag + _delimited(encode(item) if record else wrap(item))
-        if items_use.worth() and (_is_immutable(item) if record else _shallow_frozen(item)):
+        if _is_record(item):
+            payload = encode(item)
+            frozen = _is_immutable(item)
+        else:
+            known = inner()
+            found = list(map(known.get, map(id, item))) if known is not None else [None]
+            if all(found) and type(item) is tuple:  # its items were remembered: all frozen
+                payload = b"".join(found)  # type: ignore[arg-type]
+                frozen = True
+            else:
+                payload = wrap(item)
+                frozen = _shallow_frozen(item)
+        data = tag + _delimited(payload)
+        if frozen and items_use.worth():
             items_use.stores += 1
             remember(items, item, data)
         return data
@@ -485,7 +499,7 @@ def _message_part(field: FieldDescriptor, message: Descriptor) -> _Part:
             return
         out.append(whole(values))
 
-    return _Part(emit_messages, memo.data, whole_use, whole)
+    return _Part(emit_messages, memo.data, whole_use, whole, items=item_bytes)
 
 
 def _repeated_scalar_part(number: int, wire_type: int, payload: Callable[[Any], bytes]) -> _Part:
@@ -521,28 +535,33 @@ def _repeated_scalar_part(number: int, wire_type: int, payload: Callable[[Any], 
     return _Part(emit_repeated, known=known)
 
 
-def _wrapper(message: Descriptor) -> Encoder:
+def _wrapper(message: Descriptor) -> tuple[Encoder, Callable[[], dict[int, bytes] | None]]:
     """For items that are not records: the element message's single field holds the item.
-    (The caller remembers the framed bytes of frozen items.)"""
+    Also, when that field is a repeated message, the memo of its framed items, so a caller can
+    write a tuple of remembered items in one pass. (The caller remembers the framed bytes of
+    frozen items.)"""
     if len(message.fields) != 1:
-        return lambda item: _not_a_record(message, item)
-    inner = message.fields[0]
+        return (lambda item: _not_a_record(message, item)), lambda: None
+    field = message.fields[0]
     parts: list[_Part] = []
 
-    def wrap(item: Any) -> bytes:
+    def part() -> _Part:
         if not parts:  # made on first use: message types may nest
-            parts.append(_field_part(inner))
-        part = parts[0]
-        if part.miss is not None and part.memo is not None and _is_repeated(inner):
+            parts.append(_field_part(field))
+        return parts[0]
+
+    def wrap(item: Any) -> bytes:
+        found = part()
+        if found.items is not None:
             if not item:  # a repeated message field: its remembered bytes, or all of them
                 return b""
-            found = part.memo.get(id(item))
-            return found if found is not None else part.miss(item)
+            data = found.memo.get(id(item)) if found.memo is not None else None
+            return data if data is not None else found.miss(item)  # type: ignore[misc]
         out: list[bytes] = []
-        part.emit(item, out)
+        found.emit(item, out)
         return b"".join(out)
 
-    return wrap
+    return wrap, lambda: part().items
 
 
 def _not_a_record(message: Descriptor, item: Any) -> bytes:
