@@ -140,12 +140,13 @@ class MagicTrickState(State):
     def _autoplace(self, seat: int) -> None:
         """Place cards while the highest remaining rank leaves the sorter no choice."""
         pile = self.to_sort[seat]
+        placed = self.placed[seat]
         while pile:
-            group = _top_group(pile)
-            if len(group) > 1:
+            ranks = list(map(_rank, pile))
+            top = max(ranks)
+            if ranks.count(top) > 1:
                 return
-            pile.remove(group[0])
-            self.placed[seat].append(group[0])
+            placed.append(pile.pop(ranks.index(top)))
 
     def _maybe_start_play(self) -> None:
         if any(self.to_sort):
@@ -559,7 +560,10 @@ def _suit_rank(card: Card) -> int:
 
 def _top_group(pile: list[Card]) -> list[Card]:
     ranks = list(map(_rank, pile))
-    return list(itertools.compress(pile, map(max(ranks).__eq__, ranks)))
+    top = max(ranks)
+    if ranks.count(top) == 1:
+        return [pile[ranks.index(top)]]
+    return [card for card, rank in zip(pile, ranks, strict=True) if rank == top]
 
 
 def _has_choice(pile: list[Card]) -> bool:
