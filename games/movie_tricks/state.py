@@ -632,9 +632,18 @@ def _cards(ids: list[int]) -> tuple[Card, ...]:
     return found
 
 
+_TABLEAUS: dict[tuple[Any, ...], Tableau] = {}
+
+
 def _tableau(columns: list[list[int]], goal: int | None) -> Tableau:
-    key = ("tableau", goal, *map(tuple, columns))
-    return _VIEWS.get(key, lambda: Tableau(tuple(map(_cards, columns)), goal))
+    """A tableau's view; equal columns and goal give the same object (see `Interner`)."""
+    key = (goal, *map(tuple, columns))
+    found = _TABLEAUS.get(key)
+    if found is None:
+        if len(_TABLEAUS) >= _LIMIT:
+            _TABLEAUS.clear()
+        found = _TABLEAUS[key] = Tableau(tuple(map(_cards, columns)), goal)
+    return found
 
 
 class MovieTricks(Game):
