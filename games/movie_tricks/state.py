@@ -214,36 +214,36 @@ class MovieTricksState(OneSeatAtATime):
         else:
             super().apply(seat, move)
 
-    def _step(self, seat: int, move: Move) -> None:
+    def _step(self, seat: int, move: Any) -> None:
         kind = type(move)
-        views = self._cache_views
+        views = self._cache_views  # empty in a playout: nothing to drop
         if kind is PlayCard:
-            assert isinstance(move, PlayCard)
-            for key in (seat, "sizes", "plays", "discards"):
-                views.pop(key, None)
-            if move.boost or not _is_hidden(move.card):
-                views.pop("known", None)
+            if views:
+                for key in (seat, "sizes", "plays", "discards"):
+                    views.pop(key, None)
+                if move.boost or not _is_hidden(move.card):
+                    views.pop("known", None)
             self._play(seat, move.card, move.boost)
         elif kind is DraftCard:
-            assert isinstance(move, DraftCard)
-            for key in ("market", ~seat, "tableaus"):
-                views.pop(key, None)
+            if views:
+                for key in ("market", ~seat, "tableaus"):
+                    views.pop(key, None)
             self.market.remove(move.card)
             self.pick_order.pop(0)
             if not self._place(seat, move.card, _RESUME_DRAFT):
                 self._next_pick()
         elif kind is ClaimGoal:
-            assert isinstance(move, ClaimGoal)
-            for key in ("goals", ~seat, "tableaus"):
-                views.pop(key, None)
+            if views:
+                for key in ("goals", ~seat, "tableaus"):
+                    views.pop(key, None)
             self._claim(seat, move.need)
             self._resume()
         elif kind is DeclineGoal:
             self._resume()
         elif kind is BonusToHand:
-            assert isinstance(move, BonusToHand)
-            for key in ("display", seat, "sizes", "known"):
-                views.pop(key, None)
+            if views:
+                for key in ("display", seat, "sizes", "known"):
+                    views.pop(key, None)
             self.display.remove(move.card)
             self.hands[seat].append(move.card)
             if self.bonus_taken > 0:
@@ -254,23 +254,22 @@ class MovieTricksState(OneSeatAtATime):
                 self.trump = CARDS[move.card].suit
                 self._after_bonus()
         elif kind is BonusToTableau:
-            assert isinstance(move, BonusToTableau)
-            for key in ("display", ~seat, "tableaus"):
-                views.pop(key, None)
+            if views:
+                for key in ("display", ~seat, "tableaus"):
+                    views.pop(key, None)
             self.display.remove(move.card)
             if self.bonus_taken == 0:
                 self.trump = CARDS[move.card].suit
             if not self._place(seat, move.card, _RESUME_BONUS):
                 self._after_bonus()
         elif kind is DiscardBonus:
-            assert isinstance(move, DiscardBonus)
-            for key in ("display", "discards"):
-                views.pop(key, None)
+            if views:
+                for key in ("display", "discards"):
+                    views.pop(key, None)
             self.display.remove(move.card)
             self.discards.append(move.card)
             self._ask_trump()
         elif kind is ChooseTrump:
-            assert isinstance(move, ChooseTrump)
             self.trump = move.suit
             self._resume()
 
