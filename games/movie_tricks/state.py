@@ -219,8 +219,10 @@ class MovieTricksState(OneSeatAtATime):
         views = self._cache_views  # empty in a playout: nothing to drop
         if kind is PlayCard:
             if views:
-                for key in (seat, "sizes", "plays", "discards"):
+                for key in (seat, "sizes", "plays"):
                     views.pop(key, None)
+                if move.boost:  # the +3 card goes to the discards
+                    views.pop("discards", None)
                 if move.boost or not _is_hidden(move.card):
                     views.pop("known", None)
             self._play(seat, move.card, move.boost)
