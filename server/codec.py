@@ -88,13 +88,16 @@ _OBSERVATIONS: dict[str, tuple[bytes, Callable[[Any], bytes]]] = {}
 
 
 _MOVES: dict[str, Memo] = {}
+_MOVES_KEPT = 8192
+"""Moves remembered: engines make their moves once, and a game has up to a few hundred (the
+per-field memos of observations are smaller: most of what they hold is soon replaced)."""
 
 
 def move_bytes(game: Game, move: Any) -> bytes:
     """`move_to_wire(game, move).SerializeToString()`, remembered per move object."""
     memo = _MOVES.get(game.id)
     if memo is None:
-        memo = _MOVES[game.id] = Memo()
+        memo = _MOVES[game.id] = Memo(_MOVES_KEPT)
     found = memo.data.get(id(move))
     if found is not None:
         return found
@@ -120,7 +123,7 @@ _OBSERVATION_TAG = _tag(bot_gateway_pb2.DecisionRequest.OBSERVATION_FIELD_NUMBER
 _LEGAL_MOVE_TAG = _tag(bot_gateway_pb2.DecisionRequest.LEGAL_MOVES_FIELD_NUMBER)
 
 
-_FRAMED = Memo()
+_FRAMED = Memo(_MOVES_KEPT)
 _framed = _FRAMED.data
 _HEADER_TYPES = {
     FieldDescriptor.TYPE_STRING: 0,

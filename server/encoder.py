@@ -182,15 +182,16 @@ class Memo:
     asked about, with no check and no (value, bytes) pair made per entry (fewer objects for
     the garbage collector to walk)."""
 
-    __slots__ = ("alive", "data")
+    __slots__ = ("alive", "data", "limit")
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = _MEMO_LIMIT) -> None:
         self.data: dict[int, bytes] = {}
         self.alive: list[Any] = []
+        self.limit = limit
 
 
 def remember(memo: Memo, value: Any, data: bytes) -> None:
-    if len(memo.alive) >= _MEMO_LIMIT:
+    if len(memo.alive) >= memo.limit:
         memo.data.clear()
         memo.alive.clear()
     memo.data[id(value)] = data
