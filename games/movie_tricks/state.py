@@ -633,18 +633,9 @@ def _cards(ids: list[int]) -> tuple[Card, ...]:
     return found
 
 
-_TABLEAUS: dict[tuple[Any, ...], Tableau] = {}
-
-
 def _tableau(columns: list[list[int]], goal: int | None) -> Tableau:
-    """A tableau's view; equal columns and goal give the same object (see `Interner`)."""
-    key = (goal, *map(tuple, columns))
-    found = _TABLEAUS.get(key)
-    if found is None:
-        if len(_TABLEAUS) >= _LIMIT:
-            _TABLEAUS.clear()
-        found = _TABLEAUS[key] = Tableau(tuple(map(_cards, columns)), goal)
-    return found
+    """A tableau's view: its columns' card tuples are the shared ones (see `_cards`)."""
+    return frozen_record(Tableau, {"columns": tuple(map(_cards, columns)), "goal": goal})
 
 
 class MovieTricks(Game):
