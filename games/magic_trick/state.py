@@ -455,11 +455,9 @@ class MagicTrickState(State):
     def _trick_view(
         self, leader: int, plays: tuple[tuple[int, int], ...], winner: int | None
     ) -> TrickView:
-        return TrickView(
-            leader,
-            tuple(_play_view(seat, slot, self.fans[seat][slot]) for seat, slot in plays),
-            winner,
-        )
+        fans = self.fans
+        shown = tuple([_play_view(seat, slot, fans[seat][slot]) for seat, slot in plays])
+        return frozen_record(TrickView, {"leader": leader, "plays": shown, "winner": winner})
 
     # --- copies and hidden information ---------------------------------------------------
 
