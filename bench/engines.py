@@ -21,7 +21,7 @@ from bench import openspiel
 from bench.openspiel import Slice
 from bench.rows import Row, quick, row
 from games import get
-from server.codec import decision_request
+from server.codec import decision_request_bytes
 
 GAMES = ("magic-trick", "movie-tricks")
 PLAYERS = 3
@@ -45,9 +45,21 @@ def playout(game_id: str, players: int, observe: bool) -> Slice:
                 for seat in state.to_move():
                     legal = state.legal_moves(seat)
                     if observe:
-                        decision_request(
-                            game, state.observe(seat), legal, seat=seat, match_id="m"
-                        ).SerializeToString()
+                        decision_request_bytes(
+                            game,
+                            state.observe(seat),
+                            legal,
+                            request_id=f"m:b00t:{decisions}",
+                            match_id="m",
+                            game=game_id,
+                            seat=seat,
+                            decision_number=decisions,
+                            deadline_unix_ms=1_800_000_000_000,
+                            move_time_ms=1000,
+                            time_bank_ms=60_000,
+                            last_round_trip_ms=1,
+                            last_round_trip_us=420,
+                        )
                     answers.append((seat, legal[chooser.randrange(len(legal))]))
                 for seat, move in answers:
                     state.apply(seat, move)

@@ -103,3 +103,12 @@ class Interner:
                 self._values.clear()
             found = self._values[key] = make()
         return found
+
+
+def frozen_record(cls: type[T], fields: dict[str, Any]) -> T:
+    """An instance of the frozen dataclass ``cls`` holding ``fields``, which must name every
+    field of it and nothing else: equal to ``cls(**fields)``, without the generated
+    ``__init__`` (one ``object.__setattr__`` per field). For views built at every decision."""
+    value = object.__new__(cls)
+    object.__setattr__(value, "__dict__", fields)
+    return value

@@ -6,14 +6,16 @@ id in snake case, and a move's oneof field is its `kind`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
+
+from google.protobuf.descriptor import FieldDescriptor
 
 from games.errors import MalformedMove
 from games.interface import Game
 from premiere_wire import bot_gateway_pb2, game_pb2
 from premiere_wire.convert import ConversionError, build, fill
-from server.encoder import encoder, varint
+from server.encoder import Memo, encoder, fresh_encoder, remember, varint
 
 
 def wire_field(game_id: str) -> str:
@@ -65,29 +67,47 @@ def move_from_wire(game: Game, envelope: game_pb2.Move, seat: int = -1) -> Any:
 
 def observation_bytes(game: Game, observation: Any) -> bytes:
     """`observation_to_wire(game, observation).SerializeToString()`, written directly."""
-    field = game_pb2.Observation.DESCRIPTOR.fields_by_name[wire_field(game.id)]
-    assert field.message_type is not None
-    return _tag(field.number) + _sized(encoder(field.message_type)(observation))
+    head, data = _observation_parts(game, observation)
+    return head + data
 
 
-_MOVES: dict[str, dict[int, tuple[Any, bytes]]] = {}
+def _observation_parts(game: Game, observation: Any) -> tuple[bytes, bytes]:
+    """The serialized `Observation` envelope in two parts: the game's tag and length, then
+    the game's observation message (not copied into one)."""
+    found = _OBSERVATIONS.get(game.id)
+    if found is None:
+        field = game_pb2.Observation.DESCRIPTOR.fields_by_name[wire_field(game.id)]
+        assert field.message_type is not None
+        found = _OBSERVATIONS[game.id] = (_tag(field.number), fresh_encoder(field.message_type))
+    tag, encode = found
+    data = encode(observation)
+    return tag + varint(len(data)), data
+
+
+_OBSERVATIONS: dict[str, tuple[bytes, Callable[[Any], bytes]]] = {}
+
+
+_MOVES: dict[str, Memo] = {}
+_MOVES_KEPT = 8192
+"""Moves remembered: engines make their moves once, and a game has up to a few hundred (the
+per-field memos of observations are smaller: most of what they hold is soon replaced)."""
 
 
 def move_bytes(game: Game, move: Any) -> bytes:
     """`move_to_wire(game, move).SerializeToString()`, remembered per move object."""
-    memo = _MOVES.setdefault(game.id, {})
-    hit = memo.get(id(move))
-    if hit is not None and hit[0] is move:
-        return hit[1]
+    memo = _MOVES.get(game.id)
+    if memo is None:
+        memo = _MOVES[game.id] = Memo(_MOVES_KEPT)
+    found = memo.data.get(id(move))
+    if found is not None:
+        return found
     field = game_pb2.Move.DESCRIPTOR.fields_by_name[wire_field(game.id)]
     assert field.message_type is not None
     kind = field.message_type.fields_by_name[kind_field(move.kind)]
     assert kind.message_type is not None
     typed = _tag(kind.number) + _sized(encoder(kind.message_type)(move))
     data = _tag(field.number) + _sized(typed)
-    if len(memo) >= 4096:
-        memo.clear()
-    memo[id(move)] = (move, data)
+    remember(memo, move, data)
     return data
 
 
@@ -103,19 +123,66 @@ _OBSERVATION_TAG = _tag(bot_gateway_pb2.DecisionRequest.OBSERVATION_FIELD_NUMBER
 _LEGAL_MOVE_TAG = _tag(bot_gateway_pb2.DecisionRequest.LEGAL_MOVES_FIELD_NUMBER)
 
 
-_FRAMED: dict[int, tuple[Any, bytes]] = {}
+_FRAMED = Memo(_MOVES_KEPT)
+_framed = _FRAMED.data
+_HEADER_TYPES = {
+    FieldDescriptor.TYPE_STRING: 0,
+    FieldDescriptor.TYPE_INT32: 1 << 31,
+    FieldDescriptor.TYPE_INT64: 1 << 63,
+    FieldDescriptor.TYPE_UINT32: 1 << 32,
+    FieldDescriptor.TYPE_UINT64: 1 << 64,
+}
 
 
 def _legal_move(game: Game, move: Any) -> bytes:
     """A move as one `legal_moves` entry of a request (tag, length, bytes), remembered."""
-    hit = _FRAMED.get(id(move))
-    if hit is not None and hit[0] is move:
-        return hit[1]
+    found = _framed.get(id(move))
+    if found is not None:
+        return found
     data = _LEGAL_MOVE_TAG + _sized(move_bytes(game, move))
-    if len(_FRAMED) >= 4096:
-        _FRAMED.clear()
-    _FRAMED[id(move)] = (move, data)
+    remember(_FRAMED, move, data)
     return data
+
+
+def _legal_moves(game: Game, legal: Sequence[Any]) -> bytes:
+    """Every legal move as `legal_moves` entries; in one pass in C when all are remembered
+    (engines hand out the same move objects again)."""
+    try:
+        return b"".join(map(_framed.__getitem__, map(id, legal)))
+    except KeyError:
+        return b"".join([_legal_move(game, move) for move in legal])
+
+
+_SCALARS: dict[str, tuple[bytes, int]] = {
+    field.name: (
+        varint(field.number << 3 | (2 if field.type == field.TYPE_STRING else 0)),
+        _HEADER_TYPES[field.type],
+    )
+    for field in bot_gateway_pb2.DecisionRequest.DESCRIPTOR.fields
+    if field.message_type is None and not field.has_presence and field.type in _HEADER_TYPES
+}
+"""The request's scalar fields: tag and the bound of an integer's range (0: a string)."""
+
+
+def _header(fields: dict[str, Any]) -> bytes:
+    """The scalar ``fields`` of a request as wire bytes, as the message constructor would
+    serialize them (proto3: zero and "" are left off); anything unusual goes through it."""
+    parts = []
+    for name, value in fields.items():
+        spec = _SCALARS.get(name)
+        if spec is None:
+            return bot_gateway_pb2.DecisionRequest(**fields).SerializeToString()
+        tag, bound = spec
+        if not bound and type(value) is str:
+            if value:
+                data = value.encode()
+                parts.append(tag + varint(len(data)) + data)
+        elif bound and type(value) is int and 0 <= value < bound:
+            if value:
+                parts.append(tag + varint(value))
+        else:
+            return bot_gateway_pb2.DecisionRequest(**fields).SerializeToString()
+    return b"".join(parts)
 
 
 def decision_request_bytes(
@@ -124,10 +191,17 @@ def decision_request_bytes(
     """The serialized request asking a seat to decide: its observation and legal moves on the
     wire, plus the scalar ``fields`` (ids, seat, clock), written by the precomputed encoders
     instead of filled field by field."""
-    parts = [bot_gateway_pb2.DecisionRequest(**fields).SerializeToString()]
-    parts.append(_OBSERVATION_TAG + _sized(observation_bytes(game, observation)))
-    parts.extend(_legal_move(game, move) for move in legal)
-    return b"".join(parts)
+    head, observed = _observation_parts(game, observation)
+    return b"".join(
+        (
+            _header(fields),
+            _OBSERVATION_TAG,
+            varint(len(head) + len(observed)),
+            head,
+            observed,
+            _legal_moves(game, legal),
+        )
+    )
 
 
 def decision_request(

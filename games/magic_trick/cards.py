@@ -27,9 +27,13 @@ class Card(NamedTuple):
         return f"{self.suit}-{self.rank}"
 
 
+_CARDS = {(suit, rank): Card(suit, rank) for suit in SUITS for rank in RANKS}
+
+
 def deck(suits: tuple[str, ...]) -> list[Card]:
-    """Every card of the given suits, in a fixed canonical order."""
-    return [Card(suit, rank) for suit in suits for rank in RANKS]
+    """Every card of the given suits, in a fixed canonical order. The cards are made once:
+    every deal hands out the same objects (the wire encoder remembers their bytes)."""
+    return [_CARDS[suit, rank] for suit in suits for rank in RANKS]
 
 
 def suit_order(suit: str) -> int:

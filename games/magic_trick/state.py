@@ -41,6 +41,7 @@ from games.magic_trick.views import (
     TrickView,
 )
 from games.rng import Rng
+from games.values import frozen_record
 
 SORT = "sort"
 PLAY = "play"
@@ -102,10 +103,15 @@ class MagicTrickState(State):
         self.taken: list[list[Card]] = []
         self._cache_legal: dict[int, tuple[Move, ...]] = {}
         self._cache_to_move: tuple[int, ...] | None = None
-        self._cache_fans: dict[tuple[int, bool], tuple[SlotView, ...]] = {}
-        self._cache_tricks: tuple[tuple[int, int], tuple[TrickView, ...]] = ((-1, -1), ())
+        self._cache_fans: dict[int, tuple[SlotView, ...]] = {}
+        """A fan's view by ``2 * owner + known``."""
+        self._cache_tricks: tuple[int, tuple[TrickView, ...]] = (-1, ())
         self._cache_past: tuple[HandResult, ...] = ()
-        self._cache_taken: tuple[tuple[int, int], tuple[int, ...]] = ((-1, -1), ())
+        self._cache_taken: tuple[int, int, tuple[int, ...]] = (-1, -1, ())
+        self._cache_rows: dict[int | None, tuple[tuple[SlotView, ...], ...]] = {}
+        self._cache_current: TrickView | None = None
+        self._cache_in_hand: dict[int, tuple[int, ...]] = {}
+        self._cache_piles: dict[int, tuple[tuple[Card, ...], tuple[Card, ...]]] = {}
         self._deal()
 
     @property
@@ -126,6 +132,7 @@ class MagicTrickState(State):
         self.to_sort = [cards[s * size : (s + 1) * size] for s in range(self._players)]
         self.placed = [[] for _ in range(self._players)]
         self.phase = SORT
+        self._cache_piles.clear()
         for seat in range(self._players):
             self._autoplace(seat)
         self._maybe_start_play()
@@ -133,12 +140,13 @@ class MagicTrickState(State):
     def _autoplace(self, seat: int) -> None:
         """Place cards while the highest remaining rank leaves the sorter no choice."""
         pile = self.to_sort[seat]
+        placed = self.placed[seat]
         while pile:
-            group = _top_group(pile)
-            if len(group) > 1:
+            ranks = list(map(_rank, pile))
+            top = max(ranks)
+            if ranks.count(top) > 1:
                 return
-            pile.remove(group[0])
-            self.placed[seat].append(group[0])
+            placed.append(pile.pop(ranks.index(top)))
 
     def _maybe_start_play(self) -> None:
         if any(self.to_sort):
@@ -154,6 +162,9 @@ class MagicTrickState(State):
         self.pending = _PENDING_PLAY
         self.phase = PLAY
         self._cache_fans.clear()
+        self._cache_rows.clear()
+        self._cache_in_hand.clear()
+        self._cache_current = None
 
     # --- the interface -------------------------------------------------------------------
 
@@ -165,7 +176,7 @@ class MagicTrickState(State):
 
     def _compute_to_move(self) -> tuple[int, ...]:
         if self.phase == SORT:
-            return tuple(seat for seat in range(self._players) if self.to_sort[seat])
+            return tuple(itertools.compress(range(self._players), self.to_sort))
         if self.phase == PLAY:
             return (self.turn,)
         return ()
@@ -177,61 +188,105 @@ class MagicTrickState(State):
         return found
 
     def _compute_legal(self, seat: int) -> tuple[Move, ...]:
-        if seat not in self.to_move():
-            return ()
-        if self.phase == SORT:
+        phase = self.phase
+        if phase == PLAY:
+            if seat != self.turn:
+                return ()
+            in_hand = self._in_hand(seat)
+            if self.pending == _PENDING_SLEEVE:
+                return (*map(_SLEEVES.__getitem__, in_hand), _KEEP)
+            if self.current:
+                lead_seat, lead_slot = self.current[0]
+                lead = self.fans[lead_seat][lead_slot].suit
+                fan = self.fans[seat]
+                following = [slot for slot in in_hand if fan[slot].suit == lead]
+                if following:
+                    return tuple(map(_PLAYS.__getitem__, following))
+            return tuple(map(_PLAYS.__getitem__, in_hand))
+        if phase == SORT and self.to_sort[seat]:
             group = sorted(_top_group(self.to_sort[seat]), key=_suit_rank)
             return tuple(_SORTS[card] for card in group)
-        in_hand = self._slots_in_hand(seat)
-        if self.pending == _PENDING_SLEEVE:
-            return (*(_SLEEVES[slot] for slot in in_hand), _KEEP)
-        if self.current:
-            lead_seat, lead_slot = self.current[0]
-            lead = self.fans[lead_seat][lead_slot].suit
-            fan = self.fans[seat]
-            following = [slot for slot in in_hand if fan[slot].suit == lead]
-            if following:
-                in_hand = following
-        return tuple(_PLAYS[slot] for slot in in_hand)
+        return ()
+
+    def apply(self, seat: int, move: Any) -> None:
+        """`State.apply`, answered at once for a move handed out by `legal_moves` (a seat
+        with legal moves is to move, and its moves are legal)."""
+        legal = self._cache_legal.get(seat)
+        if legal is not None and any(map(operator.is_, legal, itertools.repeat(move))):
+            self._apply(seat, move)
+        else:
+            super().apply(seat, move)
 
     def _apply(self, seat: int, move: Any) -> None:
         self._step(seat, move)
-        self._cache_legal.clear()
-        self._cache_to_move = None
+        if type(move) is SortCard and self.phase == SORT:
+            # Sorting one's pile changes no other seat's choices (the seats sort at once).
+            self._cache_legal.pop(seat, None)
+            if not self.to_sort[seat]:
+                self._cache_to_move = None
+        else:
+            self._cache_legal.clear()
+            self._cache_to_move = None
 
     def _step(self, seat: int, move: Any) -> None:
-        if isinstance(move, SortCard):
-            card = Card(move.suit, move.rank)
-            self.to_sort[seat].remove(card)
-            self.placed[seat].append(card)
-            self._autoplace(seat)
-            self._maybe_start_play()
-        elif isinstance(move, PlayCard):
-            self.places[seat][move.slot] = PLAYED
-            self._forget_fan(seat)
+        kind = type(move)
+        if kind is PlayCard:
+            self._move_card(seat, move.slot, PLAYED)
             self.current.append((seat, move.slot))
+            self._cache_current = None
             if self._may_sleeve(seat):
                 self.pending = _PENDING_SLEEVE
             else:
                 self._next_turn()
-        elif isinstance(move, SleeveCard):
-            self.places[seat][move.slot] = SLEEVED
-            self._forget_fan(seat)
+        elif kind is SleeveCard:
+            self._move_card(seat, move.slot, SLEEVED)
             self.sleeve_slot[seat] = move.slot
             self.pending = _PENDING_PLAY
             self._next_turn()
+        elif kind is SortCard:
+            card = Card(move.suit, move.rank)
+            self.to_sort[seat].remove(card)
+            self.placed[seat].append(card)
+            self._cache_piles.pop(seat, None)
+            self._autoplace(seat)
+            self._maybe_start_play()
         else:
             self.pending = _PENDING_PLAY
             self._next_turn()
 
+    def _move_card(self, owner: int, slot: int, place: str) -> None:
+        """A card leaves the owner's hand: the remembered views of the fan are updated in
+        place of being made again."""
+        self.places[owner][slot] = place
+        card = self.fans[owner][slot]
+        view = _SLOTS[card.suit, card.rank, place]
+        fans = self._cache_fans
+        for key in (2 * owner, 2 * owner + 1):
+            found = fans.get(key)
+            if found is not None:
+                fans[key] = (*found[:slot], view, *found[slot + 1 :])
+        in_hand = self._cache_in_hand.get(owner)
+        if in_hand is not None:
+            at = in_hand.index(slot)
+            self._cache_in_hand[owner] = in_hand[:at] + in_hand[at + 1 :]
+        self._cache_rows.clear()
+
     def _forget_fan(self, owner: int) -> None:
-        self._cache_fans.pop((owner, True), None)
-        self._cache_fans.pop((owner, False), None)
+        self._cache_fans.pop(2 * owner, None)
+        self._cache_fans.pop(2 * owner + 1, None)
+        self._cache_in_hand.pop(owner, None)
+        self._cache_rows.clear()
 
     # --- tricks and hands ----------------------------------------------------------------
 
     def _slots_in_hand(self, seat: int) -> list[int]:
         return [slot for slot, place in enumerate(self.places[seat]) if place == IN_HAND]
+
+    def _in_hand(self, seat: int) -> tuple[int, ...]:
+        found = self._cache_in_hand.get(seat)
+        if found is None:
+            found = self._cache_in_hand[seat] = tuple(self._slots_in_hand(seat))
+        return found
 
     def _may_sleeve(self, seat: int) -> bool:
         """A sleeve choice is offered after a play unless already made or forced anyway."""
@@ -247,6 +302,7 @@ class MagicTrickState(State):
         self.tricks.append(_Trick(plays[0][0], plays, winner))
         self.taken[winner].extend(self.fans[seat][slot] for seat, slot in plays)
         self.current = []
+        self._cache_current = None
         if len(self.tricks) == self.hand_size - 1:
             self._end_hand()
         else:
@@ -300,57 +356,85 @@ class MagicTrickState(State):
 
     def _view(self, viewer: int | None) -> MagicTrickObservation:
         n = self._players
-        own_pile = viewer is not None and self.phase == SORT
-        pile = self.to_sort[viewer] if own_pile and viewer is not None else []
-        placed = self.placed[viewer] if own_pile and viewer is not None else []
-        known_fan = None if viewer is None else (viewer + 1) % n
-        fans: tuple[tuple[SlotView, ...], ...] = ()
-        if self.phase == PLAY:
-            fans = tuple(self._fan_view(owner, owner == known_fan) for owner in range(n))
-        return MagicTrickObservation(
-            seat=viewer,
-            players=n,
-            prestige_bonus=self.prestige,
-            hand=min(self.hand_no, n - 1),
-            hands=n,
-            dealer=self.dealer if self.phase != OVER else (n - 1),
-            phase=self.phase,
-            turn=self.turn if self.phase == PLAY else None,
-            removed_suits=self.removed_suits,
-            set_aside=self.set_aside,
-            sorting=tuple(_canonical(pile)),
-            sorted=tuple(placed),
-            fans=fans,
-            tricks=self._tricks_view() if self.phase == PLAY else (),
-            current=self._trick_view(self.current[0][0], tuple(self.current), None)
-            if self.phase == PLAY and self.current
-            else None,
-            tricks_taken=self._taken_view() if self.phase == PLAY else (0,) * n,
-            scores=tuple(self.scores),
-            prestige_count=tuple(self.prestige_count),
-            past_hands=self._past_view(),
+        phase = self.phase
+        play = phase == PLAY
+        sorting: tuple[Card, ...] = ()
+        placed: tuple[Card, ...] = ()
+        if viewer is not None and phase == SORT:
+            sorting, placed = self._piles_view(viewer)
+        return frozen_record(
+            MagicTrickObservation,
+            {
+                "seat": viewer,
+                "players": n,
+                "prestige_bonus": self.prestige,
+                "hand": min(self.hand_no, n - 1),
+                "hands": n,
+                "dealer": self.hand_no % n if phase != OVER else (n - 1),
+                "phase": phase,
+                "turn": self.turn if play else None,
+                "removed_suits": self.removed_suits,
+                "set_aside": self.set_aside,
+                "sorting": sorting,
+                "sorted": placed,
+                "fans": self._rows_view(viewer) if play else (),
+                "tricks": self._tricks_view() if play else (),
+                "current": self._current_view() if play and self.current else None,
+                "tricks_taken": self._taken_view() if play else (0,) * n,
+                "scores": tuple(self.scores),
+                "prestige_count": tuple(self.prestige_count),
+                "past_hands": self._past_view(),
+            },
         )
+
+    def _piles_view(self, viewer: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+        """The viewer's own sorting pile and the cards it placed, until it sorts again."""
+        found = self._cache_piles.get(viewer)
+        if found is None:
+            found = self._cache_piles[viewer] = (
+                tuple(_canonical(self.to_sort[viewer])),
+                tuple(self.placed[viewer]),
+            )
+        return found
+
+    def _rows_view(self, viewer: int | None) -> tuple[tuple[SlotView, ...], ...]:
+        """Every fan as the viewer sees it (its left neighbour's ranks known), remembered
+        until a card of any fan moves."""
+        found = self._cache_rows.get(viewer)
+        if found is None:
+            known = None if viewer is None else (viewer + 1) % self._players
+            found = self._cache_rows[viewer] = tuple(
+                self._fan_view(owner, owner == known) for owner in range(self._players)
+            )
+        return found
+
+    def _current_view(self) -> TrickView:
+        found = self._cache_current
+        if found is None:
+            found = self._cache_current = self._trick_view(
+                self.current[0][0], tuple(self.current), None
+            )
+        return found
 
     def _tricks_view(self) -> tuple[TrickView, ...]:
         """Complete tricks as everybody sees them; within a hand tricks are only added, so the
         views made before are kept and only the new ones made."""
-        key = (self.hand_no, len(self.tricks))
-        (hand, _), views = self._cache_tricks
-        if (hand, len(views)) != key:
+        hand, views = self._cache_tricks
+        if hand != self.hand_no or len(views) != len(self.tricks):
             if hand != self.hand_no or len(views) > len(self.tricks):
                 views = ()
             views += tuple(
                 self._trick_view(t.leader, t.plays, t.winner) for t in self.tricks[len(views) :]
             )
-            self._cache_tricks = (key, views)
+            self._cache_tricks = (self.hand_no, views)
         return views
 
     def _taken_view(self) -> tuple[int, ...]:
-        key = (self.hand_no, len(self.tricks))
-        if self._cache_taken[0] != key:
+        hand, count, taken = self._cache_taken
+        if hand != self.hand_no or count != len(self.tricks):
             taken = tuple(sum(t.winner == s for t in self.tricks) for s in range(self._players))
-            self._cache_taken = (key, taken)
-        return self._cache_taken[1]
+            self._cache_taken = (self.hand_no, len(self.tricks), taken)
+        return taken
 
     def _past_view(self) -> tuple[HandResult, ...]:
         if len(self._cache_past) != len(self.past):
@@ -360,9 +444,9 @@ class MagicTrickState(State):
     def _fan_view(self, owner: int, known: bool) -> tuple[SlotView, ...]:
         """A fan as a viewer sees it: ranks of cards in hand only when ``known``; remembered
         until a card of the fan moves."""
-        found = self._cache_fans.get((owner, known))
+        found = self._cache_fans.get(2 * owner + known)
         if found is None:
-            found = self._cache_fans[owner, known] = tuple(
+            found = self._cache_fans[2 * owner + known] = tuple(
                 _SLOTS[card.suit, card.rank if known or place != IN_HAND else None, place]
                 for card, place in zip(self.fans[owner], self.places[owner], strict=True)
             )
@@ -371,11 +455,9 @@ class MagicTrickState(State):
     def _trick_view(
         self, leader: int, plays: tuple[tuple[int, int], ...], winner: int | None
     ) -> TrickView:
-        return TrickView(
-            leader,
-            tuple(PlayView(seat, slot, self.fans[seat][slot]) for seat, slot in plays),
-            winner,
-        )
+        fans = self.fans
+        shown = tuple([_play_view(seat, slot, fans[seat][slot]) for seat, slot in plays])
+        return frozen_record(TrickView, {"leader": leader, "plays": shown, "winner": winner})
 
     # --- copies and hidden information ---------------------------------------------------
 
@@ -395,6 +477,9 @@ class MagicTrickState(State):
         twin.taken = [list(cards) for cards in self.taken]
         twin._cache_legal = dict(self._cache_legal)
         twin._cache_fans = dict(self._cache_fans)
+        twin._cache_rows = dict(self._cache_rows)
+        twin._cache_in_hand = dict(self._cache_in_hand)
+        twin._cache_piles = dict(self._cache_piles)
         return twin
 
     def indistinguishable(self, seat: int, rng: Rng) -> MagicTrickState:
@@ -404,6 +489,10 @@ class MagicTrickState(State):
         twin._cache_legal.clear()
         twin._cache_to_move = None
         twin._cache_fans.clear()
+        twin._cache_rows.clear()
+        twin._cache_in_hand.clear()
+        twin._cache_piles.clear()
+        twin._cache_current = None
         if twin.phase == SORT:
             twin._swap_hidden_piles(seat, rng)
         elif twin.phase == PLAY:
@@ -446,6 +535,18 @@ class MagicTrickState(State):
                 self.fans[a][i], self.fans[b][j] = self.fans[b][j], self.fans[a][i]
 
 
+_PLAY_VIEWS: dict[tuple[int, int, Card], PlayView] = {}
+
+
+def _play_view(seat: int, slot: int, card: Card) -> PlayView:
+    """A play as everybody sees it, made once per (seat, slot, card)."""
+    key = (seat, slot, card)
+    found = _PLAY_VIEWS.get(key)
+    if found is None:
+        found = _PLAY_VIEWS[key] = PlayView(seat, slot, card)
+    return found
+
+
 _rank = operator.itemgetter(1)
 """A card's rank (a `Card` is a named tuple: suit, rank)."""
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
@@ -456,8 +557,11 @@ def _suit_rank(card: Card) -> int:
 
 
 def _top_group(pile: list[Card]) -> list[Card]:
-    top = max(map(_rank, pile))
-    return [card for card in pile if card.rank == top]
+    ranks = list(map(_rank, pile))
+    top = max(ranks)
+    if ranks.count(top) == 1:
+        return [pile[ranks.index(top)]]
+    return [card for card, rank in zip(pile, ranks, strict=True) if rank == top]
 
 
 def _has_choice(pile: list[Card]) -> bool:
@@ -468,8 +572,12 @@ def _descending(fan: list[Card]) -> bool:
     return all(a.rank >= b.rank for a, b in itertools.pairwise(fan))
 
 
+_CANONICAL = {Card(suit, rank): (-rank, suit_order(suit)) for suit in SUITS for rank in RANKS}
+"""A card's place in a pile as a viewer sees it: highest rank first, then suit order."""
+
+
 def _canonical(cards: list[Card]) -> list[Card]:
-    return sorted(cards, key=lambda c: (-c.rank, suit_order(c.suit)))
+    return sorted(cards, key=_CANONICAL.__getitem__)
 
 
 class MagicTrick(Game):

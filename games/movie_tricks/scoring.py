@@ -169,12 +169,11 @@ def score_pads(
 
 def standard_outcome(pads: Sequence[ScorePad], dummy: int | None = None) -> Outcome:
     """Most points wins; ties go down the score pad line by line; what remains is shared."""
-    tiebreaks = [
-        TieBreak(name, tuple(pad.lines[line] for pad in pads)) for line, name in enumerate(PAD_ROWS)
-    ]
-    detail: dict[str, JSON] = {}
-    for line, name in enumerate(PAD_ROWS):
-        detail[name] = [pad.lines[line] for pad in pads]
+    by_line = list(zip(*(pad.lines for pad in pads), strict=True))
+    tiebreaks = [TieBreak(name, values) for name, values in zip(PAD_ROWS, by_line, strict=True)]
+    detail: dict[str, JSON] = {
+        name: list(values) for name, values in zip(PAD_ROWS, by_line, strict=True)
+    }
     if dummy is not None:
         detail["soundtrack die"] = dummy
     return Outcome.ranked([pad.total for pad in pads], tiebreaks, detail)

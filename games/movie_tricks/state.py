@@ -12,11 +12,13 @@ A decision with a single legal move is applied by the engine at once, never aske
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, State
-from games.movie_tricks.cards import CARDS, COLUMN, DATA, PLAYING, PLUS3, PROPS, SUITS, Card
+from games.movie_tricks.cards import CARDS, COLUMN, DATA, PLAYING, PLUS3, PROPS, SUITS, Card, Goal
 from games.movie_tricks.moves import (
     MOVE_TYPES,
     BonusToHand,
@@ -49,13 +51,18 @@ from games.movie_tricks.views import (
 )
 from games.rng import Rng
 from games.turns import OneSeatAtATime
-from games.values import Interner
+from games.values import Interner, frozen_record
 
 _PROPS_COLUMN = COLUMN[PROPS]
 _RESUME_DRAFT = "draft"
 _RESUME_BONUS = "bonus"
 
 _PLAY_MOVES = {(c.id, b): PlayCard(c.id, b) for c in CARDS for b in (False, True)}
+_PLAIN = tuple(_PLAY_MOVES[c.id, False] for c in CARDS)
+_BOOSTED = tuple(_PLAY_MOVES[c.id, True] for c in CARDS)
+_IS_PLUS3 = tuple(c.kind == PLUS3 for c in CARDS)
+_SUIT = tuple(c.suit for c in CARDS)
+"""Per card id: its plays, whether it is a +3 card, its suit (looked up in C)."""
 _DRAFT_MOVES = {c.id: DraftCard(c.id) for c in CARDS}
 _TO_HAND = {c.id: BonusToHand(c.id) for c in CARDS}
 _TO_TABLEAU = {c.id: BonusToTableau(c.id) for c in CARDS}
@@ -143,6 +150,10 @@ class MovieTricksState(OneSeatAtATime):
         self.pawn = self.director
         self.result: Outcome | None = None
         self._legal: tuple[Move, ...] = ()
+        self._cache_views: dict[Any, Any] = {}
+        """Parts of the observations, made when first asked and dropped by what changes them
+        (see `_step`): a seat's own hand under the seat, its tableau under ``~seat``, the
+        parts all seats see under their names."""
         self._start_round()
         self._settle()
 
@@ -152,12 +163,15 @@ class MovieTricksState(OneSeatAtATime):
 
     # --- moves ---------------------------------------------------------------------------
 
+    def is_over(self) -> bool:
+        return self.turn is None
+
     def _compute_legal(self, seat: int) -> tuple[Move, ...]:
         phase = self.phase
         if phase == PLAY:
             return self._play_moves(seat)
         if phase == DRAFT:
-            return tuple(_DRAFT_MOVES[card] for card in sorted(self.market))
+            return tuple(map(_DRAFT_MOVES.__getitem__, sorted(self.market)))
         if phase == CLAIM:
             have = distinct_props([CARDS[c] for c in self.tableaus[seat][_PROPS_COLUMN]])
             return (*(_CLAIMS[need] for need in self.goals if need <= have), _DECLINE)
@@ -176,31 +190,62 @@ class MovieTricksState(OneSeatAtATime):
 
     def _play_moves(self, seat: int) -> tuple[Move, ...]:
         hand = sorted(self.hands[seat])
-        playable = [card for card in hand if CARDS[card].kind != PLUS3]
+        plus3 = list(map(_IS_PLUS3.__getitem__, hand))
+        playable = list(itertools.compress(hand, map(operator.not_, plus3)))
         if self.plays:
-            lead = CARDS[self.plays[0][1]].suit
-            following = [card for card in playable if CARDS[card].suit == lead]
+            lead = _SUIT[self.plays[0][1]]
+            suits = map(_SUIT.__getitem__, playable)
+            following = list(
+                itertools.compress(playable, map(operator.eq, suits, itertools.repeat(lead)))
+            )
             if following:
                 playable = following
-        moves = [_PLAY_MOVES[card, False] for card in playable]
-        if not self.boosted[seat] and any(CARDS[card].kind == PLUS3 for card in hand):
-            moves.extend(_PLAY_MOVES[card, True] for card in playable)
-        return tuple(moves)
+        plain = tuple(map(_PLAIN.__getitem__, playable))
+        if not self.boosted[seat] and any(plus3):
+            return plain + tuple(map(_BOOSTED.__getitem__, playable))
+        return plain
 
-    def _step(self, seat: int, move: Move) -> None:
-        if isinstance(move, PlayCard):
+    def apply(self, seat: int, move: Any) -> None:
+        """`State.apply`, answered at once for a move handed out by `legal_moves` (a seat
+        with legal moves is to move, and its moves are legal)."""
+        if seat == self.turn and any(map(operator.is_, self._legal, itertools.repeat(move))):
+            self._step(seat, move)
+            self._settle()
+        else:
+            super().apply(seat, move)
+
+    def _step(self, seat: int, move: Any) -> None:
+        kind = type(move)
+        views = self._cache_views  # empty in a playout: nothing to drop
+        if kind is PlayCard:
+            if views:
+                for key in (seat, "sizes", "plays"):
+                    views.pop(key, None)
+                if move.boost:  # the +3 card goes to the discards
+                    views.pop("discards", None)
+                if move.boost or not _is_hidden(move.card):
+                    views.pop("known", None)
             self._play(seat, move.card, move.boost)
-        elif isinstance(move, DraftCard):
+        elif kind is DraftCard:
+            if views:
+                for key in ("market", ~seat, "tableaus"):
+                    views.pop(key, None)
             self.market.remove(move.card)
             self.pick_order.pop(0)
             if not self._place(seat, move.card, _RESUME_DRAFT):
                 self._next_pick()
-        elif isinstance(move, ClaimGoal):
+        elif kind is ClaimGoal:
+            if views:
+                for key in ("goals", ~seat, "tableaus"):
+                    views.pop(key, None)
             self._claim(seat, move.need)
             self._resume()
-        elif isinstance(move, DeclineGoal):
+        elif kind is DeclineGoal:
             self._resume()
-        elif isinstance(move, BonusToHand):
+        elif kind is BonusToHand:
+            if views:
+                for key in ("display", seat, "sizes", "known"):
+                    views.pop(key, None)
             self.display.remove(move.card)
             self.hands[seat].append(move.card)
             if self.bonus_taken > 0:
@@ -210,17 +255,23 @@ class MovieTricksState(OneSeatAtATime):
             else:
                 self.trump = CARDS[move.card].suit
                 self._after_bonus()
-        elif isinstance(move, BonusToTableau):
+        elif kind is BonusToTableau:
+            if views:
+                for key in ("display", ~seat, "tableaus"):
+                    views.pop(key, None)
             self.display.remove(move.card)
             if self.bonus_taken == 0:
                 self.trump = CARDS[move.card].suit
             if not self._place(seat, move.card, _RESUME_BONUS):
                 self._after_bonus()
-        elif isinstance(move, DiscardBonus):
+        elif kind is DiscardBonus:
+            if views:
+                for key in ("display", "discards"):
+                    views.pop(key, None)
             self.display.remove(move.card)
             self.discards.append(move.card)
             self._ask_trump()
-        elif isinstance(move, ChooseTrump):
+        elif kind is ChooseTrump:
             self.trump = move.suit
             self._resume()
 
@@ -228,6 +279,7 @@ class MovieTricksState(OneSeatAtATime):
 
     def _start_round(self) -> None:
         n = self._players
+        self._cache_views.pop("plays", None)
         self.play_order = [(self.director + i) % n for i in range(n * self.plays_each)]
         self.plays = []
         self.boosted = [False] * n
@@ -326,6 +378,7 @@ class MovieTricksState(OneSeatAtATime):
             return
         if self.family:
             self.display = [self.bonus_deck.pop()]
+            self._cache_views.pop("display", None)
         self.phase = BONUS
         self.turn = self.bonus_order[0]
 
@@ -341,23 +394,28 @@ class MovieTricksState(OneSeatAtATime):
             return
         if not self.family:
             self.display.append(self.bonus_deck.pop())
+            self._cache_views.pop("display", None)
         self._next_bonus()
 
     # --- step 4: the next round ----------------------------------------------------------
 
     def _end_round(self) -> None:
         self.market.extend(card for _, card, _ in self.plays)
+        self._cache_views.pop("market", None)
         self.director = self.pawn
         if self._players == 2:
             for seat in (self.director, 1 - self.director):
                 if self.draw_deck:
                     self.hands[seat].append(self.draw_deck.pop())
+                    for key in (seat, "sizes", "known"):
+                        self._cache_views.pop(key, None)
                     for suit in self.allow[seat]:
                         self.allow[seat][suit] += 1
         self.round += 1
         self._start_round()
 
     def _finish(self) -> None:
+        self._cache_views.clear()
         self.phase = OVER
         self.turn = None
         columns = [[[CARDS[c] for c in column] for column in t] for t in self.tableaus]
@@ -381,46 +439,94 @@ class MovieTricksState(OneSeatAtATime):
         return self._view(None)
 
     def _view(self, viewer: int | None) -> MovieTricksObservation:
-        return MovieTricksObservation(
-            seat=viewer,
-            players=self._players,
-            family=self.family,
-            round=self.round,
-            rounds=self.rounds,
-            phase=self.phase,
-            turn=self.turn,
-            director=self.director,
-            trump=self.trump,
-            hand=() if viewer is None else _cards(sorted(self.hands[viewer])),
-            hand_sizes=tuple(len(hand) for hand in self.hands),
-            known_hands=_VIEWS.get(
-                ("known", *(tuple(hand) for hand in self.hands)),
-                lambda: tuple(
-                    _cards(sorted(c for c in hand if not _is_hidden(c))) for hand in self.hands
-                ),
-            ),
-            plays=_VIEWS.get(
-                ("plays", *self.plays),
-                lambda: tuple(Play(seat, CARDS[card], boost) for seat, card, boost in self.plays),
-            ),
-            pick_order=tuple(self.pick_order) if self.phase != PLAY else (),
-            bonus_order=tuple(self.bonus_order) if self.phase != PLAY else (),
-            market=_cards(self.market),
-            display=_cards(self.display),
-            bonus_deck=len(self.bonus_deck),
-            draw_deck=len(self.draw_deck),
-            discards=_cards(self.discards),
-            goals=_VIEWS.get(
-                ("goals", *self.goals),
-                lambda: tuple(goal for goal in DATA.goals if goal.need in self.goals),
-            ),
-            goals_discarded=tuple(self.goals_discarded),
-            tableaus=tuple(
-                _tableau(tableau, self.claimed[seat]) for seat, tableau in enumerate(self.tableaus)
-            ),
-            props_die=self.props_die,
-            soundtrack_die=self.soundtrack_die,
+        views = self._cache_views
+        hand: tuple[Card, ...] | None = ()
+        if viewer is not None:
+            hand = views.get(viewer)
+            if hand is None:
+                hand = views[viewer] = _cards(sorted(self.hands[viewer]))
+        sizes = views.get("sizes")
+        if sizes is None:
+            sizes = views["sizes"] = tuple(len(hand) for hand in self.hands)
+        known = views.get("known")
+        if known is None:
+            known = views["known"] = self._known_view()
+        plays = views.get("plays")
+        if plays is None:
+            plays = views["plays"] = self._plays_view()
+        market = views.get("market")
+        if market is None:
+            market = views["market"] = _cards(self.market)
+        display = views.get("display")
+        if display is None:
+            display = views["display"] = _cards(self.display)
+        discards = views.get("discards")
+        if discards is None:
+            discards = views["discards"] = _cards(self.discards)
+        goals = views.get("goals")
+        if goals is None:
+            goals = views["goals"] = self._goals_view()
+        tableaus = views.get("tableaus")
+        if tableaus is None:
+            tableaus = views["tableaus"] = self._tableaus_view()
+        phase = self.phase
+        return frozen_record(
+            MovieTricksObservation,
+            {
+                "seat": viewer,
+                "players": self._players,
+                "family": self.family,
+                "round": self.round,
+                "rounds": self.rounds,
+                "phase": phase,
+                "turn": self.turn,
+                "director": self.director,
+                "trump": self.trump,
+                "hand": hand,
+                "hand_sizes": sizes,
+                "known_hands": known,
+                "plays": plays,
+                "pick_order": tuple(self.pick_order) if phase != PLAY else (),
+                "bonus_order": tuple(self.bonus_order) if phase != PLAY else (),
+                "market": market,
+                "display": display,
+                "bonus_deck": len(self.bonus_deck),
+                "draw_deck": len(self.draw_deck),
+                "discards": discards,
+                "goals": goals,
+                "goals_discarded": tuple(self.goals_discarded),
+                "tableaus": tableaus,
+                "props_die": self.props_die,
+                "soundtrack_die": self.soundtrack_die,
+            },
         )
+
+    def _known_view(self) -> tuple[tuple[Card, ...], ...]:
+        return _VIEWS.get(
+            ("known", *(tuple(hand) for hand in self.hands)),
+            lambda: tuple(
+                _cards(sorted(c for c in hand if not _is_hidden(c))) for hand in self.hands
+            ),
+        )
+
+    def _plays_view(self) -> tuple[Play, ...]:
+        return tuple(map(_play_view, self.plays))
+
+    def _goals_view(self) -> tuple[Goal, ...]:
+        return _VIEWS.get(
+            ("goals", *self.goals),
+            lambda: tuple(goal for goal in DATA.goals if goal.need in self.goals),
+        )
+
+    def _tableaus_view(self) -> tuple[Tableau, ...]:
+        views = self._cache_views
+        made = []
+        for seat, tableau in enumerate(self.tableaus):
+            view = views.get(~seat)
+            if view is None:
+                view = views[~seat] = _tableau(tableau, self.claimed[seat])
+            made.append(view)
+        return tuple(made)
 
     # --- copies and hidden information ---------------------------------------------------
 
@@ -446,6 +552,7 @@ class MovieTricksState(OneSeatAtATime):
         twin.boosted = list(self.boosted)
         twin.pick_order = list(self.pick_order)
         twin.bonus_order = list(self.bonus_order)
+        twin._cache_views = dict(self._cache_views)
         return twin
 
     def indistinguishable(self, seat: int, rng: Rng) -> MovieTricksState:
@@ -457,6 +564,7 @@ class MovieTricksState(OneSeatAtATime):
         """
         twin = self.clone()
         twin.rng = rng.fork(f"twin-{rng.below(1 << 62)}")
+        twin._cache_views = {}
         twin._redeal_hidden(seat, rng)
         hidden_bonus = twin.bonus_deck + twin.bonus_unused
         rng.shuffle(hidden_bonus)
@@ -498,14 +606,36 @@ _VIEWS = Interner()
 """Views of the same cards are the same objects (see `Interner`)."""
 
 
+_PLAYS: dict[tuple[int, int, bool], Play] = {}
+
+
+def _play_view(play: tuple[int, int, bool]) -> Play:
+    """A card played, made once per (seat, card, boosted)."""
+    found = _PLAYS.get(play)
+    if found is None:
+        seat, card, boost = play
+        found = _PLAYS[play] = Play(seat, CARDS[card], boost)
+    return found
+
+
+_CARD_TUPLES: dict[tuple[int, ...], tuple[Card, ...]] = {}
+_LIMIT = 8192
+
+
 def _cards(ids: list[int]) -> tuple[Card, ...]:
+    """The cards of these ids; equal ids give the same tuple (see `Interner`)."""
     key = tuple(ids)
-    return _VIEWS.get(key, lambda: tuple(CARDS[card] for card in key))
+    found = _CARD_TUPLES.get(key)
+    if found is None:
+        if len(_CARD_TUPLES) >= _LIMIT:
+            _CARD_TUPLES.clear()
+        found = _CARD_TUPLES[key] = tuple(map(CARDS.__getitem__, key))
+    return found
 
 
 def _tableau(columns: list[list[int]], goal: int | None) -> Tableau:
-    key = ("tableau", goal, *(tuple(column) for column in columns))
-    return _VIEWS.get(key, lambda: Tableau(tuple(_cards(column) for column in columns), goal))
+    """A tableau's view: its columns' card tuples are the shared ones (see `_cards`)."""
+    return frozen_record(Tableau, {"columns": tuple(map(_cards, columns)), "goal": goal})
 
 
 class MovieTricks(Game):

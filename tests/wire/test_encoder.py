@@ -107,3 +107,81 @@ def test_an_interner_gives_back_the_same_value_for_equal_keys_and_stays_bounded(
     interner.get((3,), lambda: ("b",))
     interner.get((4,), lambda: ("c",))
     assert interner.get((1, 2), lambda: ("again",)) == ("again",)
+
+
+def _request_fields(seat: int, ply: int) -> dict[str, object]:
+    """The scalar fields the arbiter sets (`server.host`), some zero, some past 32 bits."""
+    return {
+        "request_id": f"m:{ply}",
+        "match_id": "m",
+        "game": "g",
+        "seat": seat,
+        "decision_number": ply,
+        "deadline_unix_ms": 1_764_600_000_000 + ply,
+        "move_time_ms": 1000,
+        "time_bank_ms": 0 if ply % 3 else 60_000,
+        "last_round_trip_ms": ply % 2,
+        "last_round_trip_us": 300 * ply,
+    }
+
+
+@pytest.mark.parametrize("game_id", ["magic-trick", "movie-tricks"])
+def test_fast_paths_write_the_reflective_bytes_over_many_random_matches(game_id: str) -> None:
+    """Every seat and the spectator, at every decision of several random matches per player
+    count and variant: the observation's bytes are the reflective message's own bytes, and the
+    request parses to the message built field by field (the memos see many matches in turn,
+    as an arbiter's do)."""
+    game = next(g for g in all_games() if g.id == game_id)
+    for players in game.player_counts:
+        for options in game.variants():
+            for match in range(2):
+                state = game.new(players, f"fast/{match}", options)
+                rng = Rng(derive_seed("fast", game_id, players, match))
+                ply = 0
+                while not state.is_over():
+                    for viewer in (*range(players), None):
+                        view = state.spectate() if viewer is None else state.observe(viewer)
+                        reflective = observation_to_wire(game, view)
+                        assert observation_bytes(game, view) == reflective.SerializeToString()
+                    answers = []
+                    for seat in state.to_move():
+                        observation, legal = state.observe(seat), state.legal_moves(seat)
+                        fields = _request_fields(seat, ply)
+                        request = decision_request(game, observation, legal, **fields)
+                        assert request == bot_gateway_pb2.DecisionRequest(
+                            **fields,
+                            observation=observation_to_wire(game, observation),
+                            legal_moves=[move_to_wire(game, move) for move in legal],
+                        )
+                        answers.append((seat, rng.choice(legal)))
+                    for seat, move in answers:
+                        state.apply(seat, move)
+                        ply += 1
+
+
+def test_request_fields_the_direct_writer_does_not_take_behave_as_in_the_constructor() -> None:
+    game = next(g for g in all_games() if g.id == "magic-trick")
+    state = game.new(3, "header")
+    seat = state.to_move()[0]
+    observation, legal = state.observe(seat), state.legal_moves(seat)
+    odd: list[dict[str, object]] = [
+        {"seat": True},
+        {"seat": -1},
+        {"decision_number": -1},
+        {"seat": 2**31},
+        {"deadline_unix_ms": -5},
+        {"match_id": b"m"},
+        {"request_id": ""},
+    ]
+    for fields in odd:
+        try:
+            expected = bot_gateway_pb2.DecisionRequest(
+                **fields,  # type: ignore[arg-type]
+                observation=observation_to_wire(game, observation),
+                legal_moves=[move_to_wire(game, move) for move in legal],
+            )
+        except (TypeError, ValueError) as error:
+            with pytest.raises(type(error)):
+                decision_request(game, observation, legal, **fields)
+        else:
+            assert decision_request(game, observation, legal, **fields) == expected
