@@ -18,7 +18,6 @@ the median (`median_pair`). Every moment is read from PostgreSQL's clock.
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import hashlib
 import signal
@@ -85,20 +84,6 @@ class DirectRound:
 
 def _seconds(start: datetime.datetime, end: datetime.datetime) -> float:
     return (end - start).total_seconds()
-
-
-def host(address: str) -> None:
-    """``python -m bench.league host ADDRESS``: play every bot whose token is a line of stdin,
-    each on its own connection, all in this process, until terminated."""
-    from premiere_bot import run
-    from premiere_bot.examples.random_bot import RandomBot
-
-    tokens = sys.stdin.read().split()
-
-    async def play() -> None:
-        await asyncio.gather(*(run(RandomBot(), address, token) for token in tokens))
-
-    asyncio.run(play())
 
 
 def _wait_connected(conn: psycopg.Connection[Any], names: list[str], timeout: float) -> None:
@@ -256,7 +241,7 @@ def measure() -> tuple[list[LeagueRound], list[DirectRound], float]:
             tokens = [add_bot(url, name) for name in names]
             for first in range(0, len(tokens), BOTS_PER_HOST):
                 process = subprocess.Popen(
-                    [sys.executable, "-m", "bench.league", "host", arbiter.address],
+                    [sys.executable, "-m", "tests.integration.bot_host", arbiter.address],
                     stdin=subprocess.PIPE,
                     stdout=(LOGS / f"league-bots-{first}.log").open("ab"),
                     stderr=subprocess.STDOUT,
@@ -376,7 +361,4 @@ def run() -> list[Row]:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["host"]:
-        host(sys.argv[2])
-    else:
-        print_rows(run())
+    print_rows(run())
