@@ -14,7 +14,7 @@ from premiere_wire.transport import EXPERIMENTS
 SHOW = "import os, {package}, grpc; print(repr(os.environ.get('GRPC_EXPERIMENTS')))"
 
 
-@pytest.mark.parametrize("package", ["premiere", "premiere_bot", "bench"])
+@pytest.mark.parametrize("package", ["premiere", "bench"])
 def test_importing_an_entry_package_sets_the_default(package: str) -> None:
     env = {k: v for k, v in os.environ.items() if k != "GRPC_EXPERIMENTS"}
     shown = subprocess.run(
@@ -31,7 +31,7 @@ def test_importing_an_entry_package_sets_the_default(package: str) -> None:
 def test_an_operators_setting_wins(mine: str) -> None:
     env = {**os.environ, "GRPC_EXPERIMENTS": mine}
     shown = subprocess.run(
-        [sys.executable, "-c", SHOW.format(package="premiere_bot")],
+        [sys.executable, "-c", SHOW.format(package="premiere")],
         env=env,
         capture_output=True,
         text=True,
