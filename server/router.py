@@ -64,9 +64,6 @@ class Request:
         """The serialized `ConnectResponse` carrying this request."""
         return _DECISION_TAG + varint(len(self.data)) + self.data
 
-    def message(self) -> bot_gateway_pb2.DecisionRequest:
-        return bot_gateway_pb2.DecisionRequest.FromString(self.data)
-
 
 @dataclass(eq=False)
 class Connection:
@@ -293,11 +290,7 @@ class Router:
     ) -> bot_gateway_pb2.DecisionAnswer:
         """Send a request to the bot's least busy stream; raise TimeoutError or Disconnected."""
         deadline = time.monotonic() + timeout
-        live = self.streams(bot_id, game)
-        if live:
-            conn = live[0] if len(live) == 1 else min(live, key=_load)
-        else:
-            conn = await self._stream_for(bot_id, game, deadline)
+        conn = await self._stream_for(bot_id, game, deadline)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bot_gateway_pb2.DecisionAnswer] = loop.create_future()
         conn.pending[request.id] = future
@@ -310,6 +303,11 @@ class Router:
             conn.pending.pop(request.id, None)
 
     async def _stream_for(self, bot_id: int, game: str, deadline: float) -> Connection:
+        """The least busy live stream; waits for one (under the condition) only when there is
+        none, so the usual ask takes no lock."""
+        live = self.streams(bot_id, game)
+        if live:
+            return min(live, key=_load)
         async with self._changed:
             while True:
                 live = self.streams(bot_id, game)

@@ -118,12 +118,9 @@ class _Write:
     statement, one row each."""
 
 
-MOVE_SQL = (
-    "INSERT INTO match_moves (match_id, ply, seat, move, defaulted, elapsed_ms, fence)"
-    " VALUES (%s, %s, %s, %s, %s, %s, %s)"
-)
-MOVES_SQL = (
-    "INSERT INTO match_moves (match_id, ply, seat, move, defaulted, elapsed_ms, fence)"
+_INSERT_MOVES = "INSERT INTO match_moves (match_id, ply, seat, move, defaulted, elapsed_ms, fence)"
+MOVE_SQL = _INSERT_MOVES + " VALUES (%s, %s, %s, %s, %s, %s, %s)"
+MOVES_SQL = _INSERT_MOVES + (
     " SELECT * FROM unnest(%b::uuid[], %b::integer[], %b::integer[], %b::text[]::jsonb[],"
     " %b::boolean[], %b::integer[], %b::bigint[])"
 )
@@ -184,9 +181,10 @@ class Store:
         """Commit one statement; returns the rows it changed."""
         return await self._write_all((sql, params))
 
-    async def _write_all(self, *statements: Statement) -> int:
-        """Commit statements in one transaction; returns the rows the last one changed."""
-        item = _Write(statements, asyncio.get_running_loop().create_future())
+    async def _write_all(self, *statements: Statement, move: tuple[Any, ...] | None = None) -> int:
+        """Commit statements in one transaction; returns the rows the last one changed.
+        `move` marks a move's row (see `_Write.move`)."""
+        item = _Write(statements, asyncio.get_running_loop().create_future(), move)
         self._queue.put_nowait(item)
         return await item.done
 
@@ -457,9 +455,7 @@ class Store:
             record.elapsed_ms,
             fence,
         )
-        item = _Write(((MOVE_SQL, row),), asyncio.get_running_loop().create_future(), row)
-        self._queue.put_nowait(item)
-        await item.done
+        await self._write_all((MOVE_SQL, row), move=row)
 
     async def append_fault(self, match_id: str, fence: int, record: FaultRecord) -> None:
         await self._write(

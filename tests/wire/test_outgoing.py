@@ -25,7 +25,7 @@ def test_a_framed_request_is_the_connect_response_carrying_it() -> None:
         expected = bot_gateway_pb2.ConnectResponse(decision=message)
         assert framed == expected.SerializeToString()
         assert bot_gateway_pb2.ConnectResponse.FromString(framed) == expected
-        assert Request.of(message).message() == message
+        assert bot_gateway_pb2.DecisionRequest.FromString(Request.of(message).data) == message
 
 
 def test_the_gateway_serializer_passes_bytes_through_and_serializes_messages() -> None:
