@@ -64,7 +64,7 @@ def _delta(
     return [(bound, count - base.get(bound, 0.0)) for bound, count in after]
 
 
-def _cpu_seconds(pids: list[int]) -> float:
+def cpu_seconds(pids: list[int]) -> float:
     total = 0.0
     for pid in pids:
         times = psutil.Process(pid).cpu_times()
@@ -92,7 +92,7 @@ MIN_MATCHES = 1 if quick() else 32
 """Matches per figure at least: below that concurrency they run in waves, one after another."""
 
 
-def _wait_all_ended(url: str, match_ids: list[str], timeout: float = 600) -> int:
+def wait_all_ended(url: str, match_ids: list[str], timeout: float = 600) -> int:
     """Wait until every match has ended; returns their decisions. Read from the database, not
     through the arbiter's GetMatch: polling that would add its own load to the arbiter whose
     CPU per decision is being measured."""
@@ -154,8 +154,8 @@ def measure_arbiter(concurrency: tuple[int, ...]) -> tuple[dict[int, dict[str, f
                 )
                 bot_pids = [bot.pid for bot in bots]
                 assert arbiter.process is not None
-                arbiter_cpu = _cpu_seconds([arbiter.process.pid])
-                bots_cpu = _cpu_seconds(bot_pids)
+                arbiter_cpu = cpu_seconds([arbiter.process.pid])
+                bots_cpu = cpu_seconds(bot_pids)
                 started = time.perf_counter()
                 decisions = 0
                 for wave in range(max(1, -(-MIN_MATCHES // matches))):
@@ -163,10 +163,10 @@ def measure_arbiter(concurrency: tuple[int, ...]) -> tuple[dict[int, dict[str, f
                         create_match(stub, list(names), f"bench-{matches}-{wave}-{i}")
                         for i in range(matches)
                     ]
-                    decisions += _wait_all_ended(url, ids)
+                    decisions += wait_all_ended(url, ids)
                 seconds = time.perf_counter() - started
-                arbiter_cpu = _cpu_seconds([arbiter.process.pid]) - arbiter_cpu
-                bots_cpu = _cpu_seconds(bot_pids) - bots_cpu
+                arbiter_cpu = cpu_seconds([arbiter.process.pid]) - arbiter_cpu
+                bots_cpu = cpu_seconds(bot_pids) - bots_cpu
                 after = _histogram(
                     urllib.request.urlopen(metrics_url).read().decode(),
                     "premiere_arbiter_decision_seconds",
@@ -225,7 +225,7 @@ def measure_echo(
     try:
         results = {}
         for streams in concurrency:
-            server_cpu = _cpu_seconds([server.pid])
+            server_cpu = cpu_seconds([server.pid])
             out = subprocess.run(
                 [
                     sys.executable,
@@ -242,7 +242,7 @@ def measure_echo(
                 check=True,
                 env=env,
             ).stdout.split()
-            server_cpu = _cpu_seconds([server.pid]) - server_cpu
+            server_cpu = cpu_seconds([server.pid]) - server_cpu
             messages = streams * count
             results[streams] = {
                 "p50_ms": float(out[0]),

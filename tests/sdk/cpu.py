@@ -24,10 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import psutil
-
-from bench.arbiter import measure_echo, request_size
-from premiere_wire import match_pb2
+from bench.arbiter import cpu_seconds, measure_echo, request_size, wait_all_ended
 from tests.integration.services import (
     BIN,
     ROOT,
@@ -75,26 +72,6 @@ class Variant:
         return subprocess.Popen(
             command, env=env, cwd=ROOT, stdout=log.open("ab"), stderr=subprocess.STDOUT
         )
-
-
-def _wait_ended(stub: Any, match_id: str, timeout: float = 600) -> Any:
-    """Polls often: the end of a wave times the figure."""
-    ended = (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_VOID)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        match = stub.GetMatch(match_pb2.GetMatchRequest(match_id=match_id), timeout=10).match
-        if match.status in ended:
-            return match
-        time.sleep(0.02)
-    raise TimeoutError(f"match {match_id} did not end")
-
-
-def _cpu(pids: list[int]) -> float:
-    total = 0.0
-    for pid in pids:
-        times = psutil.Process(pid).cpu_times()
-        total += times.user + times.system
-    return total
 
 
 def _variant(text: str) -> Variant:
@@ -160,17 +137,15 @@ def main() -> None:
                     for variant in order:
                         names = [f"{variant.name}{i}" for i in range(3)]
                         pids = [bot.pid for bot in bots[variant.name]]
-                        before = _cpu(pids)
+                        before = cpu_seconds(pids)
                         started = time.perf_counter()
-                        ended = []
+                        key = (variant.name, matches)
                         for wave in range(max(1, -(-args.waves // matches))):
                             seed = f"{variant.name}-{rep}-{matches}-{wave}"
                             ids = [create_match(stub, names, f"{seed}-{i}") for i in range(matches)]
-                            ended.extend(_wait_ended(stub, match_id) for match_id in ids)
-                        key = (variant.name, matches)
+                            decisions[key] += wait_all_ended(url, ids)
                         wall[key] += time.perf_counter() - started
-                        cpu[key] += _cpu(pids) - before
-                        decisions[key] += sum(m.decisions for m in ended)
+                        cpu[key] += cpu_seconds(pids) - before
         finally:
             for processes in bots.values():
                 for process in processes:
