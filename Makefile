@@ -49,7 +49,7 @@ test: prerequisites $(STAMP) $(NODE_DEPS)
 
 # The tests that need PostgreSQL, Redis and running processes, once.
 test-integration: prerequisites $(STAMP) $(NODE_DEPS)
-	$(BIN)/python -m pytest -n auto tests/integration tests/ladder
+	$(BIN)/python -m pytest -n auto tests/integration tests/ladder tests/spectator
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -21,8 +21,8 @@ HTTP routes (GET, JSON):
   the progress of a format that stops on its own (the SPRT's pairs, LLR, bounds and verdict).
 - ``/api/matches/{id}/replay``: an ended match's seed, options, players and moves.
 - ``/metrics`` (Prometheus) and ``/healthz``.
-- ``/`` and ``/static/...``: the dashboard web page (``ladder.dashboard``); the replay, bot,
-  league and live pages and their JSON (``ladder.pages``).
+- ``/`` and ``/static/...``: the dashboard web page (``spectator.dashboard``); the replay, bot,
+  league and live pages and their JSON (``spectator.pages``).
 
 The queries are the plain synchronous functions of ``ladder.queries`` on a small connection
 pool, run in worker threads so a standings refit never stalls the loop.
@@ -49,7 +49,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from psycopg_pool import ConnectionPool
 
 import games
-from ladder import dashboard, elo, live, pages, profiles, queries
+from ladder import elo, queries
 from ladder.config import LadderSettings
 from ladder.metrics import PLAYERS
 from ladder.queries import BadRequest, NotFound, StandingsCache
@@ -60,6 +60,7 @@ from premiere.tls import add_port, http_ssl_context, server_options
 from premiere_wire import ladder_pb2, ladder_pb2_grpc, match_pb2_grpc
 from server.errors import CleanErrors
 from server.outcome import outcome_to_wire
+from spectator import dashboard, live, pages, profiles
 
 log = logging.getLogger("premiere.ladder")
 

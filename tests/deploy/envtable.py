@@ -39,7 +39,7 @@ PROCESS_SOURCES: dict[str, tuple[str, ...]] = {
     ),
     "worker": ("workers", "premiere/tls.py", "premiere/config.py::metrics_host"),
     "beat": ("workers/app.py", "workers/run.py"),
-    "ladder": ("premiere/cli.py::ladder_command", "ladder", "premiere/tls.py"),
+    "ladder": ("premiere/cli.py::ladder_command", "ladder", "spectator", "premiere/tls.py"),
     "db upgrade": ("premiere/cli.py::db_upgrade",),
     "bots/league": ("premiere/cli.py::bots_add", "premiere/cli.py::league_create"),
     "up": ("premiere/stack.py",),

@@ -9,8 +9,8 @@ import grpc
 import pytest
 
 from ladder.queries import NotFound, replay
-from ladder.replays import replay_views
 from premiere_wire import match_pb2
+from spectator.replays import replay_views
 from tests.integration.services import Arbiter, wait_ended
 from workers import leagues
 

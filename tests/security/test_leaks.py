@@ -26,9 +26,9 @@ import pytest
 import games
 from games.rng import Rng, derive_seed
 from games.values import to_plain
-from ladder.replays import expand
 from premiere_wire import match_pb2
 from server.codec import move_from_wire, observation_to_wire
+from spectator.replays import expand
 from tests.integration.services import Arbiter, free_port, scratch_database, start_bot, wait_ended
 from tests.ladder.test_api import Ladder
 

@@ -12,7 +12,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "clients" / "python" / "premiere_bot"
 WIRE = ROOT / "wire" / "premiere_wire"
-REPOSITORY = {"games", "premiere", "server", "ladder", "workers", "bench", "premiere_bot"}
+REPOSITORY = {
+    "games",
+    "premiere",
+    "server",
+    "ladder",
+    "spectator",
+    "workers",
+    "bench",
+    "premiere_bot",
+}
 # The SDK's local runner (`premiere-bot try` / `check`) plays the engines in-process: it needs
 # the `local` extra, and only these modules of it may import the engines.
 SDK_LOCAL = {"local.py"}
@@ -31,7 +40,7 @@ def imported_roots(path: Path) -> set[str]:
 def test_no_server_module_imports_the_bot_sdk() -> None:
     offenders = [
         str(path.relative_to(ROOT))
-        for folder in ("games", "premiere", "server", "ladder", "workers", "bench")
+        for folder in ("games", "premiere", "server", "ladder", "spectator", "workers", "bench")
         for path in (ROOT / folder).rglob("*.py")
         if "premiere_bot" in imported_roots(path)
     ]

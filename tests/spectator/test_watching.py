@@ -21,10 +21,10 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 import games
-from ladder.replays import expand
+from spectator.replays import expand
 from tests.integration.services import ROOT, start_bot, wait_ended
 from tests.ladder.stack import Stack, running_stack
-from tests.ladder.test_dashboard import CHROMIUM, CHROMIUM_ARGS, eventually
+from tests.spectator.test_dashboard import CHROMIUM, CHROMIUM_ARGS, eventually
 
 SCREENSHOTS = Path(os.environ.get("PREMIERE_SCREENSHOTS", ROOT / ".state" / "screenshots"))
 OMNISCIENT_DELAY = 3

@@ -36,12 +36,12 @@ import games
 from games.interface import Game
 from games.values import JSON, to_plain
 from ladder.queries import BUILTIN_PREFIX, NotFound
-from ladder.replays import Replica, logged_moves, open_replica
 from premiere.config import Settings
 from premiere_wire import match_pb2, match_pb2_grpc
 from premiere_wire.convert import build
+from spectator.replays import Replica, logged_moves, open_replica
 
-log = logging.getLogger("premiere.ladder.live")
+log = logging.getLogger("premiere.spectator.live")
 
 KEEPALIVE_S = 15.0
 

@@ -13,7 +13,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from ladder.profiles import health_queries
+from spectator.profiles import health_queries
 from tests.integration.services import scratch_database
 
 MATCHES = 30_000

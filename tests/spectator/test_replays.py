@@ -12,7 +12,7 @@ import games
 from games.play import play_match
 from games.values import to_plain
 from ladder.app import plain
-from ladder.replays import Logged, Replica, build_views, compact, expand
+from spectator.replays import Logged, Replica, build_views, compact, expand
 
 SEED = "5eed" * 16
 

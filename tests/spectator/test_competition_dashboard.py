@@ -15,7 +15,7 @@ from playwright.sync_api import Browser
 from server.bots import announce_version
 from tests.ladder.synthetic import Synthetic, add_bots, insert_matches
 from tests.ladder.test_api import Ladder
-from tests.ladder.test_dashboard import browser, database_url, eventually  # noqa: F401
+from tests.spectator.test_dashboard import browser, database_url, eventually  # noqa: F401
 from workers import gate, leagues
 from workers.planning import progress_of
 from workers.standing import Change

@@ -5,13 +5,13 @@ the dashboard's Content-Security-Policy); the JSON it reads is served here too.
 HTTP routes (GET):
 
 - ``/replay/{match}`` (``?ply=N`` opens at a move): the visual replay; reads
-  ``/api/matches/{match}/views`` (``ladder.replays``: the engine's views per ply, each frame
+  ``/api/matches/{match}/views`` (``spectator.replays``: the engine's views per ply, each frame
   sent as its changes, ``compact``).
 - ``/bots/{player}``: a bot's ratings, recent matches and health; reads ``/api/bots/{player}``.
 - ``/leagues`` and ``/leagues/{name}``: every league, one league's standings, rounds and
   matches; read ``/api/leagues`` and ``/api/leagues/{name}``.
 - ``/live`` and ``/live/{match}``: running matches and one of them live; read ``/api/live`` and
-  the server-sent events of ``/api/live/{match}/events`` (``ladder.live``).
+  the server-sent events of ``/api/live/{match}/events`` (``spectator.live``).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Any, TypeVar
 from aiohttp import web
 from psycopg_pool import ConnectionPool
 
-from ladder import profiles, replays
-from ladder.dashboard import STATIC, page_headers
+from spectator import profiles, replays
+from spectator.dashboard import STATIC, page_headers
 
 _T = TypeVar("_T")
 

@@ -248,7 +248,7 @@ def _frames(
 
 class Replica:
     """A match re-executed move by move, for the live page's delayed omniscient view (every
-    seat's view, whatever the match's status: ``ladder.live`` says when it may be shown)."""
+    seat's view, whatever the match's status: ``spectator.live`` says when it may be shown)."""
 
     def __init__(self, game_id: str, players: int, seed: str, options: dict[str, Any]) -> None:
         self.game = games.get(game_id)
