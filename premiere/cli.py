@@ -399,6 +399,12 @@ def league() -> None:
     default=None,
     help="Rate the league's matches (default: yes, except for the sprt format).",
 )
+@click.option(
+    "--allow-same-owner",
+    is_flag=True,
+    help="Let a rated league seat two bots of one owner (a private league); the tables that do"
+    " are played unrated.",
+)
 def league_create(
     name: str | None,
     game_id: str,
@@ -413,6 +419,7 @@ def league_create(
     move_time_ms: int,
     setting_pairs: tuple[str, ...],
     rated: bool | None,
+    allow_same_owner: bool,
 ) -> None:
     """Define a league; the workers run it from now on."""
     import psycopg
@@ -454,6 +461,7 @@ def league_create(
                 move_time_ms=move_time_ms,
                 settings=settings_given,
                 rated=rated,
+                allow_same_owner=allow_same_owner,
             )
         except (ValueError, KeyError) as error:
             raise click.ClickException(str(error).strip("'\"")) from None

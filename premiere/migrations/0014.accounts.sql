@@ -141,4 +141,7 @@ SELECT l.name AS bot, l.family, l.owner, l.removed, l.account_active, s.state,
                  WHERE v.family = l.family), '{}') AS validated
 FROM bot_lineage l
 LEFT JOIN bot_standing s ON s.bot = l.name;
-COMMENT ON VIEW seat_admission IS 'owner: workers';
+COMMENT ON VIEW seat_admission IS 'owner: arbiter';
+
+-- A league may seat two bots of one owner (a private league); such tables are never rated.
+ALTER TABLE leagues ADD COLUMN allow_same_owner boolean NOT NULL DEFAULT false;
