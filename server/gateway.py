@@ -17,7 +17,7 @@ import games
 from premiere.admission import judge
 from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc
 from server.arbiter import Arbiter, BadRequest
-from server.bots import active_version, announce_version
+from server.bots import VersionQuota, active_version, announce_version
 from server.config import ArbiterSettings
 from server.limits import LimitExceeded, Rate, Slots, peer_host
 from server.quotas import BotOwner, Quotas
@@ -177,12 +177,6 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         )
         bot = {**bot, "id": bot_id, "name": bot_name}
         seats = await self._challenge_seats(bot, request, context)
-        if not self.router.streams(bot["id"], request.game):
-            await context.abort(
-                grpc.StatusCode.FAILED_PRECONDITION,
-                f"open a Connect stream that plays {request.game[:40]} first: the match is"
-                " played on it",
-            )
         standings = await self.store.seat_standings([name for kind, name in seats if kind == "bot"])
         verdict = judge(
             request.game,
@@ -191,6 +185,12 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         )
         if verdict.refused is not None:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, verdict.refused)
+        if not self.router.streams(bot["id"], request.game):
+            await context.abort(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"open a Connect stream that plays {request.game[:40]} first: the match is"
+                " played on it",
+            )
         owner = await asyncio.to_thread(self.quotas.owner, bot["id"])
         challenge = await self._reserve(owner, verdict.rated, context)
         assert self.arbiter is not None
@@ -263,6 +263,25 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         context: grpc.aio.ServicerContext[Any, Any],
     ) -> None:
         hello = await self._hello(request_iterator, context)
+        # Counted before a Hello's version is announced: a refused stream creates nothing.
+        owner = await asyncio.to_thread(self.quotas.owner, bot["id"])
+        stream = next(self._stream_ids)
+        await asyncio.to_thread(self.quotas.open_stream, stream, owner)
+        try:
+            await self._play(bot, hello, stream, request_iterator, context)
+        finally:
+            self._streams.pop(stream, None)
+            with contextlib.suppress(psycopg.Error):
+                await asyncio.to_thread(self.quotas.close_stream, stream)
+
+    async def _play(
+        self,
+        bot: dict[str, Any],
+        hello: bot_gateway_pb2.Hello,
+        stream: int,
+        request_iterator: AsyncIterator[bot_gateway_pb2.ConnectRequest],
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> None:
         try:
             if hello.version:
                 bot_id, bot_name, created = await asyncio.to_thread(
@@ -280,8 +299,12 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                     active_version, self.store.database_url, bot["name"]
                 )
         except ValueError as error:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            code = grpc.StatusCode.INVALID_ARGUMENT
+            if isinstance(error, VersionQuota):
+                code = grpc.StatusCode.RESOURCE_EXHAUSTED
+            await context.abort(code, str(error))
             raise AssertionError("unreachable") from None
+        await asyncio.to_thread(self.quotas.retarget, stream, bot_id)
         conn = Connection(
             bot_id=bot_id,
             bot_name=bot_name,
@@ -291,13 +314,9 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             refusals=Rate(self.settings.max_refusals_per_minute),
             accepts_challenges=hello.accept_challenges,
         )
-        owner = await asyncio.to_thread(self.quotas.owner, bot_id)
-        stream = next(self._stream_ids)
-        await asyncio.to_thread(self.quotas.open_stream, stream, owner)
         try:
             await self.router.add(conn)
         except TooManyStreams as error:
-            await asyncio.to_thread(self.quotas.close_stream, stream)
             raise LimitExceeded(str(error)) from None
         self._streams[stream] = conn
         self._ensure_renewer()
@@ -329,9 +348,6 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
             await self.router.remove(conn)
-            self._streams.pop(stream, None)
-            with contextlib.suppress(psycopg.Error):
-                await asyncio.to_thread(self.quotas.close_stream, stream)
             log.info("bot %s disconnected", conn.bot_name)
         if conn.overflowed:
             log.warning("bot %s: stream closed: %s", conn.bot_name, conn.overflowed)

@@ -92,6 +92,14 @@ class Quotas:
                 (self.arbiter, stream, owner.bot_id, owner.family_id, owner.account_id, self.ttl_s),
             )
 
+    def retarget(self, stream: int, bot_id: int) -> None:
+        """The stream serves this version of its bot (known once its Hello was announced)."""
+        with self._connect() as conn:
+            conn.execute(
+                "UPDATE bot_streams SET bot_id = %s WHERE arbiter = %s AND stream = %s",
+                (bot_id, self.arbiter, stream),
+            )
+
     def close_stream(self, stream: int) -> None:
         with self._connect() as conn:
             conn.execute(
@@ -99,8 +107,9 @@ class Quotas:
             )
 
     def renew(self, streams: Sequence[int]) -> set[int]:
-        """Renew this arbiter's streams; return those whose bot may no longer play (removed,
-        any version of it disabled, or its account disabled), to be closed."""
+        """Renew this arbiter's streams; return those whose bot may no longer connect (removed,
+        or its account disabled), to be closed. A bot an operator disabled stays connected
+        and is seated nowhere."""
         with self._connect() as conn:
             conn.execute(
                 "DELETE FROM bot_streams WHERE (arbiter = %s AND NOT stream = ANY(%s))"
@@ -111,7 +120,7 @@ class Quotas:
                 "UPDATE bot_streams s SET expires_at = clock_timestamp() + %s * interval '1 s'"
                 " FROM bots b JOIN seat_admission a ON a.bot = b.name"
                 " WHERE s.arbiter = %s AND b.id = s.bot_id"
-                " RETURNING s.stream, a.removed OR NOT a.account_active OR a.disabled AS out",
+                " RETURNING s.stream, a.removed OR NOT a.account_active AS out",
                 (self.ttl_s, self.arbiter),
             ).fetchall()
         return {row["stream"] for row in rows if row["out"]}

@@ -198,6 +198,14 @@ class Arbiter:
         )
         return result.stdout.strip()
 
+    def cli(self, *args: str) -> str:
+        """`premiere ARGS` on this arbiter's database, as its operator runs it."""
+        result = subprocess.run(
+            [str(BIN / "premiere"), *args], env=self.env(), capture_output=True, text=True
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
     def admit(self, bot: str, games: Sequence[str], state: str = "rated") -> None:
         """Give ``bot`` the standing the workers would after it passed validation in ``games``
         (for tests that run no workers)."""
