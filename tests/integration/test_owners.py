@@ -66,6 +66,7 @@ class Stream:
 
     def __init__(self, arbiter: Arbiter, token: str, **hello: object) -> None:
         self.done = False
+        self.details = ""
         self.channel = grpc.insecure_channel(arbiter.address)
         self.queue: list[bot_gateway_pb2.ConnectRequest] = [
             bot_gateway_pb2.ConnectRequest(hello=bot_gateway_pb2.Hello(max_matches=1, **hello))
@@ -91,6 +92,7 @@ class Stream:
             for _ in self.calls:
                 assert time.monotonic() < deadline
         except grpc.RpcError as error:
+            self.details = str(error.details())
             return error.code()
         return grpc.StatusCode.OK
 
@@ -286,3 +288,86 @@ def test_two_arbiters_enforce_one_bots_caps_as_one(database_url: str, tmp_path: 
             stream.close()
         first.stop()
         second.stop()
+
+
+def test_each_per_account_cap_is_refused_with_its_setting(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Bots per account, versions per bot a day, rated challenges a day, challenges a minute:
+    a client pushing past each gets RESOURCE_EXHAUSTED naming the setting, and nothing is
+    created."""
+    arbiter = gated(
+        database_url,
+        tmp_path,
+        PREMIERE_MAX_BOTS_PER_ACCOUNT="1",
+        PREMIERE_MAX_VERSIONS_PER_DAY="1",
+        PREMIERE_MAX_RATED_CHALLENGES_PER_DAY="1",
+        PREMIERE_MAX_CHALLENGES_PER_MINUTE="2",
+        PREMIERE_MAX_OPEN_CHALLENGES="10",
+    )
+    authors = author_pb2_grpc.AuthorServiceStub(grpc.insecure_channel(arbiter.address))
+    account = authors.CreateAccount(author_pb2.CreateAccountRequest(name="greedy")).token
+    key = (("authorization", f"Bearer {account}"),)
+    token = authors.CreateBot(author_pb2.CreateBotRequest(name="g1"), metadata=key).token
+    with pytest.raises(grpc.RpcError) as more_bots:
+        authors.CreateBot(author_pb2.CreateBotRequest(name="g2"), metadata=key)
+    assert more_bots.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "PREMIERE_MAX_BOTS_PER_ACCOUNT" in str(more_bots.value.details())
+    assert [b.name for b in authors.ListBots(author_pb2.ListBotsRequest(), metadata=key).bots] == [
+        "g1"
+    ]
+    streams = versions(arbiter, token, "v1", "v2")  # the root takes v1; v2 is the day's one
+    try:
+        third = Stream(arbiter, token, version="v3", games=[GAME])
+        assert third.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        third.close()
+        assert "PREMIERE_MAX_VERSIONS_PER_DAY" in third.details
+        names = authors.ListVersions(author_pb2.ListVersionsRequest(name="g1"), metadata=key)
+        assert [v.name for v in names.versions] == ["g1", "g1@v2"]
+        arbiter.admit("g1@v2", [GAME])
+        assert ask(arbiter, token, BUILTINS).rated
+        daily = refused(arbiter, token, BUILTINS)
+        assert "PREMIERE_MAX_RATED_CHALLENGES_PER_DAY" in daily
+        assert not ask(arbiter, token, BUILTINS, rated=False).rated  # the minute's second
+        minute = refused(arbiter, token, BUILTINS, rated=False)
+        assert "PREMIERE_MAX_CHALLENGES_PER_MINUTE" in minute
+    finally:
+        for stream in streams:
+            stream.close()
+        arbiter.stop()
+
+
+def test_an_author_reaches_only_its_own_bots(arena: Arbiter) -> None:
+    authors = author_pb2_grpc.AuthorServiceStub(grpc.insecure_channel(arena.address))
+    keys = {}
+    for name in ("amy", "ben"):
+        token = authors.CreateAccount(author_pb2.CreateAccountRequest(name=name)).token
+        keys[name] = (("authorization", f"Bearer {token}"),)
+    authors.CreateBot(author_pb2.CreateBotRequest(name="bens-bot"), metadata=keys["ben"])
+    calls = [
+        (authors.RotateBotToken, author_pb2.RotateBotTokenRequest(name="bens-bot")),
+        (authors.RemoveBot, author_pb2.RemoveBotRequest(name="bens-bot")),
+        (authors.ListVersions, author_pb2.ListVersionsRequest(name="bens-bot")),
+        (authors.GetBotEvents, author_pb2.GetBotEventsRequest(name="bens-bot")),
+        (authors.ActivateVersion, author_pb2.ActivateVersionRequest(name="bens-bot", version="1")),
+    ]
+    for call, request in calls:
+        with pytest.raises(grpc.RpcError) as theirs:
+            call(request, metadata=keys["amy"])
+        with pytest.raises(grpc.RpcError) as nobodys:
+            call(type(request)(name="nobody-has-this"), metadata=keys["amy"])
+        assert theirs.value.code() == nobodys.value.code() == grpc.StatusCode.NOT_FOUND
+        assert theirs.value.details().replace("bens-bot", "X") == nobodys.value.details().replace(
+            "nobody-has-this", "X"
+        )
+    assert authors.ListBots(author_pb2.ListBotsRequest(), metadata=keys["amy"]).bots == []
+    with pytest.raises(grpc.RpcError) as bot_token:
+        authors.ListBots(
+            author_pb2.ListBotsRequest(),
+            metadata=(("authorization", f"Bearer {arena.add_bot('plain')}"),),
+        )
+    assert bot_token.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    taken = authors.CreateAccount  # a name is one account's
+    with pytest.raises(grpc.RpcError) as again:
+        taken(author_pb2.CreateAccountRequest(name="amy"))
+    assert again.value.code() == grpc.StatusCode.ALREADY_EXISTS

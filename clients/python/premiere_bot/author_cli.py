@@ -15,6 +15,7 @@ import asyncio
 import json
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,16 @@ def add_commands(commands: Any, connection: Callable[[argparse.ArgumentParser], 
             parser.add_argument("name", help="the bot's name")
         if verb == "activate":
             parser.add_argument("version", help="one of its versions")
+        if verb == "events":
+            parser.add_argument(
+                "--wait",
+                metavar="STATE",
+                help="wait until the bot's standing is STATE (e.g. rated: validation done);"
+                " exits 1 if it fails validation or --timeout passes",
+            )
+            parser.add_argument(
+                "--timeout", type=float, default=300, help="seconds --wait waits (default 300)"
+            )
         connection(parser)
         _account_token_option(parser)
 
@@ -222,13 +233,31 @@ async def _bots(args: argparse.Namespace) -> int:
         )
         print(f"{args.name} plays as {active.active} from now on")
     else:
-        events = await _call(
+        events = await _events(args, token)
+        if args.wait and events.state != args.wait:
+            _show(events)
+            return 1
+        _show(events)
+    return 0
+
+
+async def _events(args: argparse.Namespace, token: str) -> author_pb2.GetBotEventsResponse:
+    """The bot's standing; with --wait, once it is that state (or failed, or timed out)."""
+    deadline = time.monotonic() + args.timeout
+    while True:
+        events: author_pb2.GetBotEventsResponse = await _call(
             args, "GetBotEvents", author_pb2.GetBotEventsRequest(name=args.name), token
         )
-        print(f"{events.name}: {events.state or 'no standing yet (not connected)'}")
-        if events.reason:
-            print(f"  {events.reason}")
-        for event in events.events:
-            when = event.at.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
-            print(f"{when}  {event.kind:<18} {event.message}")
-    return 0
+        done = events.state in (args.wait, "failed", "disabled")
+        if not args.wait or done or time.monotonic() > deadline:
+            return events
+        await asyncio.sleep(1.0)
+
+
+def _show(events: author_pb2.GetBotEventsResponse) -> None:
+    print(f"{events.name}: {events.state or 'no standing yet (not connected)'}")
+    if events.reason:
+        print(f"  {events.reason}")
+    for event in events.events:
+        when = event.at.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
+        print(f"{when}  {event.kind:<18} {event.message}")
