@@ -7,7 +7,10 @@ HTTP routes (GET):
 - ``/replay/{match}`` (``?ply=N`` opens at a move): the visual replay; reads
   ``/api/matches/{match}/views`` (``spectator.replays``: the engine's views per ply, each frame
   sent as its changes, ``compact``).
-- ``/bots/{player}``: a bot's ratings, recent matches and health; reads ``/api/bots/{player}``.
+- ``/bots``: every bot with its standing and live ratings; reads ``/api/bots``.
+- ``/bots/{player}``: a bot's standing, versions, ratings, matches page by page (``?page=N``)
+  with each one's rating change and faults, its latest faults with their matches, and its
+  health; reads ``/api/bots/{player}``.
 - ``/leagues`` and ``/leagues/{name}``: every league, one league's standings, rounds and
   matches; read ``/api/leagues`` and ``/api/leagues/{name}``.
 - ``/live`` and ``/live/{match}``: running matches and one of them live; read ``/api/live`` and
@@ -26,6 +29,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 from psycopg_pool import ConnectionPool
 
+from ladder.queries import BadRequest
 from spectator import profiles, replays
 from spectator.dashboard import STATIC, page_headers
 from spectator.ids import canonical_match_id
@@ -105,6 +109,7 @@ class ReplayBuilds:
 
 PAGES = {
     "/replay/{match_id:[^/]+}": "replay.html",
+    "/bots": "bots.html",
     "/bots/{player}": "bot.html",
     "/leagues": "leagues.html",
     "/leagues/{name}": "league.html",
@@ -166,8 +171,14 @@ def add_routes(app: web.Application, ladder: Any) -> None:
         return web.Response(body=await asyncio.to_thread(gzip.decompress, packed), headers=headers)
 
     async def bot(request: web.Request) -> web.Response:
-        found = await run(profiles.bot_profile, request.match_info["player"])
+        text = request.query.get("page") or "0"
+        if not text.isdigit() or len(text) > 4:
+            raise BadRequest(f"page must be a whole number, not {text[:20]!r}")
+        found = await run(profiles.bot_profile, request.match_info["player"], None, int(text))
         return web.json_response(plain(found))
+
+    async def bots(request: web.Request) -> web.Response:
+        return web.json_response({"bots": plain(await run(profiles.list_bots))})
 
     async def leagues(request: web.Request) -> web.Response:
         return web.json_response({"leagues": plain(await run(profiles.list_leagues))})
@@ -179,6 +190,7 @@ def add_routes(app: web.Application, ladder: Any) -> None:
         return web.json_response({"matches": plain(await run(profiles.running_matches))})
 
     app.router.add_get("/api/matches/{match_id:[^/]+}/views", views)
+    app.router.add_get("/api/bots", bots)
     app.router.add_get("/api/bots/{player}", bot)
     app.router.add_get("/api/leagues", leagues)
     app.router.add_get("/api/leagues/{name}", league)

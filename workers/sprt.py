@@ -213,8 +213,12 @@ def state(counts: Sequence[int], params: SprtParams) -> SprtState:
 class EloEstimate:
     elo: float
     """A's Elo over B per game, from its mean score."""
-    error: float
-    """Half the width of the 95% confidence interval, in Elo."""
+    error: float | None
+    """Half the width of the 95% confidence interval, in Elo; None when the interval reaches
+    a score of 0 or 1 (an unbounded Elo: too few pairs, or all one way)."""
+    low: float | None
+    high: float | None
+    """The interval's ends in Elo (None: unbounded on that side)."""
     los: float
     """Likelihood of superiority: the probability that A is stronger than B at all."""
 
@@ -222,9 +226,9 @@ class EloEstimate:
 def elo_estimate(counts: Sequence[int]) -> EloEstimate | None:
     """Fishtest's Elo estimate from pentanomial counts (``stat_util.get_elo``): the counts
     regularised as in ``llr``, their mean score ``mu`` and per-pair variance ``var``, the 95%
-    interval ``mu +- 1.959964 sqrt(var / N)`` (clamped inside (0, 1), where fishtest would fail)
-    mapped to Elo, and half its width as the error.
-    None before the first pair."""
+    interval ``mu +- 1.959964 sqrt(var / N)`` mapped to Elo, and half its width as the error.
+    Where fishtest would fail (an end of the interval at or past a score of 0 or 1), that end
+    and the error are None. None before the first pair."""
     if len(counts) != 5 or any(n < 0 for n in counts):
         raise ValueError("pentanomial counts are five non-negative integers")
     if not sum(counts):
@@ -234,14 +238,16 @@ def elo_estimate(counts: Sequence[int]) -> EloEstimate | None:
     mu = sum(n * a for n, a in zip(regular, PAIR_SCORES, strict=True)) / total
     var = sum(n * (a - mu) ** 2 for n, a in zip(regular, PAIR_SCORES, strict=True)) / total
     spread = _Z95 * math.sqrt(var / total)
-    low, high = max(mu - spread, _EDGE), min(mu + spread, 1 - _EDGE)
+    low = score_to_elo(mu - spread) if mu - spread > 0 else None
+    high = score_to_elo(mu + spread) if mu + spread < 1 else None
     los = 0.5 * (1 + math.erf((mu - 0.5) / math.sqrt(2 * var / total)))
     return EloEstimate(
         elo=score_to_elo(mu),
-        error=(score_to_elo(high) - score_to_elo(low)) / 2,
+        error=None if low is None or high is None else (high - low) / 2,
+        low=low,
+        high=high,
         los=los,
     )
 
 
 _Z95 = 1.959963984540054
-_EDGE = 1e-12

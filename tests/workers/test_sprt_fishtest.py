@@ -142,5 +142,8 @@ def test_the_elo_estimate_agrees_with_fishtests_formula(counts: tuple[int, ...])
 
     assert math.isclose(found.elo, elo(mu), abs_tol=1e-9)
     if mu - half > 0 and mu + half < 1:
+        assert found.error is not None
         assert math.isclose(found.error, (elo(mu + half) - elo(mu - half)) / 2, rel_tol=1e-9)
+    else:
+        assert found.error is None
     assert 0.0 <= found.los <= 1.0
