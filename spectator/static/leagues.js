@@ -33,15 +33,15 @@ function listPage(leagues) {
   return scroll(el(
     "table",
     { class: "grid", id: "leagues" },
-    el("thead", {}, el("tr", {}, ["League", "Game", "Format", "Schedule", "Status", "Progress"].map((t) => el("th", { text: t })))),
+    el("thead", {}, el("tr", {}, ["League", "Status", "Progress", "Game", "Format", "Schedule"].map((t) => el("th", { text: t })))),
     el("tbody", {}, leagues.map((l) =>
       el("tr", { "data-league": l.name },
         el("td", {}, el("a", { href: `/leagues/${encodeURIComponent(l.name)}`, text: l.name })),
+        el("td", { text: l.status }),
+        el("td", {}, progress(l)),
         el("td", { text: gameName(l.game) }),
         el("td", { text: `${l.format}, ${l.players} seats` }),
-        el("td", { text: l.schedule }),
-        el("td", { text: l.status }),
-        el("td", {}, progress(l))))),
+        el("td", { text: l.schedule })))),
   ));
 }
 
