@@ -205,7 +205,7 @@ def _recent(
         " FROM match_seats s JOIN matches m ON m.id = s.match_id"
         " LEFT JOIN rating_history h ON h.match_id = m.id AND h.seat = s.seat"
         f" WHERE {seat_filter} AND m.status <> 'pending'"
-        " ORDER BY coalesce(m.finished_at, m.started_at, m.created_at) DESC, m.id"
+        " ORDER BY coalesce(m.finished_at, m.started_at, m.created_at) DESC, m.id, s.seat"
         " LIMIT %s OFFSET %s",
         (BUILTIN_PREFIX, key, RECENT_MATCHES + 1, page * RECENT_MATCHES),
     ).fetchall()

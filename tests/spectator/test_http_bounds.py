@@ -374,3 +374,40 @@ def test_one_address_cannot_take_every_live_viewer_slot(tmp_path: Path) -> None:
                 conn.close()
             bot.terminate()
             bot.wait(10)
+
+
+@pytest.mark.parametrize("page", ["-1", "x", "1e3", "99999", "501"])
+def test_a_bot_page_number_out_of_bounds_is_refused(
+    database: tuple[str, list[str]], page: str
+) -> None:
+    url, _ = database
+
+    async def test(serve: Serving) -> tuple[int, dict[str, Any]]:
+        async with serve.session.get(serve.url(f"/api/bots/builtin:random?page={page}")) as reply:
+            return reply.status, await reply.json()
+
+    status, body = run(url, test)
+    assert status == 400 and "page" in body["error"]
+
+
+def test_a_bot_page_pages_its_matches(database: tuple[str, list[str]]) -> None:
+    """Fourteen ended matches and a running one seat builtin:random three to five times
+    each: twenty to a page, the newest first, every match on exactly one page."""
+    url, _ = database
+
+    async def test(serve: Serving) -> list[dict[str, Any]]:
+        pages = []
+        for number in range(4):
+            async with serve.session.get(
+                serve.url(f"/api/bots/builtin:random?page={number}")
+            ) as reply:
+                assert reply.status == 200
+                pages.append(await reply.json())
+        return pages
+
+    pages = run(url, test)
+    seen = [(m["match_id"], m["seat"]) for p in pages for m in p["recent"]]
+    assert len(seen) == len(set(seen)) == 2 * 5 + 12 * 3 + 3
+    assert [len(p["recent"]) for p in pages] == [20, 20, 9, 0]
+    assert [p["has_more"] for p in pages] == [True, True, False, False]
+    assert pages[0]["standing"] is None and pages[0]["versions"] is None
