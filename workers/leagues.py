@@ -617,6 +617,12 @@ def close_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> f
                 "UPDATE leagues SET progress = %s, progress_at = now() WHERE id = %s",
                 (json.dumps(dict(state.state)), league_id),
             )
+            conn.execute(
+                "INSERT INTO league_progress_rounds (league_id, round, progress)"
+                " VALUES (%s, %s, %s) ON CONFLICT (league_id, round)"
+                " DO UPDATE SET progress = excluded.progress, at = now()",
+                (league_id, number, json.dumps(dict(state.state))),
+            )
             verdict = state.verdict
         if verdict is not None or (league.rounds is not None and number >= league.rounds):
             _finish(conn, league_id)

@@ -74,6 +74,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_LADDER_OMNISCIENT_DELAY_MOVES": ("ladder",),
     "PREMIERE_LADDER_MAX_LIVE_MATCHES": ("ladder",),
     "PREMIERE_LADDER_MAX_LIVE_VIEWERS": ("ladder",),
+    "PREMIERE_LADDER_MAX_LIVE_VIEWERS_PER_ADDRESS": ("ladder",),
     "PREMIERE_LADDER_METRICS_TOP_PLAYERS": ("ladder",),
     "PREMIERE_LADDER_METRICS_REFRESH_S": ("ladder",),
     "PREMIERE_TICK_SECONDS": ("beat", "worker"),
