@@ -8,6 +8,8 @@ HTTP routes (GET):
   ``/api/matches/{match}/views`` (``spectator.replays``: the engine's views per ply, each frame
   sent as its changes, ``compact``).
 - ``/bots``: every bot with its standing and live ratings; reads ``/api/bots``.
+- ``/authors/{name}``: an author's account and its bots with their standing and ratings;
+  reads ``/api/authors/{name}``.
 - ``/bots/{player}``: a bot's standing, versions, ratings, matches page by page (``?page=N``)
   with each one's rating change and faults, its latest faults with their matches, and its
   health; reads ``/api/bots/{player}``.
@@ -111,6 +113,7 @@ PAGES = {
     "/replay/{match_id:[^/]+}": "replay.html",
     "/bots": "bots.html",
     "/bots/{player}": "bot.html",
+    "/authors/{name}": "author.html",
     "/leagues": "leagues.html",
     "/leagues/{name}": "league.html",
     "/live": "live.html",
@@ -180,6 +183,11 @@ def add_routes(app: web.Application, ladder: Any) -> None:
     async def bots(request: web.Request) -> web.Response:
         return web.json_response({"bots": plain(await run(profiles.list_bots))})
 
+    async def author(request: web.Request) -> web.Response:
+        return web.json_response(
+            plain(await run(profiles.author_profile, request.match_info["name"]))
+        )
+
     async def leagues(request: web.Request) -> web.Response:
         return web.json_response({"leagues": plain(await run(profiles.list_leagues))})
 
@@ -192,6 +200,7 @@ def add_routes(app: web.Application, ladder: Any) -> None:
     app.router.add_get("/api/matches/{match_id:[^/]+}/views", views)
     app.router.add_get("/api/bots", bots)
     app.router.add_get("/api/bots/{player}", bot)
+    app.router.add_get("/api/authors/{name}", author)
     app.router.add_get("/api/leagues", leagues)
     app.router.add_get("/api/leagues/{name}", league)
     app.router.add_get("/api/live", live)

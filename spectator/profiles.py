@@ -104,6 +104,9 @@ class BotProfile:
     page: int
     page_size: int
     has_more: bool
+    account: str | None = None
+    """The author's account that owns it (``operator`` for the operator's bots); None for a
+    built-in."""
 
 
 def bot_profile(
@@ -121,7 +124,7 @@ def bot_profile(
         if builtin:
             name = player.removeprefix(BUILTIN_PREFIX)
             seat_filter, key = "s.builtin = %s", name
-            registered = connected = None
+            registered = connected = account = None
             removed, declared = False, None
             if not cur.execute(
                 "SELECT 1 FROM match_seats WHERE builtin = %s LIMIT 1", (name,)
@@ -129,13 +132,14 @@ def bot_profile(
                 raise NotFound(f"no player {player[:80]!r}")
         else:
             row = cur.execute(
-                "SELECT id, created_at, last_connected_at, removed_at IS NOT NULL, games"
-                " FROM bots WHERE name = %s",
+                "SELECT b.id, b.created_at, b.last_connected_at, b.removed_at IS NOT NULL,"
+                " b.games, l.account FROM bots b JOIN bot_lineage l ON l.name = b.name"
+                " WHERE b.name = %s",
                 (player,),
             ).fetchone()
             if row is None:
                 raise NotFound(f"no bot {player[:80]!r}")
-            bot_id, registered, connected, removed, games = row
+            bot_id, registered, connected, removed, games, account = row
             declared = tuple(games) if games is not None else None
             seat_filter, key = "s.bot_id = %s", bot_id
         ratings: list[GameRating] = []
@@ -187,6 +191,7 @@ def bot_profile(
         page=page,
         page_size=RECENT_MATCHES,
         has_more=more,
+        account=account,
     )
 
 
@@ -318,14 +323,17 @@ class BotEntry:
     last_connected_at: datetime.datetime | None
     ratings: dict[str, dict[str, float | int]]
     """Live Elo and rated games per game."""
+    account: str | None = None
+    """The account that owns it; None for a built-in."""
 
 
 MAX_LISTED_BOTS = 1000
 
 
-def list_bots(conn: Connection) -> tuple[BotEntry, ...]:
+def list_bots(conn: Connection, account: str | None = None) -> tuple[BotEntry, ...]:
     """Every registered bot and version not removed (by family, oldest version first), then
-    the built-ins that have played a rated match, each with its standing and live ratings."""
+    the built-ins that have played a rated match, each with its standing and live ratings;
+    with ``account``, that account's bots only."""
     with conn.transaction():
         cur = tuples(conn)
         rated: dict[str, dict[str, dict[str, float | int]]] = {}
@@ -335,22 +343,43 @@ def list_bots(conn: Connection) -> tuple[BotEntry, ...]:
         ).fetchall():
             rated.setdefault(player, {})[game] = {"elo": float(rating), "games": int(games)}
         rows = cur.execute(
-            "SELECT l.name, l.version, l.active, s.state, b.last_connected_at"
+            "SELECT l.name, l.version, l.active, s.state, b.last_connected_at, l.account"
             " FROM bot_lineage l JOIN bots b ON b.name = l.name"
             " LEFT JOIN bot_standing_public s ON s.bot = l.name"
-            " WHERE NOT l.removed ORDER BY l.family, l.created_at, l.name LIMIT %s",
-            (MAX_LISTED_BOTS,),
+            " WHERE NOT l.removed AND (%s::text IS NULL OR l.account = %s)"
+            " ORDER BY l.family, l.created_at, l.name LIMIT %s",
+            (account, account, MAX_LISTED_BOTS),
         ).fetchall()
     bots = [
-        BotEntry(name, False, version, bool(active), state, connected, rated.get(name, {}))
-        for name, version, active, state, connected in rows
+        BotEntry(name, False, version, bool(active), state, connected, rated.get(name, {}), owner)
+        for name, version, active, state, connected, owner in rows
     ]
-    bots.extend(
-        BotEntry(player, True, None, True, None, None, ratings)
-        for player, ratings in sorted(rated.items())
-        if player.startswith(BUILTIN_PREFIX)
-    )
+    if account is None:
+        bots.extend(
+            BotEntry(player, True, None, True, None, None, ratings)
+            for player, ratings in sorted(rated.items())
+            if player.startswith(BUILTIN_PREFIX)
+        )
     return tuple(bots)
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorProfile:
+    name: str
+    state: str
+    created_at: datetime.datetime
+    bots: tuple[BotEntry, ...]
+    """Its bots and their versions (not removed), each with its standing and live ratings."""
+
+
+def author_profile(conn: Connection, name: str) -> AuthorProfile:
+    """An author's account as anyone may see it: its name, state and bots (never a token)."""
+    row = tuples(conn).execute(
+        "SELECT name, state, created_at FROM accounts WHERE name = %s", (name,)
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"no author {name[:80]!r}")
+    return AuthorProfile(row[0], row[1], row[2], list_bots(conn, name))
 
 
 # --- leagues --------------------------------------------------------------------------------

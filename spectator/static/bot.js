@@ -191,6 +191,7 @@ async function load() {
     $("title").textContent = profile.player;
     const facts = [
       ["kind", profile.builtin ? "built-in bot" : "registered bot"],
+      profile.account ? ["author", el("a", { href: `/authors/${encodeURIComponent(profile.account)}`, id: "author", text: profile.account })] : null,
       profile.registered_at ? ["registered", when(profile.registered_at)] : null,
       profile.builtin ? null : ["last connected", profile.last_connected_at ? when(profile.last_connected_at) : "never"],
       profile.removed ? ["removed", "yes"] : null,
@@ -198,7 +199,7 @@ async function load() {
     ].filter(Boolean);
     $("content").replaceChildren(
       el("section", { id: "standing-section" }, el("h2", { text: "Standing" }), standing(profile),
-        el("dl", { class: "facts inline" }, facts.map(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]))),
+        el("dl", { class: "facts inline" }, facts.map(([k, v]) => [el("dt", { text: k }), typeof v === "string" ? el("dd", { text: v }) : el("dd", {}, v)]))),
       profile.builtin ? null : el("section", { id: "versions-section" }, el("h2", { text: "Versions" }), versions(profile)),
       el("section", { id: "ratings-section" }, el("h2", { text: "Ratings" }), ratings(profile)),
       el("section", { id: "recent-section" }, el("h2", { text: "Matches" }),
