@@ -593,12 +593,19 @@ def league_list() -> None:
     with leagues.connect(Settings().database_url) as conn:
         for item in leagues.list_leagues(conn):
             done = leagues.progress(conn, item.id)
-            total = item.rounds if item.rounds is not None else "-"
             click.echo(
                 f"{item.id:>4}  {item.name:<28} {item.game:<16} {item.format:<12} {item.status:<9}"
-                f" rounds {done['rounds_closed']}/{total}"
+                f" {_rounds(item.status, done['rounds_closed'], item.rounds)}"
                 f"  matches {done['tables_done']}/{done['tables']}"
             )
+
+
+def _rounds(status: str, closed: int, planned: int | None) -> str:
+    """"rounds 3/10" while a league runs; "finished after 6 rounds" once it ended early (an
+    SPRT's verdict) or on time."""
+    if status == "finished":
+        return f"finished after {closed} round{'s' if closed != 1 else ''}"
+    return f"rounds {closed}/{planned if planned is not None else '-'}"
 
 
 @league.command("show")
@@ -616,7 +623,7 @@ def league_show(key: str) -> None:
         table = leagues.current_standings(conn, item)
     click.echo(f"{item.name}: {item.game}, {item.format}, {item.players} seats, {item.status}")
     click.echo(
-        f"rounds closed {done['rounds_closed']}/{item.rounds or '-'},"
+        f"{_rounds(item.status, done['rounds_closed'], item.rounds)},"
         f" matches {done['tables_done']}/{done['tables']}"
     )
     if item.progress is not None and item.progress.get("kind") == "sprt":

@@ -139,7 +139,7 @@ def test_round_robin_league_runs_to_completion(arbiter: Arbiter, tmp_path: Path)
         assert max(games.values()) == min(games.values())
         shown = workers.cli("league", "show", "rr")
         assert "remote" in shown
-        assert f"rounds closed {league['rounds']}/{league['rounds']}" in shown
+        assert f"finished after {league['rounds']} rounds" in shown
         ladder = query(
             arbiter,
             "SELECT r.games FROM ratings r JOIN bots b ON b.id = r.bot_id"
