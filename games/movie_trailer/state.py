@@ -139,9 +139,9 @@ class MovieTrailerState(State):
         if seat not in self.to_move():
             return False
         if isinstance(move, Guess | ChooseFilm):
+            kind = {FILM: ChooseFilm, GUESS: Guess}.get(self.phase)
             film = self.data.film_by_id.get(move.film)
-            kind = ChooseFilm if self.phase == FILM else Guess
-            return isinstance(move, kind) and film is not None and film.index not in self.used
+            return type(move) is kind and film is not None and film.index not in self.used
         return move in self.legal_moves(seat)
 
     def _free_fits(self) -> frozenset[int]:
