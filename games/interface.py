@@ -11,7 +11,7 @@ import itertools
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, final
 
 from games.errors import IllegalMove, MalformedMove, NotYourTurn, OptionError, PlayerCountError
 from games.rng import Rng, Seed, derive_seed
@@ -152,23 +152,39 @@ class State(abc.ABC):
     def is_over(self) -> bool:
         return not self.to_move()
 
+    @final
     def apply(self, seat: int, move: Any) -> None:
-        """Apply a move, or raise a `MoveError` subclass and leave the state untouched."""
+        """Apply a move, or raise a `MoveError` subclass and leave the state untouched.
+
+        The one gate of every engine: a move is applied only when it is among
+        `legal_moves(seat)` now, so a move of another seat, phase or point of the match is
+        refused whatever the engine's `_apply` would make of it. Engines hand out the same
+        move objects again, so identity is tried first (a scan in C); a move made elsewhere
+        (decoded from a log) is then compared by equality."""
+        legal = self.legal_moves(seat)
+        if any(map(operator.is_, legal, itertools.repeat(move))):
+            self._apply(seat, move)
+            return
         if seat not in self.to_move():
             raise NotYourTurn(seat, move, "no decision of this seat is pending")
         if not isinstance(move, self.move_types):
             raise MalformedMove(seat, move, f"not a {self.game_id} move")
-        if not self.is_legal(seat, move):
+        if move not in legal:
             raise IllegalMove(seat, move, "not among the legal moves")
         self._apply(seat, move)
 
+    @final
     def is_legal(self, seat: int, move: Any) -> bool:
-        """Whether `move` is among `legal_moves(seat)`; engines with long lists answer faster.
-
-        Engines hand out the same move objects again, so identity is tried first (a scan in
-        C) before equality (a Python `__eq__` per move)."""
+        """Whether `move` is among `legal_moves(seat)`: exactly what `apply` accepts."""
         legal = self.legal_moves(seat)
         return any(map(operator.is_, legal, itertools.repeat(move))) or move in legal
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse an engine that replaces the gate: `apply` and `is_legal` are the interface's."""
+        super().__init_subclass__(**kwargs)
+        for name in ("apply", "is_legal"):
+            if name in vars(cls):
+                raise TypeError(f"{cls.__name__} overrides State.{name}; implement _apply")
 
 
 def _fields(state: object) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from games.bots import bot_names, builtin_choice
 from games.errors import MoveError
 from games.interface import Game, Options, Outcome, State
 from games.rng import Seed
+from games.search import is_search, search_choice
 
 
 @dataclass(frozen=True)
@@ -54,13 +55,13 @@ def play_match(
     bots: Sequence[str],
     options: Options | None = None,
 ) -> MatchRecord:
-    """Play one match with a built-in bot per seat; a refused move is replaced by the first
-    legal move and counted, as the arbiter would."""
+    """Play one match with a built-in bot per seat (or a search player, `games.search`); a
+    refused move is replaced by the first legal move and counted, as the arbiter would."""
     if len(bots) != players:
         raise ValueError(f"{len(bots)} bots for {players} seats")
     resolved = game.resolve_options(options)
     state = game.new(players, seed, resolved)
-    unknown = sorted(set(bots) - set(bot_names(game)))
+    unknown = sorted(name for name in set(bots) - set(bot_names(game)) if not is_search(name))
     if unknown:
         raise KeyError(f"no built-in bot {unknown} for {game.id}; choose from {bot_names(game)}")
     moves: list[tuple[int, Any]] = []
@@ -71,7 +72,11 @@ def play_match(
             raise RuntimeError(f"{game.id} exceeded its declared bound of {limit} decisions")
         asked = step(state)
         answers = [
-            builtin_choice(game, bots[a.seat], seed, a.seat, len(moves) + k, a.observation, a.legal)
+            search_choice(game, bots[a.seat], seed, a.seat, len(moves) + k, state)
+            if is_search(bots[a.seat])
+            else builtin_choice(
+                game, bots[a.seat], seed, a.seat, len(moves) + k, a.observation, a.legal
+            )
             for k, a in enumerate(asked)
         ]
         for a, move in zip(asked, answers, strict=True):

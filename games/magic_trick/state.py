@@ -208,15 +208,6 @@ class MagicTrickState(State):
             return tuple(_SORTS[card] for card in group)
         return ()
 
-    def apply(self, seat: int, move: Any) -> None:
-        """`State.apply`, answered at once for a move handed out by `legal_moves` (a seat
-        with legal moves is to move, and its moves are legal)."""
-        legal = self._cache_legal.get(seat)
-        if legal is not None and any(map(operator.is_, legal, itertools.repeat(move))):
-            self._apply(seat, move)
-        else:
-            super().apply(seat, move)
-
     def _apply(self, seat: int, move: Any) -> None:
         self._step(seat, move)
         if type(move) is SortCard and self.phase == SORT:

@@ -214,7 +214,8 @@ class MovieFightState(OneSeatAtATime):
             return (*moves, _PASS)
         if self.phase == UPGRADE:
             targets = upgradable(cinema, effect, excluded=pending.downgraded)
-            return (*(Upgrade(card) for card in targets), _PASS)
+            upgrades = tuple(Upgrade(card) for card in targets)
+            return upgrades if pending.downgraded is not None else (*upgrades, _PASS)
         return ()
 
     def _step(self, seat: int, move: Move) -> None:

@@ -40,14 +40,15 @@ MAX_ROUNDS = 4
 """The ``rounds`` option: 0 lets ``length`` decide, otherwise turns = rounds x players."""
 
 
-@functools.lru_cache(maxsize=512)
-def _film_moves(used: frozenset[int]) -> tuple[tuple[ChooseFilm, ...], tuple[Guess, ...]]:
-    """Choices and guesses among the films not shown in an earlier turn (catalog order)."""
-    films = [film for film in catalog().films if film.index not in used]
-    return tuple(ChooseFilm(f.id) for f in films), tuple(Guess(f.id) for f in films)
-
-
 _PASS = PassGuess()
+
+
+@functools.lru_cache(maxsize=512)
+def _film_moves(used: frozenset[int]) -> tuple[tuple[ChooseFilm, ...], tuple[Move, ...]]:
+    """Choices, and a pass followed by the guesses, among the films not shown in an earlier
+    turn (catalog order): one tuple each per set of shown films, handed out as is."""
+    films = [film for film in catalog().films if film.index not in used]
+    return tuple(ChooseFilm(f.id) for f in films), (_PASS, *(Guess(f.id) for f in films))
 
 
 class MovieTrailerState(State):
@@ -133,16 +134,7 @@ class MovieTrailerState(State):
             return tuple(PickSlot(s) for s, tile in enumerate(self.board) if tile is None)
         if self.phase == TILE:
             return tuple(PlaceTile(t) for t in sorted(self._free_fits()))
-        return (_PASS, *guesses)
-
-    def is_legal(self, seat: int, move: Any) -> bool:
-        if seat not in self.to_move():
-            return False
-        if isinstance(move, Guess | ChooseFilm):
-            film = self.data.film_by_id.get(move.film)
-            kind = ChooseFilm if self.phase == FILM else Guess
-            return isinstance(move, kind) and film is not None and film.index not in self.used
-        return move in self.legal_moves(seat)
+        return guesses
 
     def _free_fits(self) -> frozenset[int]:
         assert self.film is not None and self.pending_slot is not None
@@ -309,8 +301,7 @@ class MovieTrailerState(State):
 
     def _guess_moves(self) -> tuple[Move, ...]:
         """A speed-game guesser's options, also once its answer is in."""
-        _, guesses = _film_moves(frozenset(self.used))
-        return (_PASS, *guesses)
+        return _film_moves(frozenset(self.used))[1]
 
 
 class MovieTrailer(Game):

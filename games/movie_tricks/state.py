@@ -205,15 +205,6 @@ class MovieTricksState(OneSeatAtATime):
             return plain + tuple(map(_BOOSTED.__getitem__, playable))
         return plain
 
-    def apply(self, seat: int, move: Any) -> None:
-        """`State.apply`, answered at once for a move handed out by `legal_moves` (a seat
-        with legal moves is to move, and its moves are legal)."""
-        if seat == self.turn and any(map(operator.is_, self._legal, itertools.repeat(move))):
-            self._step(seat, move)
-            self._settle()
-        else:
-            super().apply(seat, move)
-
     def _step(self, seat: int, move: Any) -> None:
         kind = type(move)
         views = self._cache_views  # empty in a playout: nothing to drop

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -10,8 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import all_games
-from games.bots import bot_names, make_bot
-from games.errors import IllegalMove, MalformedMove, NotYourTurn, OptionError, PlayerCountError
+from games.bots import GENERIC_BOTS, bot_names, make_bot
+from games.errors import (
+    IllegalMove,
+    MalformedMove,
+    MoveError,
+    NotYourTurn,
+    OptionError,
+    PlayerCountError,
+)
 from games.interface import Game, Outcome, State, rank_by_keys, sort_keys
 from games.play import Request, replay, step
 from games.rng import Rng, derive_seed
@@ -195,3 +203,81 @@ def test_options_and_player_counts_are_checked(game: Game) -> None:
         game.new(max(game.player_counts) + 1, 1)
     with pytest.raises(OptionError):
         game.new(game.player_counts[0], 1, {"no-such-option": True})
+
+
+PROPERTY_SEEDS = 2
+PROPERTY_POSITIONS = 10
+"""Positions checked per match, spread over the whole match."""
+PER_KIND = 12
+"""Moves of each type drawn from the match's pool for each seat at each checked position."""
+
+
+def _match_log(
+    game: Game, players: int, variant: dict[str, Any], seed: int
+) -> tuple[list[tuple[int, Any]], list[list[Any]]]:
+    """A match of generic bots: its moves and, per decision, every seat's legal moves then."""
+    names = tuple(GENERIC_BOTS)
+    bots = [
+        make_bot(game, names[(seed + s) % len(names)], Rng(derive_seed(seed, s)))
+        for s in range(players)
+    ]
+    state = game.new(players, seed, variant)
+    moves: list[tuple[int, Any]] = []
+    legal_then: list[list[Any]] = []
+    while not state.is_over():
+        legal_then.append([m for s in range(players) for m in state.legal_moves(s)])
+        asked = step(state)
+        answers = [bots[a.seat].choose(a.observation, a.legal) for a in asked]
+        for request, move in zip(asked, answers, strict=True):
+            state.apply(request.seat, move)
+            moves.append((request.seat, move))
+    return moves, legal_then
+
+
+def _distinct(moves: Iterable[Any]) -> list[Any]:
+    found: dict[Any, None] = {}
+    for move in moves:
+        found.setdefault(move, None)
+    return list(found)
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), CASES)
+def test_moves_of_other_seats_and_moments_are_refused(
+    game: Game, players: int, variant: dict[str, Any]
+) -> None:
+    """Every move legal for another seat now, or for anyone at another point of the match (an
+    earlier or later position, another phase), is refused with `MoveError` unless it is in
+    `legal_moves(seat)` now, and leaves the state as it was; `is_legal` is that membership."""
+    for seed in range(PROPERTY_SEEDS):
+        moves, legal_then = _match_log(game, players, variant, seed)
+        by_kind: dict[type, list[Any]] = {}
+        for move in _distinct(m for legal in legal_then for m in legal):
+            by_kind.setdefault(type(move), []).append(move)
+        stride = max(1, len(legal_then) // PROPERTY_POSITIONS)
+        checked = range(0, len(legal_then), stride)
+        rng = Rng(derive_seed("conformance-property", game.id, seed))
+        state = game.new(players, seed, variant)
+        refused = 0
+        for decision, (seat_moved, move_made) in enumerate(moves):
+            if decision in checked:
+                nearby = [
+                    m
+                    for k in (decision - 1, decision + 1)
+                    if 0 <= k < len(legal_then)
+                    for m in legal_then[k]
+                ]
+                drawn = [rng.choice(pool) for pool in by_kind.values() for _ in range(PER_KIND)]
+                candidates = _distinct([*legal_then[decision], *nearby, *drawn])
+                snapshot = state.clone()
+                for seat in range(players):
+                    legal = state.legal_moves(seat)
+                    for move in candidates:
+                        inside = move in legal
+                        assert state.is_legal(seat, move) == inside, (seat, move)
+                        if not inside:
+                            with pytest.raises(MoveError):
+                                state.apply(seat, move)
+                            refused += 1
+                assert state == snapshot
+            state.apply(seat_moved, move_made)
+        assert refused, "no move from elsewhere in the match was tried"

@@ -262,6 +262,19 @@ def test_recruit_discards_draws_reshuffles_and_may_refresh_the_row() -> None:
     assert state.turn == 1 - seat
 
 
+def test_an_era_lasts_as_long_as_players_keep_recruiting() -> None:
+    """The rulebook ends an era in two ways only: a completed project that cannot be replaced,
+    or all players but one out of filmmakers. Recruiting round after round ends neither."""
+    state = new_state(2, 8)
+    while state.round <= 30:
+        (seat,) = state.to_move()
+        legal = state.legal_moves(seat)
+        move = next((m for m in legal if isinstance(m, Recruit)), None)
+        state.apply(seat, Skip() if move is None else move)
+        assert state.era == 1
+    assert all(len(hand) == 6 for hand in state.hands)
+
+
 def test_an_empty_hand_passes_and_the_last_player_takes_one_more_turn() -> None:
     state = new_state(3, 7)
     state.start = 0

@@ -142,6 +142,30 @@ def test_downgrade_then_upgrade() -> None:
     assert state.cinemas[0].upgraded == (b,)
 
 
+def test_the_swap_effect_upgrades_once_it_has_downgraded() -> None:
+    """The rulebook's effect is one swap, a downgrade and an upgrade of another card: the
+    downgrade may be declined, but once made the upgrade must follow."""
+    state = new_state(2, seed=3)
+    swap = first_with_effect(lambda c: c.effect.kind == "downgrade-upgrade")
+    a, b = [n for n in CARDS if n != swap][:2]
+    state.deck = [c for c in state.deck if c not in (a, b)]
+    state.offer = [c for c in state.offer if c not in (a, b)]
+    rig_offer(state, [swap, *[c for c in state.offer if c != swap][:2]])
+    state.cinemas[0] = cinema(state.cinemas[0].tile, ((a, b), ()), upgraded=(a,))
+    state.phase = REFRESH
+    state._legal = state._compute_legal(0)
+    state.apply(0, Skip())
+    state.apply(0, Play(swap, 2, "screen"))
+    assert Skip() in state.legal_moves(0)
+    state.apply(0, Downgrade(a))
+    assert state.phase == UPGRADE
+    assert state.legal_moves(0) and Skip() not in state.legal_moves(0)
+    assert not state.is_legal(0, Skip())
+    with pytest.raises(IllegalMove):
+        state.apply(0, Skip())
+    assert state.cinemas[0].upgraded == ()
+
+
 def test_wild_symbols_do_not_meet_genre_effects() -> None:
     from games.movie_fight.effects import upgradable
 

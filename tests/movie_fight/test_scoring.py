@@ -17,41 +17,53 @@ from games.movie_fight.scoring import (
 )
 from tests.movie_fight.helpers import cinema
 
-# Elise's cinema, built from the data file (docs/rules/movie-fight.md, "The scoring example").
-# 2nd floor: grandpa (fantasy, mystery and speakers: 7), the woman wanting two romances (3),
-# and a third viewer left unsatisfied; screens 6 (fantasy, speakers), 19 (mystery, romance)
-# and 45 (a wild symbol, 2 victory points). 1st floor: the critic (romance ? mystery: 9), the
-# couple (romance | action: 6), the boy in the black shirt still wanting subtitles, and a
-# fourth unsatisfied viewer; screens 48 (romance, 3D) and 12 (action, mystery). The woman is
-# upgraded (1 victory point on her bar).
+# Elise's cinema as the rulebook's scoring example describes it, from the data file's cards.
+# 2nd floor: the couple (54: fantasy, action and speakers, 7) and grandpa (23: three different
+# viewers, 3), both upgraded, the kid on grandpa's bar making the third viewer; screens 6
+# (fantasy, speakers, a ticket), 12 (action, mystery, two tickets) and 28 (3D, 2 victory
+# points). 1st floor: the critic (3: romance ? mystery, 9), the old lady (36, upgraded: four
+# different viewers, 6, the kid on her bar the fourth) and the boy in the black shirt (16,
+# wanting subtitles); screens 43 (romance), 20 (action, 3D), 22 (mystery, speakers) and 34
+# (speakers, two tickets). The example names no cinema tile; tile 3's A side (a fantasy on the
+# 2nd floor, two different viewers on the 1st) is one she meets.
 ELISE = cinema(
-    tile=1,
-    first=((3, 2, 16, 56), (48, 12)),
-    second=((4, 1, 53), (6, 19, 45)),
-    upgraded=(1,),
+    tile=3,
+    first=((3, 36, 16), (43, 20, 22, 34)),
+    second=((54, 23), (6, 12, 28)),
+    upgraded=(23, 36, 54),
 )
 
 
 def test_elise_scores_68() -> None:
     part = breakdown(ELISE, "A")
     assert part.cinema == 20
-    assert part.viewers == 10 + 15
-    assert part.bonus == 3
+    assert part.viewers == (7 + 3) + (9 + 6)
+    assert part.bonus == 1 + 2
     assert part.equipment_goal == 3
     assert part.viewers_goal == 5 + 8
     assert part.tickets == 5
-    # She is second in tickets: a rival sold more.
     places = ticket_points([part.tickets, 7])
     assert places == (4, 8)
     assert part.subtotal + places[0] == 68
 
 
-def test_elise_floors_score_as_the_example_says() -> None:
-    lower, upper = (cinema(1, (f.audience, f.screens)) for f in ELISE.floors)
-    upgraded_upper = cinema(1, (ELISE.floors[1].audience, ELISE.floors[1].screens), upgraded=(1,))
-    assert breakdown(upgraded_upper, "A").viewers == 10  # 7 + 3 (the wild becomes romance)
-    assert breakdown(lower, "A").viewers == 15  # 9 + 6, no subtitles for the boy
-    assert breakdown(upper, "A").bonus == 2
+def test_elise_floor_by_floor() -> None:
+    lower = cinema(3, (ELISE.floors[0].audience, ELISE.floors[0].screens), upgraded=(36,))
+    upper = cinema(3, ((), ()), (ELISE.floors[1].audience, ELISE.floors[1].screens), (23, 54))
+    assert breakdown(upper, "A").viewers == 7 + 3
+    assert breakdown(upper, "A").bonus == 1 + 2
+    assert breakdown(upper, "A").viewers_goal == 5
+    assert breakdown(lower, "A").viewers == 9 + 6
+    assert breakdown(lower, "A").viewers_goal == 8
+    assert breakdown(lower, "A").bonus == 0
+
+
+def test_a_viewer_on_an_upgraded_bar_is_in_the_audience() -> None:
+    """Without her upgrade the old lady sees three viewers, not four, and the floor drops to
+    the goals card's lower tier as well."""
+    plain = cinema(3, (ELISE.floors[0].audience, ELISE.floors[0].screens))
+    assert breakdown(plain, "A").viewers == 9 + 3
+    assert breakdown(plain, "A").viewers_goal == 5
 
 
 def test_wild_assignment_is_exact_not_greedy() -> None:

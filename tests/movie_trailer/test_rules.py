@@ -193,3 +193,28 @@ def test_outcome_ranks_half_points_and_shares_ties() -> None:
     assert outcome is not None
     assert outcome.scores == (0, 0, 0) and outcome.ranks == (1, 1, 1)
     assert outcome.detail["unit"] == "half movie points"
+
+
+def test_a_guess_is_only_made_once_a_tile_has_been_laid() -> None:
+    """The rulebook opens the guessing after the Director has placed the requested tile, and
+    only to the Spectators: a film named while a slot is being picked or a tile laid is no
+    guess, in the standard game and the speed game alike."""
+    for speed in (False, True):
+        state = new(4, speed=speed)
+        director = state.director
+        assert not state.is_legal(director, Guess(OTHER))
+        state.apply(director, ChooseFilm(FILM))
+        picker = state.to_move()[0]
+        before = state.clone()
+        assert not state.is_legal(picker, Guess(OTHER))
+        with pytest.raises(IllegalMove):
+            state.apply(picker, Guess(OTHER))
+        assert state == before
+        state.apply(picker, PickSlot(slot_of("place")))
+        before = state.clone()
+        assert state.to_move() == (director,)
+        assert not state.is_legal(director, Guess(FILM))
+        with pytest.raises(IllegalMove):
+            state.apply(director, Guess(FILM))
+        assert state == before
+        assert state.scores == [0] * 4

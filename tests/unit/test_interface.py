@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from games import get
-from games.errors import MalformedMove, OptionError
+from games.errors import IllegalMove, MalformedMove, OptionError
 from games.interface import Outcome, TieBreak, parse_options, rank_by_keys
 from games.magic_trick.moves import KeepSleeveEmpty, PlayCard, SortCard
+from games.magic_trick.state import MagicTrickState
 
 
 @pytest.mark.parametrize(
@@ -66,3 +67,28 @@ def test_move_codec_round_trips(move: object) -> None:
 def test_malformed_moves_are_typed_errors(data: object) -> None:
     with pytest.raises(MalformedMove):
         get("magic-trick").decode_move(data, seat=2)
+
+
+def test_an_engine_cannot_replace_the_gate() -> None:
+    """`State.apply` and `State.is_legal` are the one place moves are checked: an engine that
+    defines its own is refused when its class is made."""
+    for name in ("apply", "is_legal"):
+        with pytest.raises(TypeError, match=name):
+            type("Lenient", (MagicTrickState,), {name: lambda self, seat, move: None})
+
+
+def test_an_equal_move_made_elsewhere_is_applied_and_a_stale_one_refused() -> None:
+    state = get("magic-trick").new(3, "gate")
+    (seat, *_) = state.to_move()
+    legal = state.legal_moves(seat)
+    copy = state.clone()
+    made_elsewhere = get("magic-trick").decode_move(get("magic-trick").encode_move(legal[0]))
+    assert made_elsewhere is not legal[0]
+    copy.apply(seat, made_elsewhere)
+    state.apply(seat, legal[0])
+    assert copy == state
+    stale = next(m for m in legal if m not in state.legal_moves(seat))
+    before = state.clone()
+    with pytest.raises(IllegalMove):
+        state.apply(seat, stale)
+    assert state == before
