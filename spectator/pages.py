@@ -12,8 +12,8 @@ HTTP routes (GET):
   matches; read ``/api/leagues`` and ``/api/leagues/{name}``.
 - ``/live`` and ``/live/{match}``: running matches and one of them live; read ``/api/live``
   (each running match with its table now: the spectator's view, every seat's score, the
-  seats to move) and the server-sent events of ``/api/live/{match}/events``
-  (``spectator.live``).
+  seats to move; ``waiting`` when it waits for a host or its bots rather than for a move)
+  and the server-sent events of ``/api/live/{match}/events`` (``spectator.live``).
 """
 
 from __future__ import annotations
@@ -107,7 +107,11 @@ def add_routes(app: web.Application, ladder: Any) -> None:
         matches = profiles.running_matches(conn)
         keys = [(m.match_id, m.game, m.decisions) for m in matches]
         now = replays.tables(conn, keys, running)
-        return [{**plain(m), **now.get(m.match_id, {})} for m in matches]
+        stalled = replays.waiting(conn, [m.match_id for m in matches])
+        return [
+            {**plain(m), **now.get(m.match_id, {}), "waiting": m.match_id in stalled}
+            for m in matches
+        ]
 
     async def live(request: web.Request) -> web.Response:
         async with advancing:
