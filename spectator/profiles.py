@@ -374,9 +374,11 @@ class AuthorProfile:
 
 def author_profile(conn: Connection, name: str) -> AuthorProfile:
     """An author's account as anyone may see it: its name, state and bots (never a token)."""
-    row = tuples(conn).execute(
-        "SELECT name, state, created_at FROM accounts WHERE name = %s", (name,)
-    ).fetchone()
+    row = (
+        tuples(conn)
+        .execute("SELECT name, state, created_at FROM accounts WHERE name = %s", (name,))
+        .fetchone()
+    )
     if row is None:
         raise NotFound(f"no author {name[:80]!r}")
     return AuthorProfile(row[0], row[1], row[2], list_bots(conn, name))

@@ -22,10 +22,11 @@ from typing import Any
 import psycopg
 
 import games
-from games.interface import Game
+from games.interface import EVERYONE, SPECTATOR, Game, State, Viewer
 from games.values import JSON, to_plain
 from ladder.queries import BUILTIN_PREFIX, NotFound
 from ladder.store import tuples
+from spectator import results
 
 Connection = psycopg.Connection[Any]
 
@@ -45,6 +46,13 @@ class Frame:
     defaulted: bool
     spectator: JSON
     seats: tuple[JSON, ...] | None
+    text: str = ""
+    """The move in words, for the spectator while the match runs, for everyone once ended."""
+    forced: bool = False
+    """A move the engine applied on its own (the seat's only legal one) after decision
+    ``ply``; its views are those after that decision, which already hold it."""
+    scores: tuple[int, ...] = ()
+    group: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +67,8 @@ class ReplayViews:
     outcome: dict[str, Any] | None
     seat_views: bool
     truncated: bool
+    labels: dict[str, dict[str, str]]
+    result: dict[str, Any] | None
     frames: tuple[Frame, ...]
 
 
@@ -149,8 +159,18 @@ def build_views(logged: Logged) -> ReplayViews:
         outcome=logged.outcome if ended else None,
         seat_views=ended,
         truncated=logged.truncated,
+        labels={kind: dict(names) for kind, names in game.labels().items()},
+        result=results.result(logged.outcome, logged.names) if ended else None,
         frames=tuple(
-            _frames(game, logged.players, logged.seed, logged.options, logged.moves, ended)
+            _frames(
+                game,
+                logged.players,
+                logged.seed,
+                logged.options,
+                logged.moves,
+                ended,
+                logged.names,
+            )
         ),
     )
 
@@ -184,6 +204,10 @@ def compact(views: ReplayViews) -> dict[str, Any]:
                 "defaulted": frame.defaulted,
                 "spectator": changed,
                 "seats": seats,
+                "text": frame.text,
+                "forced": frame.forced,
+                "scores": list(frame.scores),
+                "group": frame.group,
             }
         )
         previous = spectator
@@ -223,26 +247,66 @@ def _frames(
     options: dict[str, Any],
     moves: Sequence[tuple[Any, ...]],
     ended: bool,
+    names: Sequence[str] = (),
 ) -> list[Frame]:
     state = game.new(players, seed, options)
+    viewer: Viewer = EVERYONE if ended else SPECTATOR
 
     def seat_views() -> tuple[JSON, ...] | None:
         return tuple(to_plain(state.observe(s)) for s in range(players)) if ended else None
 
-    frames = [Frame(None, None, None, False, to_plain(state.spectate()), seat_views())]
-    for ply, seat, move, defaulted in moves:
-        decoded = game.decode_move(move, seat)
-        state.apply(seat, decoded)
-        frames.append(
+    def told(before: State, seat: int, move: Any) -> str:
+        name = names[seat] if seat < len(names) else f"seat {seat}"
+        return f"{name} {game.describe(before, seat, move, viewer)}"
+
+    def forced(ply: int | None, before: State, group: str, last: Frame) -> list[Frame]:
+        """The moves the engine applied on its own after ``last``, with its views."""
+        return [
             Frame(
                 ply=ply,
                 seat=seat,
-                move=game.encode_move(decoded) if ended else None,
-                defaulted=bool(defaulted),
-                spectator=to_plain(state.spectate()),
-                seats=seat_views(),
+                move=game.encode_move(move) if ended else None,
+                defaulted=False,
+                spectator=last.spectator,
+                seats=last.seats,
+                text=told(before, seat, move),
+                forced=True,
+                scores=last.scores,
+                group=group,
             )
+            for seat, move in state.forced_moves()
+        ]
+
+    first = Frame(
+        None,
+        None,
+        None,
+        False,
+        to_plain(state.spectate()),
+        seat_views(),
+        "",
+        False,
+        state.current_scores(),
+    )
+    frames = [first, *forced(None, state, game.group(state), first)]
+    for ply, seat, move, defaulted in moves:
+        decoded = game.decode_move(move, seat)
+        before = state.clone()
+        group = game.group(before)
+        state.apply(seat, decoded)
+        frame = Frame(
+            ply=ply,
+            seat=seat,
+            move=game.encode_move(decoded) if ended else None,
+            defaulted=bool(defaulted),
+            spectator=to_plain(state.spectate()),
+            seats=seat_views(),
+            text=told(before, seat, decoded),
+            scores=state.current_scores(),
+            group=group,
         )
+        frames.append(frame)
+        frames.extend(forced(ply, before, group, frame))
     return frames
 
 
@@ -263,6 +327,14 @@ class Replica:
             self.state.apply(seat, self.game.decode_move(move, seat))
             self.applied += 1
 
+    def table(self) -> dict[str, Any]:
+        """The table now, as any spectator sees it: the view, every seat's score, who moves."""
+        return {
+            "spectator": to_plain(self.state.spectate()),
+            "scores": list(self.state.current_scores()),
+            "to_move": sorted(self.state.to_move()),
+        }
+
     def views(self) -> tuple[JSON, JSON]:
         """(the spectator's view, every seat's view) now."""
         seats: JSON = [to_plain(self.state.observe(s)) for s in range(self.players)]
@@ -281,6 +353,63 @@ def open_replica(conn: Connection, match_id: str) -> Replica:
         raise NotFound(f"no match {match_id[:64]!r}")
     game_id, players, seed, options = row
     return Replica(game_id, players, seed, dict(options))
+
+
+def sealed(conn: Connection, match_id: str) -> bool:
+    """Whether the match shares its deal with duplicate tables still playing: nothing of its
+    play may be shown yet (``load``)."""
+    row = (
+        tuples(conn)
+        .execute(
+            "SELECT deal_tables > 1 AND NOT match_revealed(id) FROM matches WHERE id = %s",
+            (_parse(match_id),),
+        )
+        .fetchone()
+    )
+    return row is None or bool(row[0])
+
+
+def waiting(conn: Connection, match_ids: Sequence[str]) -> set[str]:
+    """The running matches among ``match_ids`` that wait for a host or its bots, not for a
+    move: no arbiter holds them (their lease has lapsed), or the arbiter that took one over has
+    written nothing yet (its fencing number is above every move and fault logged, some of which
+    an earlier host wrote): it waits for the match's bots to come back."""
+    rows = (
+        tuples(conn)
+        .execute(
+            "SELECT l.match_id FROM match_leases l WHERE l.match_id = ANY(%s::uuid[])"
+            " AND (l.expires_at < now() OR ("
+            "  EXISTS (SELECT 1 FROM match_moves mv WHERE mv.match_id = l.match_id)"
+            "  AND l.fence > (SELECT coalesce(max(mv.fence), 0) FROM match_moves mv"
+            "   WHERE mv.match_id = l.match_id)"
+            "  AND l.fence > (SELECT coalesce(max(f.fence), 0) FROM match_faults f"
+            "   WHERE f.match_id = l.match_id)))",
+            ([_parse(match_id) for match_id in match_ids],),
+        )
+        .fetchall()
+    )
+    return {str(match_id) for (match_id,) in rows}
+
+
+def tables(
+    conn: Connection, matches: Sequence[tuple[str, str, int]], cache: dict[str, Replica]
+) -> dict[str, dict[str, Any]]:
+    """The table now of each running match (id, game, decisions so far), kept up to date in
+    ``cache`` (one `Replica` per match, advanced by the moves since the last call); a sealed
+    match, or one of a game this ladder does not know, has none."""
+    found: dict[str, dict[str, Any]] = {}
+    for match_id, game, decisions in matches:
+        if game not in games.ids() or sealed(conn, match_id):
+            continue
+        replica = cache.get(match_id)
+        if replica is None:
+            replica = cache[match_id] = open_replica(conn, match_id)
+        if decisions > replica.applied:
+            replica.advance(logged_moves(conn, match_id, replica.applied, decisions - 1))
+        found[match_id] = replica.table()
+    for gone in set(cache) - {match_id for match_id, _, _ in matches}:
+        del cache[gone]
+    return found
 
 
 def logged_moves(
