@@ -21,6 +21,7 @@ from games.magic_trick.cards import (
     deck,
     suit_order,
 )
+from games.magic_trick.data import describe
 from games.magic_trick.moves import (
     MOVE_TYPES,
     KeepSleeveEmpty,
@@ -601,6 +602,9 @@ class MagicTrick(Game):
         size = HAND_SIZE[players]
         per_hand = players * (size + (size - 1) + (size - 2))
         return players * per_hand
+
+    def data(self) -> Mapping[str, Any]:
+        return describe()
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.magic_trick.heuristic import HeuristicBot

@@ -39,6 +39,8 @@ from games.motion_pictures.cards import (
     Filmmaker,
     Project,
 )
+from games.motion_pictures.cards import DATA as _CARD_DATA
+from games.motion_pictures.data import describe
 from games.motion_pictures.moves import (
     MOVE_TYPES,
     Audition,
@@ -671,6 +673,12 @@ class MotionPictures(Game):
         """Per turn at most one action, two discards, two fire choices and a refresh."""
         turns_per_era = RULES.era_rounds * players + 1
         return RULES.eras * turns_per_era * 6
+
+    def data(self) -> Mapping[str, Any]:
+        return describe()
+
+    def data_version(self) -> int:
+        return _CARD_DATA.version
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.motion_pictures.heuristic import HeuristicBot

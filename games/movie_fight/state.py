@@ -17,6 +17,8 @@ from typing import Any, ClassVar
 
 from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, State, TieBreak
 from games.movie_fight.cards import AUDIENCE, CARDS, DATA, NUMBERS, SCREEN, AutomaCard
+from games.movie_fight.cards import DATA as _CARD_DATA
+from games.movie_fight.data import describe
 from games.movie_fight.effects import upgradable
 from games.movie_fight.moves import MOVE_TYPES, Downgrade, Move, Play, Refresh, Skip, Upgrade
 from games.movie_fight.scoring import (
@@ -412,6 +414,12 @@ class MovieFight(Game):
 
     def golden_player_counts(self) -> tuple[int, ...]:
         return (1, 4)
+
+    def data(self) -> Mapping[str, Any]:
+        return describe()
+
+    def data_version(self) -> int:
+        return _CARD_DATA.version
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.movie_fight.heuristic import HeuristicBot

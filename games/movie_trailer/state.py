@@ -16,6 +16,7 @@ from games.movie_trailer.catalog import (
     consistent,
     possible_films,
 )
+from games.movie_trailer.data import describe
 from games.movie_trailer.moves import (
     MOVE_TYPES,
     ChooseFilm,
@@ -359,6 +360,12 @@ class MovieTrailer(Game):
         data = catalog()
         per_turn = 1 + len(data.slot_category) + 2 * len(data.scoring) * players
         return turns * per_turn
+
+    def data(self) -> Mapping[str, Any]:
+        return describe()
+
+    def data_version(self) -> int:
+        return catalog().version
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.movie_trailer.heuristic import HeuristicBot

@@ -19,6 +19,8 @@ from typing import Any, ClassVar
 
 from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, State
 from games.movie_tricks.cards import CARDS, COLUMN, DATA, PLAYING, PLUS3, PROPS, SUITS, Card, Goal
+from games.movie_tricks.cards import DATA as _CARD_DATA
+from games.movie_tricks.data import describe
 from games.movie_tricks.moves import (
     MOVE_TYPES,
     BonusToHand,
@@ -662,6 +664,12 @@ class MovieTricks(Game):
         cards_per_round = players * setup.plays
         per_round = 3 * cards_per_round + 3 * setup.bonus_picks
         return rounds_in_game(players, family) * per_round
+
+    def data(self) -> Mapping[str, Any]:
+        return describe()
+
+    def data_version(self) -> int:
+        return _CARD_DATA.version
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.movie_tricks.heuristic import HeuristicBot

@@ -71,6 +71,11 @@ def game_options(game_id: str, pairs: Sequence[str]) -> dict[str, Any]:
     return parse_options(games.get(game_id), pairs)
 
 
+def default_opponents(game_id: str) -> list[str]:
+    """Random bots filling the game's smallest table (none when that table is one seat)."""
+    return ["random"] * (min(games.get(game_id).player_counts) - 1)
+
+
 def _field(game_id: str) -> str:
     return game_id.replace("-", "_")
 
