@@ -13,7 +13,7 @@ GAME = "movie-fight"
 @dataclass(frozen=True, slots=True)
 class Floor:
     """One floor of a cinema. Cards are named by their printed number (1..65); their contents
-    are public game data (games/movie_fight/cards.toml).
+    are public game data (MovieFightData.cards of GameDataService.GetGameData).
     """
 
     audience: tuple[int, ...]

@@ -74,7 +74,7 @@ class Turn:
 @dataclass(frozen=True, slots=True)
 class Observation:
     """Everything one seat may know of a Movie Trailer match. Films and tiles are those of
-    the public catalog (games/movie_trailer/catalog.toml).
+    the public catalog (MovieTrailerData of GameDataService.GetGameData).
     """
 
     seat: int | None
