@@ -466,3 +466,37 @@ def test_premiere_bot_try_fills_the_smallest_table_with_random_bots(tmp_path: Pa
     assert "over 3 matches" in result.stdout
     helped = subprocess.run([*command, "--help"], capture_output=True, text=True, timeout=60)
     assert "smallest table" in " ".join(helped.stdout.split())
+
+
+def test_the_python_sdk_resolves_card_numbers_to_the_served_cards(
+    arbiter: Arbiter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Point 2: a `premiere-bot run` bot reads `observation.offer[0].genres`: the SDK fetched
+    the game's data from the arbiter when the match started."""
+    from tests.integration.services import start_bot
+
+    cards = tmp_path / "cards.jsonl"
+    monkeypatch.setenv("PREMIERE_TEST_CARDS", str(cards))
+    token = arbiter.add_bot("reader")
+    bot = start_bot(
+        arbiter,
+        "tests.integration.data_bots:CardReader",
+        token,
+        tmp_path / "bot.log",
+    )
+    try:
+        match_id = create_match(
+            arbiter.matches(), ["reader", "builtin:random"], "cards", "movie-fight"
+        )
+        match = wait_ended(arbiter.matches(), match_id)
+    finally:
+        bot.terminate()
+        bot.wait(10)
+    assert match.status == match_pb2.MATCH_STATUS_FINISHED
+    assert not list(match.faults), match.faults
+    served = {card.number: card for card in game_data("movie-fight").movie_fight.cards}
+    lines = [json.loads(line) for line in cards.read_text().splitlines()]
+    assert len(lines) > 5
+    for line in lines:
+        card = served[line["number"]]
+        assert (line["genres"], line["viewer"]) == (list(card.genres), card.viewer)
