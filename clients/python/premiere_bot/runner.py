@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import grpc
 
@@ -177,10 +177,7 @@ class _Session:
         tasks: set[asyncio.Task[None]] = set()
         async with _channel(self.arbiter, self.credentials) as channel:
             stub = bot_gateway_pb2_grpc.BotGatewayServiceStub(channel)
-            self.data_stub = cast(
-                "game_data_pb2_grpc.GameDataServiceAsyncStub",
-                game_data_pb2_grpc.GameDataServiceStub(channel),
-            )
+            self.data_stub = game_data_pb2_grpc.GameDataServiceStub(channel)
             call = stub.Connect(  # type: ignore[call-arg]
                 metadata=(("authorization", f"Bearer {self.token}"),)
             )
