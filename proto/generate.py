@@ -11,7 +11,9 @@
   (`magic_trick.py`, ...) holding a frozen dataclass per message of that game's .proto (named
   without the game's prefix, documented with the proto's comments), and `views.py`, which maps
   game ids to their observation class and move classes. `premiere_bot.typed` decodes requests
-  into them.
+  into them. A field with the `data_entry` option (data_entry.proto) is typed `Entry` or
+  `StrEntry` and its class lists it in `DATA_ENTRIES`, so `typed` resolves it to the game's
+  served data (`premiere_bot.entries`).
 - a copy of the .proto files into `clients/node/proto`, so the Node bot works outside this
   repository (its package carries them).
 """
