@@ -297,6 +297,15 @@ class Game(abc.ABC):
         """The display names of every card (film, tile...) that ``view`` shows: what a text
         told to that view's holder may name."""
 
+    def data(self) -> Mapping[str, Any]:
+        """The game's printed material and rules figures as plain values, read from its data
+        file and named as the fields of its message in proto/premiere/v1/game_data.proto."""
+        return {}
+
+    def data_version(self) -> int:
+        """The version number of the game's data file (0 when it has none)."""
+        return 0
+
     def heuristic_bots(self) -> Mapping[str, Callable[..., Any]]:
         """Game-specific built-in bots by name (the generic `random` is always available)."""
         return {}

@@ -4,6 +4,8 @@ loop that rates finished matches (the only place any match is rated), all in one
 HTTP routes (GET, JSON):
 
 - ``/api/games``: every game with its number of rated matches.
+- ``/api/games/{game}/data``: the game's data (cards, tiles, films, goals, scoring tables,
+  options, digest), as GameDataService.GetGameData serves it on the arbiter.
 - ``/api/games/{game}/leaderboard``: live Elo, official standing with its 95% interval, games
   played and the provisional flag of every rated player, best official standing first.
 - ``/api/games/{game}/matches?page_size=20&page_token=``: finished matches, most recent first,
@@ -60,6 +62,7 @@ from ladder.store import rate_queued
 from premiere.config import Settings
 from premiere.tls import add_port, http_ssl_context, server_options
 from premiere_wire import ladder_pb2, ladder_pb2_grpc, match_pb2_grpc
+from server import game_data
 from server.errors import CleanErrors
 from server.outcome import outcome_to_wire
 from spectator import dashboard, live, pages, profiles
@@ -324,6 +327,12 @@ def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application
     @routes.get("/api/games")
     async def list_games(request: web.Request) -> web.Response:
         return web.json_response({"games": await ladder.games()})
+
+    @routes.get("/api/games/{game}/data")
+    async def get_game_data(request: web.Request) -> web.Response:
+        game = request.match_info["game"]
+        Ladder._known(game)
+        return web.json_response(game_data.as_json(game))
 
     @routes.get("/api/games/{game}/leaderboard")
     async def get_leaderboard(request: web.Request) -> web.Response:

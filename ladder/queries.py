@@ -34,6 +34,7 @@ from ladder.standings import (
     fit,
 )
 from ladder.store import reference_ratings, tuples
+from server.codec import kind_field
 
 __all__ = [
     "BadRequest",
@@ -400,7 +401,10 @@ def rating_history(conn: Connection, game: str, player: str, limit: int = 1000) 
         cur = tuples(conn)
         player_id, builtin = _player_id(conn, player)
         rows = cur.execute(
-            "SELECT h.match_id, h.seq, h.applied_at, h.seat, h.rank, m.players, h.before,"
+            # The seat's rank in the match's own outcome: a solo match is rated as a two-player
+            # result against its reference player (h.rank), but the seat ranked 1 of 1.
+            "SELECT h.match_id, h.seq, h.applied_at, h.seat,"
+            " COALESCE((m.outcome->'ranks'->>h.seat)::int, h.rank), m.players, h.before,"
             " h.after, h.delta, h.games FROM rating_history h JOIN matches m ON m.id = h.match_id"
             " WHERE h.game = %s AND h.player_id = %s ORDER BY h.seq DESC LIMIT %s",
             (game, player_id, limit),
@@ -543,10 +547,18 @@ def replay(conn: Connection, match_id: str) -> Replay:
         seed=seed,
         outcome=outcome,
         moves=tuple(
-            {"ply": ply, "seat": seat, "move": move, "defaulted": defaulted}
+            {"ply": ply, "seat": seat, "move": _proto_named(move), "defaulted": defaulted}
             for ply, seat, move, defaulted in moves
         ),
     )
+
+
+def _proto_named(move: Any) -> Any:
+    """A logged move with its kind named as the proto's move field ("pass-guess" ->
+    "pass_guess"); its other fields already are."""
+    if isinstance(move, dict) and isinstance(move.get("kind"), str):
+        return {**move, "kind": kind_field(move["kind"])}
+    return move
 
 
 def seat_advantage(conn: Connection, game: str, limit: int = 20000) -> list[SeatTable]:

@@ -601,7 +601,7 @@ def league_list() -> None:
 
 
 def _rounds(status: str, closed: int, planned: int | None) -> str:
-    """"rounds 3/10" while a league runs; "finished after 6 rounds" once it ended early (an
+    """ "rounds 3/10" while a league runs; "finished after 6 rounds" once it ended early (an
     SPRT's verdict) or on time."""
     if status == "finished":
         return f"finished after {closed} round{'s' if closed != 1 else ''}"

@@ -11,13 +11,16 @@
   (`magic_trick.py`, ...) holding a frozen dataclass per message of that game's .proto (named
   without the game's prefix, documented with the proto's comments), and `views.py`, which maps
   game ids to their observation class and move classes. `premiere_bot.typed` decodes requests
-  into them.
+  into them. A field with the `data_entry` option (data_entry.proto) is typed `Entry` or
+  `StrEntry` and its class lists it in `DATA_ENTRIES`, so `typed` resolves it to the game's
+  served data (`premiere_bot.entries`).
 - a copy of the .proto files into `clients/node/proto`, so the Node bot works outside this
   repository (its package carries them).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -128,9 +131,51 @@ def typed_views(found: descriptor_pb2.FileDescriptorSet) -> dict[str, str]:
     return modules
 
 
+DATA_ENTRY = 50301
+"""Field number of the `premiere.v1.data_entry` field option (data_entry.proto)."""
+
+
+def data_entry(field: descriptor_pb2.FieldDescriptorProto) -> str:
+    """The field's `data_entry` option ("" when unset), read from the options' bytes: the
+    option is an extension this script does not import."""
+    raw = field.options.SerializeToString()
+    at = 0
+
+    def varint() -> int:
+        nonlocal at
+        value = shift = 0
+        while True:
+            byte = raw[at]
+            at += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                return value
+
+    while at < len(raw):
+        tag = varint()
+        wire = tag & 7
+        if wire == 0:
+            varint()
+        elif wire == 1:
+            at += 8
+        elif wire == 5:
+            at += 4
+        elif wire == 2:
+            length = varint()
+            if tag >> 3 == DATA_ENTRY:
+                return raw[at : at + length].decode()
+            at += length
+        else:
+            raise ValueError(f"unexpected wire type {wire} in the options of {field.name}")
+    return ""
+
+
 def _python_type(field: descriptor_pb2.FieldDescriptorProto, prefix: str) -> str:
     if field.type == _Field.TYPE_MESSAGE:
         base = field.type_name.rsplit(".", 1)[-1].removeprefix(prefix)
+    elif data_entry(field):
+        base = "StrEntry" if field.type == _Field.TYPE_STRING else "Entry"
     else:
         base = _SCALARS.get(field.type, "int")
     if field.label == _Field.LABEL_REPEATED:
@@ -161,8 +206,18 @@ def _game_module(snake: str, prefix: str, proto: descriptor_pb2.FileDescriptorPr
         "from __future__ import annotations\n\n"
         "from dataclasses import dataclass\n"
         "from typing import ClassVar, TypeAlias\n\n"
-        f'GAME = "{game_id}"\n'
     ]
+    used = sorted(
+        {
+            "StrEntry" if f.type == _Field.TYPE_STRING else "Entry"
+            for m in proto.message_type
+            for f in m.field
+            if data_entry(f)
+        }
+    )
+    if used:
+        out.append(f"from premiere_bot.entries import {', '.join(used)}\n\n")
+    out.append(f'GAME = "{game_id}"\n')
     for index, message in enumerate(proto.message_type):
         if message.name == move.name:
             continue
@@ -173,6 +228,12 @@ def _game_module(snake: str, prefix: str, proto: descriptor_pb2.FileDescriptorPr
         if message.name in kinds:
             kind = kinds[message.name].replace("_", "-")
             out.append(f'\n    kind: ClassVar[str] = "{kind}"\n')
+        entries = {f.name: data_entry(f) for f in message.field if data_entry(f)}
+        if entries:
+            out.append(f"\n    DATA_ENTRIES: ClassVar[dict[str, str]] = {json.dumps(entries)}\n")
+            out.append(
+                '    """Fields naming entries of the game\'s data: field -> GameData table."""\n'
+            )
         for number, field in enumerate(message.field):
             out.append(f"\n    {field.name}: {_python_type(field, prefix)}\n")
             text = comments.get((4, index, 2, number))

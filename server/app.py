@@ -17,13 +17,21 @@ from psycopg.conninfo import conninfo_to_dict
 from premiere.config import metrics_host
 from premiere.gc_tuning import tune_for_service
 from premiere.tls import add_port, server_options
-from premiere_wire import author_pb2, bot_gateway_pb2, match_pb2, match_pb2_grpc
+from premiere_wire import (
+    author_pb2,
+    bot_gateway_pb2,
+    game_data_pb2,
+    game_data_pb2_grpc,
+    match_pb2,
+    match_pb2_grpc,
+)
 from server.arbiter import Arbiter
 from server.authors import AuthorService
 from server.authors import add_to_server as add_authors
 from server.config import ArbiterSettings
 from server.errors import CleanErrors
 from server.events import EventHub
+from server.game_data import GameDataService
 from server.gateway import BotGateway
 from server.gateway import add_to_server as add_gateway
 from server.match_service import MatchService
@@ -41,6 +49,7 @@ SERVICES = (
     bot_gateway_pb2.DESCRIPTOR.services_by_name["BotGatewayService"].full_name,
     match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
     author_pb2.DESCRIPTOR.services_by_name["AuthorService"].full_name,
+    game_data_pb2.DESCRIPTOR.services_by_name["GameDataService"].full_name,
 )
 
 
@@ -86,6 +95,7 @@ async def serve(settings: ArbiterSettings, stop: asyncio.Event | None = None) ->
     add_authors(AuthorService(settings.database_url, settings), server)
     matches = MatchService(arbiter, store, hub, settings.operator_token, settings)
     match_pb2_grpc.add_MatchServiceServicer_to_server(matches, server)
+    game_data_pb2_grpc.add_GameDataServiceServicer_to_server(GameDataService(), server)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     reflection.enable_server_reflection(

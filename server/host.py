@@ -12,7 +12,7 @@ from typing import Any
 
 import games
 from games.bots import builtin_choice
-from games.errors import MalformedMove
+from games.errors import IllegalMove, MalformedMove
 from games.interface import Outcome, options_as_text
 from games.play import step
 from games.values import to_plain
@@ -20,6 +20,7 @@ from premiere_wire import bot_gateway_pb2
 from server import metrics
 from server.codec import decision_request_bytes, move_from_wire
 from server.events import EndEvent, EventHub, FaultEvent, MoveEvent
+from server.game_data import game_data
 from server.outcome import outcome_to_wire
 from server.router import Bots, Disconnected, Request
 from server.store import FaultRecord, Fenced, MatchSpec, MoveRecord, Store
@@ -259,9 +260,9 @@ class MatchHost:
         clock.last_round_trip_us = max(1, int(seconds * 1_000_000))
         try:
             move = self._read_answer(seat, answer, legal)
-        except MalformedMove as error:
+        except (IllegalMove, MalformedMove) as error:
             metrics.ILLEGAL.labels(self.game.id).inc()
-            kind = "illegal" if error.reason.startswith("illegal") else "malformed"
+            kind = "illegal" if isinstance(error, IllegalMove) else "malformed"
             self._refuse(bot_id, answer.request_id, f"{kind}: {error.reason}")
             return self._fault(seat, legal, ply, elapsed, kind, error.reason)
         return Decision(move, elapsed)
@@ -273,12 +274,12 @@ class MatchHost:
         if choice == "legal_move_index":
             index = answer.legal_move_index
             if index >= len(legal):
-                raise MalformedMove(seat, index, f"illegal: index {index} of {len(legal)} moves")
+                raise IllegalMove(seat, index, f"index {index} of {len(legal)} moves")
             return legal[index]
         if choice == "move":
             move = move_from_wire(self.game, answer.move, seat)
             if move not in legal:
-                raise MalformedMove(seat, move, f"illegal: {to_plain(move)} is not legal now")
+                raise IllegalMove(seat, move, f"{to_plain(move)} is not legal now")
             return move
         raise MalformedMove(seat, None, "the answer has neither an index nor a move")
 
@@ -319,6 +320,7 @@ class MatchHost:
                         options=options_as_text(self.spec.options),
                         seat_names=names,
                         resumed=resumed,
+                        game_data_digest=game_data(self.game.id).digest,
                     )
                 ),
             )

@@ -3,7 +3,8 @@
 
 The plain form is what the arbiter stores in ``matches.outcome``: ``scores``, ``ranks``,
 ``forfeited`` and ``tiebreaks`` (each ``name``, ``values``, ``higher_wins``), plus a game's own
-``detail``, which stays off the wire.
+``detail``, which stays off the wire except for a one-seat match's opponent
+(``detail["reference"]``), which becomes ``Outcome.solo``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.reference import solo_ranks
 from premiere_wire import outcome_pb2
 
 
@@ -26,4 +28,13 @@ def outcome_to_wire(outcome: Mapping[str, Any]) -> outcome_pb2.Outcome:
             values=[int(value) for value in tiebreak.get("values", [])],
             higher_wins=bool(tiebreak.get("higher_wins", False)),
         )
+    detail = outcome.get("detail")
+    reference = detail.get("reference") if isinstance(detail, Mapping) else None
+    if isinstance(reference, Mapping) and len(message.scores) == 1:
+        score = int(reference.get("score", 0))
+        ranks = solo_ranks(message.scores[0], score, 0 in message.forfeited)
+        message.solo.opponent = str(reference.get("player", ""))
+        message.solo.opponent_score = score
+        message.solo.won = ranks == (1, 2)
+        message.solo.tied = ranks == (1, 1)
     return message

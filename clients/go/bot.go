@@ -2,6 +2,8 @@
 // the index of a legal move (a deterministic pick from the request, so a replay plays the
 // same), and prints a line when each of its matches starts and ends. It reconnects with
 // backoff after any drop, and stops at once if the arbiter refuses its token or its Hello.
+// With -heuristic it plays each game by a simple strategy (heuristics.go) that reads the game's
+// data (cards, tiles, films: gamedata.go), fetched once per digest from GameDataService.
 //
 //	PREMIERE_BOT_TOKEN=T ./premiere-bot-go -arbiter 127.0.0.1:50051 [-games magic-trick] [-max-matches 4]
 //
@@ -39,6 +41,7 @@ type options struct {
 	maxMatches uint
 	tls        bool
 	verbose    bool
+	heuristic  bool
 }
 
 func logf(format string, args ...interface{}) {
@@ -55,6 +58,8 @@ func parse() options {
 	flag.BoolVar(&o.tls, "tls", os.Getenv("PREMIERE_TLS") == "1",
 		"dial over TLS with the system's roots (or env PREMIERE_TLS=1)")
 	flag.BoolVar(&o.verbose, "verbose", false, "print every decision")
+	flag.BoolVar(&o.heuristic, "heuristic", false,
+		"play each game by its strategy (heuristics.go), reading the game's data")
 	flag.Parse()
 	o.token = os.Getenv("PREMIERE_BOT_TOKEN")
 	if o.token == "" {
@@ -109,6 +114,7 @@ func session(o options) (retry bool, err error) {
 		return true, err
 	}
 	games := map[string]string{}
+	store := NewGameDataStore(conn)
 	for {
 		message, err := stream.Recv()
 		if err == io.EOF {
@@ -124,6 +130,11 @@ func session(o options) (retry bool, err error) {
 		case *pb.ConnectResponse_MatchStarted:
 			started := m.MatchStarted
 			games[started.MatchId] = started.Game
+			if o.heuristic {
+				if _, err := store.Get(context.Background(), started.Game, started.GameDataDigest); err != nil {
+					logf("no game data for %s: %v", started.Game, err)
+				}
+			}
 			logf("match %s %s started: seat %d of %d (%s)", started.MatchId, started.Game,
 				started.Seat, started.Players, strings.Join(started.SeatNames, ", "))
 		case *pb.ConnectResponse_MatchEnded:
@@ -141,6 +152,11 @@ func session(o options) (retry bool, err error) {
 		case *pb.ConnectResponse_Decision:
 			request := m.Decision
 			index := pick(request)
+			if o.heuristic {
+				if data, err := store.Get(context.Background(), request.Game, ""); err == nil {
+					index = uint32(choose(request, data))
+				}
+			}
 			if o.verbose {
 				logf("match %s seat %d decision %d: move %d of %d", request.MatchId, request.Seat,
 					request.DecisionNumber, index, len(request.LegalMoves))

@@ -18,7 +18,7 @@ protoc -I "$protos" \
     --go_out="$out/src" --go_opt="paths=import${mapping}" \
     --go-grpc_out="$out/src" --go-grpc_opt="paths=import${mapping}" \
     "$protos"/premiere/v1/*.proto
-cp "$here/bot.go" "$out/src/premierebot/bot.go"
+cp "$here"/*.go "$out/src/premierebot/"
 cd "$out/src/premierebot"
 GO111MODULE=off GOPATH="$out:/usr/share/gocode" GOFLAGS= go build -o "$out/premiere-bot-go" .
 echo "$out/premiere-bot-go"

@@ -9,6 +9,8 @@
 // --tls (or PREMIERE_TLS=1) dials over TLS, trusting the system's roots or --ca FILE.
 // --challenge GAME --vs builtin:random,builtin:heuristic [--rated] asks for a match once
 // connected (BotGatewayService.Challenge); --accept-challenges lets other bots challenge it.
+// --heuristic plays each game by a simple strategy (heuristics.js) that reads the game's data
+// (cards, tiles, films), fetched once per digest from GameDataService (game_data.js).
 // The .proto files come with the package (./proto, copied from the repository's by `make proto`).
 "use strict";
 
@@ -19,6 +21,9 @@ const { parseArgs } = require("node:util");
 const grpc = require("@grpc/grpc-js");
 const protoLoader = require("@grpc/proto-loader");
 
+const { GameDataStore } = require("./game_data.js");
+const heuristics = require("./heuristics.js");
+
 const CLIENT = "premiere-bot-node/0.1";
 const PROTO_ROOT = path.join(__dirname, "proto");
 const PROTO_FILE = "premiere/v1/bot_gateway.proto";
@@ -26,7 +31,8 @@ const BACKOFF_INITIAL_MS = 200;
 const BACKOFF_MAX_MS = 10000;
 
 const USAGE = `usage: node bot.js --arbiter HOST:PORT [--tls [--ca FILE]] [--max-matches N] [--games a,b]
-                   [--challenge GAME --vs OPPONENTS [--rated]] [--accept-challenges] [--verbose]
+                   [--challenge GAME --vs OPPONENTS [--rated]] [--accept-challenges] [--heuristic]
+                   [--verbose]
 
   --arbiter      the arbiter's gRPC address (or env PREMIERE_ARBITER)
   --tls          dial over TLS (or env PREMIERE_TLS=1); needed for any arbiter off this machine
@@ -39,6 +45,8 @@ const USAGE = `usage: node bot.js --arbiter HOST:PORT [--tls [--ca FILE]] [--max
                  accept challenges, comma-separated
   --rated        ask for the challenge to be rated (where the operator allows it)
   --accept-challenges  let other bots challenge this one while it is connected
+  --heuristic    play each game by its strategy in heuristics.js, reading the game's data
+                 (default: a pseudo-random legal move)
   --verbose      log every decision`;
 
 function log(...parts) {
@@ -66,6 +74,7 @@ function parseOptions(argv) {
         vs: { type: "string" },
         rated: { type: "boolean", default: false },
         "accept-challenges": { type: "boolean", default: false },
+        heuristic: { type: "boolean", default: false },
         verbose: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -97,7 +106,7 @@ function parseOptions(argv) {
     : null;
   return {
     arbiter, token, maxMatches, games, verbose: values.verbose, tls, ca, challenge,
-    acceptChallenges: values["accept-challenges"],
+    acceptChallenges: values["accept-challenges"], heuristic: values.heuristic,
   };
 }
 
@@ -110,7 +119,7 @@ function channelCredentials({ tls, ca }) {
 // The stream's hot path skips protobuf reflection: a decision request is read straight from
 // the wire (only the fields the bot uses; the observation stays as its bytes) and an answer by
 // index is written straight to it. Every other message goes through proto-loader as before.
-function loadGateway() {
+function loadGateway(fast = true) {
   const definition = protoLoader.loadSync(PROTO_FILE, {
     keepCase: true,
     longs: String,
@@ -119,6 +128,7 @@ function loadGateway() {
     oneofs: true,
     includeDirs: [PROTO_ROOT],
   });
+  if (!fast) return grpc.loadPackageDefinition(definition).premiere.v1.BotGatewayService;
   const connect = definition["premiere.v1.BotGatewayService"].Connect;
   const serialize = connect.requestSerialize;
   const deserialize = connect.responseDeserialize;
@@ -250,7 +260,8 @@ function describeOutcome(ended) {
 class Bot {
   constructor(options) {
     this.options = options;
-    this.Gateway = loadGateway();
+    this.Gateway = loadGateway(!options.heuristic);
+    this.data = null;
     this.client = null;
     this.call = null;
     this.attempt = 0;
@@ -260,6 +271,9 @@ class Bot {
 
   start() {
     this.client = new this.Gateway(this.options.arbiter, channelCredentials(this.options));
+    if (this.options.heuristic) {
+      this.data = new GameDataStore(this.options.arbiter, channelCredentials(this.options));
+    }
     this.connect();
   }
 
@@ -268,6 +282,7 @@ class Bot {
     clearTimeout(this.timer);
     if (this.call) this.call.cancel();
     if (this.client) this.client.close();
+    if (this.data) this.data.close();
   }
 
   connect() {
@@ -329,6 +344,27 @@ class Bot {
     });
   }
 
+  // Answers by the game's strategy once its data is at hand (fetched at MatchStarted).
+  decideByHeuristic(call, request) {
+    this.data.get(request.game, null).then(
+      (data) => {
+        try {
+          return heuristics.choose(request.game, request, data);
+        } catch (error) {
+          log(`strategy failed on match ${request.match_id}: ${error.stack}`);
+          return 0;
+        }
+      },
+      () => 0,
+    ).then((index) => {
+      if (this.options.verbose) {
+        log(`match ${request.match_id} seat ${request.seat} decision ${request.decision_number}: ` +
+          `move ${index} of ${request.legal_moves.length}`);
+      }
+      call.write({ answer: { request_id: request.request_id, legal_move_index: index } });
+    });
+  }
+
   handle(call, message) {
     switch (message.message) {
       case "welcome":
@@ -341,6 +377,10 @@ class Bot {
         break;
       case "decision": {
         const request = message.decision;
+        if (this.options.heuristic) {
+          this.decideByHeuristic(call, request);
+          break;
+        }
         const index = chooseMove(request);
         if (this.options.verbose) {
           log(`match ${request.match_id} seat ${request.seat} decision ${request.decision_number}: ` +
@@ -354,6 +394,11 @@ class Bot {
         const how = started.resent ? "running (reconnected)" : started.resumed ? "resumed" : "started";
         log(`match ${started.match_id} ${how}: ${started.game}, ` +
           `seat ${started.seat} of ${started.players} (${started.seat_names.join(", ")})`);
+        if (this.data) {
+          this.data.get(started.game, started.game_data_digest).catch((error) => {
+            log(`no game data for ${started.game}: ${error.details || error.message}`);
+          });
+        }
         break;
       }
       case "match_ended":

@@ -22,6 +22,7 @@ from games.magic_trick.cards import (
     deck,
     suit_order,
 )
+from games.magic_trick.data import describe
 from games.magic_trick.moves import (
     MOVE_TYPES,
     KeepSleeveEmpty,
@@ -611,6 +612,9 @@ class MagicTrick(Game):
 
     def names_in(self, view: Any) -> frozenset[str]:
         return _notation.names_in(view)
+
+    def data(self) -> Mapping[str, Any]:
+        return describe()
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.magic_trick.heuristic import HeuristicBot

@@ -40,6 +40,8 @@ from games.motion_pictures.cards import (
     Filmmaker,
     Project,
 )
+from games.motion_pictures.cards import DATA as _CARD_DATA
+from games.motion_pictures.data import describe
 from games.motion_pictures.moves import (
     MOVE_TYPES,
     Audition,
@@ -691,6 +693,12 @@ class MotionPictures(Game):
 
     def names_in(self, view: Any) -> frozenset[str]:
         return _notation.names_in(view)
+
+    def data(self) -> Mapping[str, Any]:
+        return describe()
+
+    def data_version(self) -> int:
+        return _CARD_DATA.version
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.motion_pictures.heuristic import HeuristicBot

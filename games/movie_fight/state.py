@@ -28,6 +28,8 @@ from games.interface import (
 )
 from games.movie_fight import notation as _notation
 from games.movie_fight.cards import AUDIENCE, CARDS, DATA, NUMBERS, SCREEN, AutomaCard
+from games.movie_fight.cards import DATA as _CARD_DATA
+from games.movie_fight.data import describe
 from games.movie_fight.effects import upgradable
 from games.movie_fight.moves import MOVE_TYPES, Downgrade, Move, Play, Refresh, Skip, Upgrade
 from games.movie_fight.scoring import (
@@ -441,6 +443,12 @@ class MovieFight(Game):
 
     def names_in(self, view: Any) -> frozenset[str]:
         return _notation.names_in(view)
+
+    def data(self) -> Mapping[str, Any]:
+        return describe()
+
+    def data_version(self) -> int:
+        return _CARD_DATA.version
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.movie_fight.heuristic import HeuristicBot

@@ -72,6 +72,8 @@ class Catalog:
     """(category index, tile number) -> the films (by index) that tile fits in that category."""
     slot_names: tuple[str, ...]
     """Each board slot's category name."""
+    version: int = 0
+    """The data file's version number."""
 
     def film(self, film_id: str) -> Film:
         return self.film_by_id[film_id]
@@ -131,6 +133,7 @@ def load(text: str) -> Catalog:
         tile_by_number={tile.number: tile for tile in tiles},
         fitting={key: frozenset(value) for key, value in fitting.items()},
         slot_names=tuple(categories[c].name for c in slot_category),
+        version=int(data["version"]),
     )
 
 

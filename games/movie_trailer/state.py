@@ -17,6 +17,7 @@ from games.movie_trailer.catalog import (
     consistent,
     possible_films,
 )
+from games.movie_trailer.data import describe
 from games.movie_trailer.moves import (
     MOVE_TYPES,
     ChooseFilm,
@@ -368,6 +369,12 @@ class MovieTrailer(Game):
 
     def names_in(self, view: Any) -> frozenset[str]:
         return _notation.names_in(view)
+
+    def data(self) -> Mapping[str, Any]:
+        return describe()
+
+    def data_version(self) -> int:
+        return catalog().version
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.movie_trailer.heuristic import HeuristicBot

@@ -20,6 +20,8 @@ from typing import Any, ClassVar
 from games.interface import Game, Labels, Options, OptionSpec, OptionValue, Outcome, State, Viewer
 from games.movie_tricks import notation as _notation
 from games.movie_tricks.cards import CARDS, COLUMN, DATA, PLAYING, PLUS3, PROPS, SUITS, Card, Goal
+from games.movie_tricks.cards import DATA as _CARD_DATA
+from games.movie_tricks.data import describe
 from games.movie_tricks.moves import (
     MOVE_TYPES,
     BonusToHand,
@@ -676,6 +678,12 @@ class MovieTricks(Game):
 
     def names_in(self, view: Any) -> frozenset[str]:
         return _notation.names_in(view)
+
+    def data(self) -> Mapping[str, Any]:
+        return describe()
+
+    def data_version(self) -> int:
+        return _CARD_DATA.version
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.movie_tricks.heuristic import HeuristicBot

@@ -180,12 +180,12 @@ def test_node_bot_exits_with_a_clear_error_on_a_bad_token(arbiter: Arbiter) -> N
 def test_node_bot_runs_outside_the_repository_and_challenges_for_a_rated_match(
     database_url: str, tmp_path: Path
 ) -> None:
-    """The package alone (bot.js, package.json, proto/; `npm ci` gives node_modules) plays: here
+    """The package alone (its files, proto/; `npm ci` gives node_modules) plays: here
     it asks for a rated match against the built-ins, as an author's first match would be."""
     node = node_executable()
     outside = tmp_path / "my-bot"
     outside.mkdir()
-    for name in ("bot.js", "package.json"):
+    for name in ("bot.js", "game_data.js", "heuristics.js", "package.json"):
         shutil.copy(NODE_CLIENT / name, outside / name)
     shutil.copytree(NODE_CLIENT / "proto", outside / "proto")
     (outside / "node_modules").symlink_to(NODE_CLIENT / "node_modules")

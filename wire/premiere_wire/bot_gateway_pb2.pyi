@@ -355,7 +355,10 @@ class DecisionRequest(_message.Message):
     seat: _builtins.int
     """The seat deciding (0-based)."""
     decision_number: _builtins.int
-    """Decisions made so far in this match (all seats)."""
+    """This decision's place in the match's move log, from 0: the decisions made so far (all
+    seats). The requests of one simultaneous step are sent together from the same state and
+    numbered by the places their answers will take, in seat order (e.g. 3, 4, 5).
+    """
     deadline_unix_ms: _builtins.int
     """Wall-clock deadline for the answer, in milliseconds since the Unix epoch."""
     move_time_ms: _builtins.int
@@ -437,6 +440,7 @@ class MatchStarted(_message.Message):
     SEAT_NAMES_FIELD_NUMBER: _builtins.int
     RESUMED_FIELD_NUMBER: _builtins.int
     RESENT_FIELD_NUMBER: _builtins.int
+    GAME_DATA_DIGEST_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """The match id."""
     game: _builtins.str
@@ -450,6 +454,10 @@ class MatchStarted(_message.Message):
     resent: _builtins.bool
     """True when this is a copy sent because the stream opened while the match was running
     (a reconnect), not the start itself.
+    """
+    game_data_digest: _builtins.str
+    """GameData.digest of the game's data (GameDataService.GetGameData): a bot that keeps the
+    data it fetched by this digest fetches again only when the digest changes.
     """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
@@ -470,10 +478,11 @@ class MatchStarted(_message.Message):
         seat_names: _abc.Iterable[_builtins.str] | None = ...,
         resumed: _builtins.bool = ...,
         resent: _builtins.bool = ...,
+        game_data_digest: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "match_id", b"match_id", "options", b"options", "players", b"players", "resent", b"resent", "resumed", b"resumed", "seat", b"seat", "seat_names", b"seat_names"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "game_data_digest", b"game_data_digest", "match_id", b"match_id", "options", b"options", "players", b"players", "resent", b"resent", "resumed", b"resumed", "seat", b"seat", "seat_names", b"seat_names"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

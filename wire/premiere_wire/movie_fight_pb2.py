@@ -22,35 +22,62 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from . import data_entry_pb2 as premiere_dot_v1_dot_data__entry__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dpremiere/v1/movie_fight.proto\x12\x0bpremiere.v1\"4\n\x0fMovieFightFloor\x12\x10\n\x08\x61udience\x18\x01 \x03(\x05\x12\x0f\n\x07screens\x18\x02 \x03(\x05\"`\n\x10MovieFightCinema\x12\x0c\n\x04tile\x18\x01 \x01(\x05\x12,\n\x06\x66loors\x18\x02 \x03(\x0b\x32\x1c.premiere.v1.MovieFightFloor\x12\x10\n\x08upgraded\x18\x03 \x03(\x05\"h\n\x10MovieFightAutoma\x12\r\n\x05level\x18\x01 \x01(\x05\x12\x10\n\x08\x61udience\x18\x02 \x03(\x05\x12\x0f\n\x07screens\x18\x03 \x03(\x05\x12\x0f\n\x07\x66lipped\x18\x04 \x03(\t\x12\x11\n\tunflipped\x18\x05 \x01(\x05\"z\n\x11MovieFightPending\x12\r\n\x05owner\x18\x01 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\x05\x12\r\n\x05seats\x18\x03 \x03(\x05\x12\x17\n\ndowngraded\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\tby_automa\x18\x05 \x01(\x08\x42\r\n\x0b_downgraded\"\xda\x03\n\x15MovieFightObservation\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x0c\n\x04side\x18\x03 \x01(\t\x12\r\n\x05round\x18\x04 \x01(\x05\x12\x0e\n\x06rounds\x18\x05 \x01(\x05\x12\r\n\x05phase\x18\x06 \x01(\t\x12\x11\n\x04turn\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\x0e\n\x06\x61\x63tive\x18\x08 \x01(\x05\x12\r\n\x05offer\x18\t \x03(\x05\x12\x0c\n\x04\x64\x65\x63k\x18\n \x01(\x05\x12.\n\x07\x63inemas\x18\x0b \x03(\x0b\x32\x1d.premiere.v1.MovieFightCinema\x12\x0f\n\x07tickets\x18\x0c \x03(\x05\x12\x0e\n\x06scores\x18\r \x03(\x05\x12\x11\n\trefreshed\x18\x0e \x01(\x08\x12\x34\n\x07pending\x18\x0f \x01(\x0b\x32\x1e.premiere.v1.MovieFightPendingH\x02\x88\x01\x01\x12\x32\n\x06\x61utoma\x18\x10 \x01(\x0b\x32\x1d.premiere.v1.MovieFightAutomaH\x03\x88\x01\x01\x12\x19\n\x0c\x61utoma_score\x18\x11 \x01(\x05H\x04\x88\x01\x01\x42\x07\n\x05_seatB\x07\n\x05_turnB\n\n\x08_pendingB\t\n\x07_automaB\x0f\n\r_automa_score\"!\n\x11MovieFightRefresh\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\";\n\x0eMovieFightPlay\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\x12\r\n\x05\x66loor\x18\x02 \x01(\x05\x12\x0c\n\x04side\x18\x03 \x01(\t\"#\n\x13MovieFightDowngrade\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"!\n\x11MovieFightUpgrade\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"\x10\n\x0eMovieFightSkip\"\x8f\x02\n\x0eMovieFightMove\x12\x31\n\x07refresh\x18\x01 \x01(\x0b\x32\x1e.premiere.v1.MovieFightRefreshH\x00\x12+\n\x04play\x18\x02 \x01(\x0b\x32\x1b.premiere.v1.MovieFightPlayH\x00\x12\x35\n\tdowngrade\x18\x03 \x01(\x0b\x32 .premiere.v1.MovieFightDowngradeH\x00\x12\x31\n\x07upgrade\x18\x04 \x01(\x0b\x32\x1e.premiere.v1.MovieFightUpgradeH\x00\x12+\n\x04skip\x18\x05 \x01(\x0b\x32\x1b.premiere.v1.MovieFightSkipH\x00\x42\x06\n\x04kindb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dpremiere/v1/movie_fight.proto\x12\x0bpremiere.v1\x1a\x1cpremiere/v1/data_entry.proto\"J\n\x0fMovieFightFloor\x12\x1b\n\x08\x61udience\x18\x01 \x03(\x05\x42\t\xea\xc7\x18\x05\x63\x61rds\x12\x1a\n\x07screens\x18\x02 \x03(\x05\x42\t\xea\xc7\x18\x05\x63\x61rds\"v\n\x10MovieFightCinema\x12\x17\n\x04tile\x18\x01 \x01(\x05\x42\t\xea\xc7\x18\x05tiles\x12,\n\x06\x66loors\x18\x02 \x03(\x0b\x32\x1c.premiere.v1.MovieFightFloor\x12\x1b\n\x08upgraded\x18\x03 \x03(\x05\x42\t\xea\xc7\x18\x05\x63\x61rds\"~\n\x10MovieFightAutoma\x12\r\n\x05level\x18\x01 \x01(\x05\x12\x1b\n\x08\x61udience\x18\x02 \x03(\x05\x42\t\xea\xc7\x18\x05\x63\x61rds\x12\x1a\n\x07screens\x18\x03 \x03(\x05\x42\t\xea\xc7\x18\x05\x63\x61rds\x12\x0f\n\x07\x66lipped\x18\x04 \x03(\t\x12\x11\n\tunflipped\x18\x05 \x01(\x05\"\x90\x01\n\x11MovieFightPending\x12\r\n\x05owner\x18\x01 \x01(\x05\x12\x17\n\x04\x63\x61rd\x18\x02 \x01(\x05\x42\t\xea\xc7\x18\x05\x63\x61rds\x12\r\n\x05seats\x18\x03 \x03(\x05\x12\"\n\ndowngraded\x18\x04 \x01(\x05\x42\t\xea\xc7\x18\x05\x63\x61rdsH\x00\x88\x01\x01\x12\x11\n\tby_automa\x18\x05 \x01(\x08\x42\r\n\x0b_downgraded\"\xe5\x03\n\x15MovieFightObservation\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x0c\n\x04side\x18\x03 \x01(\t\x12\r\n\x05round\x18\x04 \x01(\x05\x12\x0e\n\x06rounds\x18\x05 \x01(\x05\x12\r\n\x05phase\x18\x06 \x01(\t\x12\x11\n\x04turn\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\x0e\n\x06\x61\x63tive\x18\x08 \x01(\x05\x12\x18\n\x05offer\x18\t \x03(\x05\x42\t\xea\xc7\x18\x05\x63\x61rds\x12\x0c\n\x04\x64\x65\x63k\x18\n \x01(\x05\x12.\n\x07\x63inemas\x18\x0b \x03(\x0b\x32\x1d.premiere.v1.MovieFightCinema\x12\x0f\n\x07tickets\x18\x0c \x03(\x05\x12\x0e\n\x06scores\x18\r \x03(\x05\x12\x11\n\trefreshed\x18\x0e \x01(\x08\x12\x34\n\x07pending\x18\x0f \x01(\x0b\x32\x1e.premiere.v1.MovieFightPendingH\x02\x88\x01\x01\x12\x32\n\x06\x61utoma\x18\x10 \x01(\x0b\x32\x1d.premiere.v1.MovieFightAutomaH\x03\x88\x01\x01\x12\x19\n\x0c\x61utoma_score\x18\x11 \x01(\x05H\x04\x88\x01\x01\x42\x07\n\x05_seatB\x07\n\x05_turnB\n\n\x08_pendingB\t\n\x07_automaB\x0f\n\r_automa_score\",\n\x11MovieFightRefresh\x12\x17\n\x04\x63\x61rd\x18\x01 \x01(\x05\x42\t\xea\xc7\x18\x05\x63\x61rds\"F\n\x0eMovieFightPlay\x12\x17\n\x04\x63\x61rd\x18\x01 \x01(\x05\x42\t\xea\xc7\x18\x05\x63\x61rds\x12\r\n\x05\x66loor\x18\x02 \x01(\x05\x12\x0c\n\x04side\x18\x03 \x01(\t\".\n\x13MovieFightDowngrade\x12\x17\n\x04\x63\x61rd\x18\x01 \x01(\x05\x42\t\xea\xc7\x18\x05\x63\x61rds\",\n\x11MovieFightUpgrade\x12\x17\n\x04\x63\x61rd\x18\x01 \x01(\x05\x42\t\xea\xc7\x18\x05\x63\x61rds\"\x10\n\x0eMovieFightSkip\"\x8f\x02\n\x0eMovieFightMove\x12\x31\n\x07refresh\x18\x01 \x01(\x0b\x32\x1e.premiere.v1.MovieFightRefreshH\x00\x12+\n\x04play\x18\x02 \x01(\x0b\x32\x1b.premiere.v1.MovieFightPlayH\x00\x12\x35\n\tdowngrade\x18\x03 \x01(\x0b\x32 .premiere.v1.MovieFightDowngradeH\x00\x12\x31\n\x07upgrade\x18\x04 \x01(\x0b\x32\x1e.premiere.v1.MovieFightUpgradeH\x00\x12+\n\x04skip\x18\x05 \x01(\x0b\x32\x1b.premiere.v1.MovieFightSkipH\x00\x42\x06\n\x04kindb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'premiere.v1.movie_fight_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_MOVIEFIGHTFLOOR']._serialized_start=46
-  _globals['_MOVIEFIGHTFLOOR']._serialized_end=98
-  _globals['_MOVIEFIGHTCINEMA']._serialized_start=100
-  _globals['_MOVIEFIGHTCINEMA']._serialized_end=196
-  _globals['_MOVIEFIGHTAUTOMA']._serialized_start=198
-  _globals['_MOVIEFIGHTAUTOMA']._serialized_end=302
-  _globals['_MOVIEFIGHTPENDING']._serialized_start=304
-  _globals['_MOVIEFIGHTPENDING']._serialized_end=426
-  _globals['_MOVIEFIGHTOBSERVATION']._serialized_start=429
-  _globals['_MOVIEFIGHTOBSERVATION']._serialized_end=903
-  _globals['_MOVIEFIGHTREFRESH']._serialized_start=905
-  _globals['_MOVIEFIGHTREFRESH']._serialized_end=938
-  _globals['_MOVIEFIGHTPLAY']._serialized_start=940
-  _globals['_MOVIEFIGHTPLAY']._serialized_end=999
-  _globals['_MOVIEFIGHTDOWNGRADE']._serialized_start=1001
-  _globals['_MOVIEFIGHTDOWNGRADE']._serialized_end=1036
-  _globals['_MOVIEFIGHTUPGRADE']._serialized_start=1038
-  _globals['_MOVIEFIGHTUPGRADE']._serialized_end=1071
-  _globals['_MOVIEFIGHTSKIP']._serialized_start=1073
-  _globals['_MOVIEFIGHTSKIP']._serialized_end=1089
-  _globals['_MOVIEFIGHTMOVE']._serialized_start=1092
-  _globals['_MOVIEFIGHTMOVE']._serialized_end=1363
+  _globals['_MOVIEFIGHTFLOOR'].fields_by_name['audience']._loaded_options = None
+  _globals['_MOVIEFIGHTFLOOR'].fields_by_name['audience']._serialized_options = b'\352\307\030\005cards'
+  _globals['_MOVIEFIGHTFLOOR'].fields_by_name['screens']._loaded_options = None
+  _globals['_MOVIEFIGHTFLOOR'].fields_by_name['screens']._serialized_options = b'\352\307\030\005cards'
+  _globals['_MOVIEFIGHTCINEMA'].fields_by_name['tile']._loaded_options = None
+  _globals['_MOVIEFIGHTCINEMA'].fields_by_name['tile']._serialized_options = b'\352\307\030\005tiles'
+  _globals['_MOVIEFIGHTCINEMA'].fields_by_name['upgraded']._loaded_options = None
+  _globals['_MOVIEFIGHTCINEMA'].fields_by_name['upgraded']._serialized_options = b'\352\307\030\005cards'
+  _globals['_MOVIEFIGHTAUTOMA'].fields_by_name['audience']._loaded_options = None
+  _globals['_MOVIEFIGHTAUTOMA'].fields_by_name['audience']._serialized_options = b'\352\307\030\005cards'
+  _globals['_MOVIEFIGHTAUTOMA'].fields_by_name['screens']._loaded_options = None
+  _globals['_MOVIEFIGHTAUTOMA'].fields_by_name['screens']._serialized_options = b'\352\307\030\005cards'
+  _globals['_MOVIEFIGHTPENDING'].fields_by_name['card']._loaded_options = None
+  _globals['_MOVIEFIGHTPENDING'].fields_by_name['card']._serialized_options = b'\352\307\030\005cards'
+  _globals['_MOVIEFIGHTPENDING'].fields_by_name['downgraded']._loaded_options = None
+  _globals['_MOVIEFIGHTPENDING'].fields_by_name['downgraded']._serialized_options = b'\352\307\030\005cards'
+  _globals['_MOVIEFIGHTOBSERVATION'].fields_by_name['offer']._loaded_options = None
+  _globals['_MOVIEFIGHTOBSERVATION'].fields_by_name['offer']._serialized_options = b'\352\307\030\005cards'
+  _globals['_MOVIEFIGHTREFRESH'].fields_by_name['card']._loaded_options = None
+  _globals['_MOVIEFIGHTREFRESH'].fields_by_name['card']._serialized_options = b'\352\307\030\005cards'
+  _globals['_MOVIEFIGHTPLAY'].fields_by_name['card']._loaded_options = None
+  _globals['_MOVIEFIGHTPLAY'].fields_by_name['card']._serialized_options = b'\352\307\030\005cards'
+  _globals['_MOVIEFIGHTDOWNGRADE'].fields_by_name['card']._loaded_options = None
+  _globals['_MOVIEFIGHTDOWNGRADE'].fields_by_name['card']._serialized_options = b'\352\307\030\005cards'
+  _globals['_MOVIEFIGHTUPGRADE'].fields_by_name['card']._loaded_options = None
+  _globals['_MOVIEFIGHTUPGRADE'].fields_by_name['card']._serialized_options = b'\352\307\030\005cards'
+  _globals['_MOVIEFIGHTFLOOR']._serialized_start=76
+  _globals['_MOVIEFIGHTFLOOR']._serialized_end=150
+  _globals['_MOVIEFIGHTCINEMA']._serialized_start=152
+  _globals['_MOVIEFIGHTCINEMA']._serialized_end=270
+  _globals['_MOVIEFIGHTAUTOMA']._serialized_start=272
+  _globals['_MOVIEFIGHTAUTOMA']._serialized_end=398
+  _globals['_MOVIEFIGHTPENDING']._serialized_start=401
+  _globals['_MOVIEFIGHTPENDING']._serialized_end=545
+  _globals['_MOVIEFIGHTOBSERVATION']._serialized_start=548
+  _globals['_MOVIEFIGHTOBSERVATION']._serialized_end=1033
+  _globals['_MOVIEFIGHTREFRESH']._serialized_start=1035
+  _globals['_MOVIEFIGHTREFRESH']._serialized_end=1079
+  _globals['_MOVIEFIGHTPLAY']._serialized_start=1081
+  _globals['_MOVIEFIGHTPLAY']._serialized_end=1151
+  _globals['_MOVIEFIGHTDOWNGRADE']._serialized_start=1153
+  _globals['_MOVIEFIGHTDOWNGRADE']._serialized_end=1199
+  _globals['_MOVIEFIGHTUPGRADE']._serialized_start=1201
+  _globals['_MOVIEFIGHTUPGRADE']._serialized_end=1245
+  _globals['_MOVIEFIGHTSKIP']._serialized_start=1247
+  _globals['_MOVIEFIGHTSKIP']._serialized_end=1263
+  _globals['_MOVIEFIGHTMOVE']._serialized_start=1266
+  _globals['_MOVIEFIGHTMOVE']._serialized_end=1537
 # @@protoc_insertion_point(module_scope)

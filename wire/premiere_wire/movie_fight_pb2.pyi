@@ -21,7 +21,7 @@ DESCRIPTOR: _descriptor.FileDescriptor
 @_typing.final
 class MovieFightFloor(_message.Message):
     """One floor of a cinema. Cards are named by their printed number (1..65); their contents are
-    public game data (games/movie_fight/cards.toml).
+    public game data (MovieFightData.cards of GameDataService.GetGameData).
     """
 
     DESCRIPTOR: _descriptor.Descriptor

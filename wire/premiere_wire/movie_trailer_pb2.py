@@ -22,33 +22,48 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from . import data_entry_pb2 as premiere_dot_v1_dot_data__entry__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1fpremiere/v1/movie_trailer.proto\x12\x0bpremiere.v1\"q\n\x10MovieTrailerSlot\x12\x10\n\x08\x63\x61tegory\x18\x01 \x01(\t\x12\x11\n\x04tile\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\tface_down\x18\x03 \x01(\x08\x12\x12\n\x05order\x18\x04 \x01(\x05H\x01\x88\x01\x01\x42\x07\n\x05_tileB\x08\n\x06_order\"S\n\x11MovieTrailerGuess\x12\x14\n\x0cscoring_tile\x18\x01 \x01(\x05\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x11\n\x04\x66ilm\x18\x03 \x01(\tH\x00\x88\x01\x01\x42\x07\n\x05_film\"\xc2\x01\n\x10MovieTrailerTurn\x12\x10\n\x08\x64irector\x18\x01 \x01(\x05\x12\x0c\n\x04\x66ilm\x18\x02 \x01(\t\x12\x12\n\nguessed_by\x18\x03 \x03(\x05\x12\x19\n\x0cscoring_tile\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\tface_down\x18\x05 \x01(\x05\x12\x1c\n\x14\x64irector_half_points\x18\x06 \x01(\x05\x12\x1d\n\x15spectator_half_points\x18\x07 \x01(\x05\x42\x0f\n\r_scoring_tile\"\xb8\x03\n\x17MovieTrailerObservation\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\r\n\x05speed\x18\x03 \x01(\x08\x12\x0c\n\x04turn\x18\x04 \x01(\x05\x12\r\n\x05turns\x18\x05 \x01(\x05\x12\x10\n\x08\x64irector\x18\x06 \x01(\x05\x12\r\n\x05phase\x18\x07 \x01(\t\x12\x11\n\x04\x66ilm\x18\x08 \x01(\tH\x01\x88\x01\x01\x12\x13\n\x06picker\x18\t \x01(\x05H\x02\x88\x01\x01\x12\x19\n\x0cpending_slot\x18\n \x01(\x05H\x03\x88\x01\x01\x12\x14\n\x0cscoring_tile\x18\x0b \x01(\x05\x12,\n\x05\x62oard\x18\x0c \x03(\x0b\x32\x1d.premiere.v1.MovieTrailerSlot\x12/\n\x07guesses\x18\r \x03(\x0b\x32\x1e.premiere.v1.MovieTrailerGuess\x12\x31\n\npast_turns\x18\x0e \x03(\x0b\x32\x1d.premiere.v1.MovieTrailerTurn\x12\x13\n\x0bhalf_points\x18\x0f \x03(\x05\x42\x07\n\x05_seatB\x07\n\x05_filmB\t\n\x07_pickerB\x0f\n\r_pending_slot\"&\n\x16MovieTrailerChooseFilm\x12\x0c\n\x04\x66ilm\x18\x01 \x01(\t\"$\n\x14MovieTrailerPickSlot\x12\x0c\n\x04slot\x18\x01 \x01(\x05\"%\n\x15MovieTrailerPlaceTile\x12\x0c\n\x04tile\x18\x01 \x01(\x05\"%\n\x15MovieTrailerGuessFilm\x12\x0c\n\x04\x66ilm\x18\x01 \x01(\t\"\x17\n\x15MovieTrailerPassGuess\"\xa5\x02\n\x10MovieTrailerMove\x12\x33\n\x04\x66ilm\x18\x01 \x01(\x0b\x32#.premiere.v1.MovieTrailerChooseFilmH\x00\x12\x31\n\x04slot\x18\x02 \x01(\x0b\x32!.premiere.v1.MovieTrailerPickSlotH\x00\x12\x32\n\x04tile\x18\x03 \x01(\x0b\x32\".premiere.v1.MovieTrailerPlaceTileH\x00\x12\x33\n\x05guess\x18\x04 \x01(\x0b\x32\".premiere.v1.MovieTrailerGuessFilmH\x00\x12\x38\n\npass_guess\x18\x05 \x01(\x0b\x32\".premiere.v1.MovieTrailerPassGuessH\x00\x42\x06\n\x04kindb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1fpremiere/v1/movie_trailer.proto\x12\x0bpremiere.v1\x1a\x1cpremiere/v1/data_entry.proto\"|\n\x10MovieTrailerSlot\x12\x10\n\x08\x63\x61tegory\x18\x01 \x01(\t\x12\x1c\n\x04tile\x18\x02 \x01(\x05\x42\t\xea\xc7\x18\x05tilesH\x00\x88\x01\x01\x12\x11\n\tface_down\x18\x03 \x01(\x08\x12\x12\n\x05order\x18\x04 \x01(\x05H\x01\x88\x01\x01\x42\x07\n\x05_tileB\x08\n\x06_order\"^\n\x11MovieTrailerGuess\x12\x14\n\x0cscoring_tile\x18\x01 \x01(\x05\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x1c\n\x04\x66ilm\x18\x03 \x01(\tB\t\xea\xc7\x18\x05\x66ilmsH\x00\x88\x01\x01\x42\x07\n\x05_film\"\xcd\x01\n\x10MovieTrailerTurn\x12\x10\n\x08\x64irector\x18\x01 \x01(\x05\x12\x17\n\x04\x66ilm\x18\x02 \x01(\tB\t\xea\xc7\x18\x05\x66ilms\x12\x12\n\nguessed_by\x18\x03 \x03(\x05\x12\x19\n\x0cscoring_tile\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\tface_down\x18\x05 \x01(\x05\x12\x1c\n\x14\x64irector_half_points\x18\x06 \x01(\x05\x12\x1d\n\x15spectator_half_points\x18\x07 \x01(\x05\x42\x0f\n\r_scoring_tile\"\xc3\x03\n\x17MovieTrailerObservation\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\r\n\x05speed\x18\x03 \x01(\x08\x12\x0c\n\x04turn\x18\x04 \x01(\x05\x12\r\n\x05turns\x18\x05 \x01(\x05\x12\x10\n\x08\x64irector\x18\x06 \x01(\x05\x12\r\n\x05phase\x18\x07 \x01(\t\x12\x1c\n\x04\x66ilm\x18\x08 \x01(\tB\t\xea\xc7\x18\x05\x66ilmsH\x01\x88\x01\x01\x12\x13\n\x06picker\x18\t \x01(\x05H\x02\x88\x01\x01\x12\x19\n\x0cpending_slot\x18\n \x01(\x05H\x03\x88\x01\x01\x12\x14\n\x0cscoring_tile\x18\x0b \x01(\x05\x12,\n\x05\x62oard\x18\x0c \x03(\x0b\x32\x1d.premiere.v1.MovieTrailerSlot\x12/\n\x07guesses\x18\r \x03(\x0b\x32\x1e.premiere.v1.MovieTrailerGuess\x12\x31\n\npast_turns\x18\x0e \x03(\x0b\x32\x1d.premiere.v1.MovieTrailerTurn\x12\x13\n\x0bhalf_points\x18\x0f \x03(\x05\x42\x07\n\x05_seatB\x07\n\x05_filmB\t\n\x07_pickerB\x0f\n\r_pending_slot\"1\n\x16MovieTrailerChooseFilm\x12\x17\n\x04\x66ilm\x18\x01 \x01(\tB\t\xea\xc7\x18\x05\x66ilms\"$\n\x14MovieTrailerPickSlot\x12\x0c\n\x04slot\x18\x01 \x01(\x05\"0\n\x15MovieTrailerPlaceTile\x12\x17\n\x04tile\x18\x01 \x01(\x05\x42\t\xea\xc7\x18\x05tiles\"0\n\x15MovieTrailerGuessFilm\x12\x17\n\x04\x66ilm\x18\x01 \x01(\tB\t\xea\xc7\x18\x05\x66ilms\"\x17\n\x15MovieTrailerPassGuess\"\xa5\x02\n\x10MovieTrailerMove\x12\x33\n\x04\x66ilm\x18\x01 \x01(\x0b\x32#.premiere.v1.MovieTrailerChooseFilmH\x00\x12\x31\n\x04slot\x18\x02 \x01(\x0b\x32!.premiere.v1.MovieTrailerPickSlotH\x00\x12\x32\n\x04tile\x18\x03 \x01(\x0b\x32\".premiere.v1.MovieTrailerPlaceTileH\x00\x12\x33\n\x05guess\x18\x04 \x01(\x0b\x32\".premiere.v1.MovieTrailerGuessFilmH\x00\x12\x38\n\npass_guess\x18\x05 \x01(\x0b\x32\".premiere.v1.MovieTrailerPassGuessH\x00\x42\x06\n\x04kindb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'premiere.v1.movie_trailer_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_MOVIETRAILERSLOT']._serialized_start=48
-  _globals['_MOVIETRAILERSLOT']._serialized_end=161
-  _globals['_MOVIETRAILERGUESS']._serialized_start=163
-  _globals['_MOVIETRAILERGUESS']._serialized_end=246
-  _globals['_MOVIETRAILERTURN']._serialized_start=249
-  _globals['_MOVIETRAILERTURN']._serialized_end=443
-  _globals['_MOVIETRAILEROBSERVATION']._serialized_start=446
-  _globals['_MOVIETRAILEROBSERVATION']._serialized_end=886
-  _globals['_MOVIETRAILERCHOOSEFILM']._serialized_start=888
-  _globals['_MOVIETRAILERCHOOSEFILM']._serialized_end=926
-  _globals['_MOVIETRAILERPICKSLOT']._serialized_start=928
-  _globals['_MOVIETRAILERPICKSLOT']._serialized_end=964
-  _globals['_MOVIETRAILERPLACETILE']._serialized_start=966
-  _globals['_MOVIETRAILERPLACETILE']._serialized_end=1003
-  _globals['_MOVIETRAILERGUESSFILM']._serialized_start=1005
-  _globals['_MOVIETRAILERGUESSFILM']._serialized_end=1042
-  _globals['_MOVIETRAILERPASSGUESS']._serialized_start=1044
-  _globals['_MOVIETRAILERPASSGUESS']._serialized_end=1067
-  _globals['_MOVIETRAILERMOVE']._serialized_start=1070
-  _globals['_MOVIETRAILERMOVE']._serialized_end=1363
+  _globals['_MOVIETRAILERSLOT'].fields_by_name['tile']._loaded_options = None
+  _globals['_MOVIETRAILERSLOT'].fields_by_name['tile']._serialized_options = b'\352\307\030\005tiles'
+  _globals['_MOVIETRAILERGUESS'].fields_by_name['film']._loaded_options = None
+  _globals['_MOVIETRAILERGUESS'].fields_by_name['film']._serialized_options = b'\352\307\030\005films'
+  _globals['_MOVIETRAILERTURN'].fields_by_name['film']._loaded_options = None
+  _globals['_MOVIETRAILERTURN'].fields_by_name['film']._serialized_options = b'\352\307\030\005films'
+  _globals['_MOVIETRAILEROBSERVATION'].fields_by_name['film']._loaded_options = None
+  _globals['_MOVIETRAILEROBSERVATION'].fields_by_name['film']._serialized_options = b'\352\307\030\005films'
+  _globals['_MOVIETRAILERCHOOSEFILM'].fields_by_name['film']._loaded_options = None
+  _globals['_MOVIETRAILERCHOOSEFILM'].fields_by_name['film']._serialized_options = b'\352\307\030\005films'
+  _globals['_MOVIETRAILERPLACETILE'].fields_by_name['tile']._loaded_options = None
+  _globals['_MOVIETRAILERPLACETILE'].fields_by_name['tile']._serialized_options = b'\352\307\030\005tiles'
+  _globals['_MOVIETRAILERGUESSFILM'].fields_by_name['film']._loaded_options = None
+  _globals['_MOVIETRAILERGUESSFILM'].fields_by_name['film']._serialized_options = b'\352\307\030\005films'
+  _globals['_MOVIETRAILERSLOT']._serialized_start=78
+  _globals['_MOVIETRAILERSLOT']._serialized_end=202
+  _globals['_MOVIETRAILERGUESS']._serialized_start=204
+  _globals['_MOVIETRAILERGUESS']._serialized_end=298
+  _globals['_MOVIETRAILERTURN']._serialized_start=301
+  _globals['_MOVIETRAILERTURN']._serialized_end=506
+  _globals['_MOVIETRAILEROBSERVATION']._serialized_start=509
+  _globals['_MOVIETRAILEROBSERVATION']._serialized_end=960
+  _globals['_MOVIETRAILERCHOOSEFILM']._serialized_start=962
+  _globals['_MOVIETRAILERCHOOSEFILM']._serialized_end=1011
+  _globals['_MOVIETRAILERPICKSLOT']._serialized_start=1013
+  _globals['_MOVIETRAILERPICKSLOT']._serialized_end=1049
+  _globals['_MOVIETRAILERPLACETILE']._serialized_start=1051
+  _globals['_MOVIETRAILERPLACETILE']._serialized_end=1099
+  _globals['_MOVIETRAILERGUESSFILM']._serialized_start=1101
+  _globals['_MOVIETRAILERGUESSFILM']._serialized_end=1149
+  _globals['_MOVIETRAILERPASSGUESS']._serialized_start=1151
+  _globals['_MOVIETRAILERPASSGUESS']._serialized_end=1174
+  _globals['_MOVIETRAILERMOVE']._serialized_start=1177
+  _globals['_MOVIETRAILERMOVE']._serialized_end=1470
 # @@protoc_insertion_point(module_scope)

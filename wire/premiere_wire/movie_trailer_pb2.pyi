@@ -144,7 +144,7 @@ Global___MovieTrailerTurn: _TypeAlias = MovieTrailerTurn  # noqa: Y015
 @_typing.final
 class MovieTrailerObservation(_message.Message):
     """Everything one seat may know of a Movie Trailer match. Films and tiles are those of the
-    public catalog (games/movie_trailer/catalog.toml).
+    public catalog (MovieTrailerData of GameDataService.GetGameData).
     """
 
     DESCRIPTOR: _descriptor.Descriptor

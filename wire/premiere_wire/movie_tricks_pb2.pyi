@@ -36,9 +36,9 @@ class MovieTricksCard(_message.Message):
     id: _builtins.int
     """Stable card id; moves name cards by it."""
     code: _builtins.str
-    """Short printable code from the card list (games/movie_tricks/cards.toml): "red-9" (a
-    playing card: suit and value, "-blue" for its blue twin), "start-4A" (starting card 4,
-    side A), "bonus-07" (a suited bonus card) or "plus3-3" (a +3 card).
+    """Short printable code from the card list (MovieTricksData.cards of GameDataService):
+    "red-9" (a playing card: suit and value, "-blue" for its blue twin), "start-4A" (starting
+    card 4, side A), "bonus-07" (a suited bonus card) or "plus3-3" (a +3 card).
     """
     kind: _builtins.str
     """"playing", "start", "bonus" (a suited bonus card) or "plus3" (a +3 bonus card, no suit)."""

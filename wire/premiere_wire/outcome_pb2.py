@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19premiere/v1/outcome.proto\x12\x0bpremiere.v1\"=\n\x08TieBreak\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06values\x18\x02 \x03(\x03\x12\x13\n\x0bhigher_wins\x18\x03 \x01(\x08\"e\n\x07Outcome\x12\x0e\n\x06scores\x18\x01 \x03(\x03\x12\r\n\x05ranks\x18\x02 \x03(\x05\x12(\n\ttiebreaks\x18\x03 \x03(\x0b\x32\x15.premiere.v1.TieBreak\x12\x11\n\tforfeited\x18\x04 \x03(\x05\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19premiere/v1/outcome.proto\x12\x0bpremiere.v1\"=\n\x08TieBreak\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06values\x18\x02 \x03(\x03\x12\x13\n\x0bhigher_wins\x18\x03 \x01(\x08\"\x8c\x01\n\x07Outcome\x12\x0e\n\x06scores\x18\x01 \x03(\x03\x12\r\n\x05ranks\x18\x02 \x03(\x05\x12(\n\ttiebreaks\x18\x03 \x03(\x0b\x32\x15.premiere.v1.TieBreak\x12\x11\n\tforfeited\x18\x04 \x03(\x05\x12%\n\x04solo\x18\x05 \x01(\x0b\x32\x17.premiere.v1.SoloResult\"Q\n\nSoloResult\x12\x10\n\x08opponent\x18\x01 \x01(\t\x12\x16\n\x0eopponent_score\x18\x02 \x01(\x03\x12\x0b\n\x03won\x18\x03 \x01(\x08\x12\x0c\n\x04tied\x18\x04 \x01(\x08\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,6 +33,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_TIEBREAK']._serialized_start=42
   _globals['_TIEBREAK']._serialized_end=103
-  _globals['_OUTCOME']._serialized_start=105
-  _globals['_OUTCOME']._serialized_end=206
+  _globals['_OUTCOME']._serialized_start=106
+  _globals['_OUTCOME']._serialized_end=246
+  _globals['_SOLORESULT']._serialized_start=248
+  _globals['_SOLORESULT']._serialized_end=329
 # @@protoc_insertion_point(module_scope)

@@ -60,6 +60,7 @@ class Outcome(_message.Message):
     RANKS_FIELD_NUMBER: _builtins.int
     TIEBREAKS_FIELD_NUMBER: _builtins.int
     FORFEITED_FIELD_NUMBER: _builtins.int
+    SOLO_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def scores(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Final score per seat, in the game's own units (see the game's rules page)."""
@@ -76,6 +77,12 @@ class Outcome(_message.Message):
     def forfeited(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Seats that forfeited (ranked below every other seat whatever their score)."""
 
+    @_builtins.property
+    def solo(self) -> Global___SoloResult:
+        """A one-seat match played against a built-in opponent (Movie Fight's automa): how it went.
+        Unset for every other match.
+        """
+
     def __init__(
         self,
         *,
@@ -83,11 +90,46 @@ class Outcome(_message.Message):
         ranks: _abc.Iterable[_builtins.int] | None = ...,
         tiebreaks: _abc.Iterable[Global___TieBreak] | None = ...,
         forfeited: _abc.Iterable[_builtins.int] | None = ...,
+        solo: Global___SoloResult | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["solo", b"solo"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["forfeited", b"forfeited", "ranks", b"ranks", "scores", b"scores", "tiebreaks", b"tiebreaks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["forfeited", b"forfeited", "ranks", b"ranks", "scores", b"scores", "solo", b"solo", "tiebreaks", b"tiebreaks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Outcome: _TypeAlias = Outcome  # noqa: Y015
+
+@_typing.final
+class SoloResult(_message.Message):
+    """The result of a one-seat match against a built-in opponent of fixed rating."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OPPONENT_FIELD_NUMBER: _builtins.int
+    OPPONENT_SCORE_FIELD_NUMBER: _builtins.int
+    WON_FIELD_NUMBER: _builtins.int
+    TIED_FIELD_NUMBER: _builtins.int
+    opponent: _builtins.str
+    """The opponent's ladder name, e.g. "automa:1" (GameData.reference_players)."""
+    opponent_score: _builtins.int
+    """The opponent's final score, in the game's own units."""
+    won: _builtins.bool
+    """True when the seat beat the opponent: more points, and no forfeit."""
+    tied: _builtins.bool
+    """True when both ended on equal points (and the seat did not forfeit): neither won."""
+    def __init__(
+        self,
+        *,
+        opponent: _builtins.str = ...,
+        opponent_score: _builtins.int = ...,
+        won: _builtins.bool = ...,
+        tied: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["opponent", b"opponent", "opponent_score", b"opponent_score", "tied", b"tied", "won", b"won"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SoloResult: _TypeAlias = SoloResult  # noqa: Y015

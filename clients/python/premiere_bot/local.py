@@ -22,12 +22,14 @@ try:
     from games.bots import bot_names, builtin_choice
     from games.interface import Game, parse_options
     from games.play import step
+    from server.game_data import game_data
 except ImportError as error:  # pragma: no cover - exercised without the extra installed
     raise ImportError(
         "premiere-bot try and check play Premiere's engines in-process: install them with"
         " `pip install 'premiere-bot[local]'`"
     ) from error
 
+from premiere_bot import entries
 from premiere_bot.bot import Bot, answer
 from premiere_bot.local_defaults import MOVE_TIME_MS, STRIKE_LIMIT, TIME_BANK_MS
 from premiere_wire import bot_gateway_pb2, game_pb2
@@ -69,6 +71,11 @@ def game_ids() -> tuple[str, ...]:
 def game_options(game_id: str, pairs: Sequence[str]) -> dict[str, Any]:
     """`name=value` strings read against the game's options (ValueError when one is wrong)."""
     return parse_options(games.get(game_id), pairs)
+
+
+def default_opponents(game_id: str) -> list[str]:
+    """Random bots filling the game's smallest table (none when that table is one seat)."""
+    return ["random"] * (min(games.get(game_id).player_counts) - 1)
 
 
 def _field(game_id: str) -> str:
@@ -205,9 +212,12 @@ def _started(
     names: list[str],
     resent: bool,
 ) -> bot_gateway_pb2.MatchStarted:
+    data = game_data(game.id)
+    entries.register(data)
     return bot_gateway_pb2.MatchStarted(
         match_id=match_id,
         game=game.id,
+        game_data_digest=data.digest,
         seat=seat,
         players=players,
         options={k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()},

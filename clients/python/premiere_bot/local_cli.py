@@ -20,9 +20,11 @@ def add_commands(commands: Any) -> None:
     trier.add_argument("--game", required=True, help="the game id, e.g. magic-trick")
     trier.add_argument(
         "--vs",
-        default="random",
+        default=None,
         help="comma-separated built-in opponents, one per other seat, e.g. heuristic,random"
-        " (random, first, last, or a game's own such as heuristic; default: random)",
+        " (random, first, last, or a game's own such as heuristic). Default: random bots"
+        " filling the game's smallest table, e.g. two at a game for 3 to 5 players (none"
+        " when the smallest table is one seat: the bot then plays solo)",
     )
     trier.add_argument(
         "--games", type=int, default=10, help="how many matches to play (default: 10)"
@@ -93,7 +95,10 @@ def main(args: argparse.Namespace) -> int:
         raise SystemExit(f"unknown game {args.game!r}; choose from {list(local.game_ids())}")
     if args.games < 1:
         raise SystemExit("--games is at least 1")
-    opponents = [name.strip() for name in args.vs.split(",") if name.strip()]
+    if args.vs is None:
+        opponents = local.default_opponents(args.game)
+    else:
+        opponents = [name.strip() for name in args.vs.split(",") if name.strip()]
     try:
         options = local.game_options(args.game, args.option)
         summary = local.try_bot(bot, args.game, opponents, args.games, args.seed, options, clock)
@@ -101,7 +106,8 @@ def main(args: argparse.Namespace) -> int:
         raise SystemExit(str(error).strip('"')) from None
     name = type(bot).__name__
     print(
-        f"{name} at {args.game}, {len(opponents) + 1} players, vs {', '.join(opponents)}:",
+        f"{name} at {args.game}, {len(opponents) + 1} players,"
+        f" vs {', '.join(opponents) or 'nobody (solo)'}:",
         flush=True,
     )
     for line in summary.lines():

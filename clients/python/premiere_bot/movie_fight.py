@@ -7,19 +7,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TypeAlias
 
+from premiere_bot.entries import Entry
+
 GAME = "movie-fight"
 
 
 @dataclass(frozen=True, slots=True)
 class Floor:
     """One floor of a cinema. Cards are named by their printed number (1..65); their contents
-    are public game data (games/movie_fight/cards.toml).
+    are public game data (MovieFightData.cards of GameDataService.GetGameData).
     """
 
-    audience: tuple[int, ...]
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"audience": "cards", "screens": "cards"}
+    """Fields naming entries of the game's data: field -> GameData table."""
+
+    audience: tuple[Entry, ...]
     """Viewers, in the order they were slid in (oldest first)."""
 
-    screens: tuple[int, ...]
+    screens: tuple[Entry, ...]
     """Screens, in the order they were slid in (oldest first); movie order follows it."""
 
 
@@ -27,13 +32,16 @@ class Floor:
 class Cinema:
     """One player's cinema."""
 
-    tile: int
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"tile": "tiles", "upgraded": "cards"}
+    """Fields naming entries of the game's data: field -> GameData table."""
+
+    tile: Entry
     """The cinema tile's number (1..5)."""
 
     floors: tuple[Floor, ...]
     """The 1st floor, then the 2nd floor."""
 
-    upgraded: tuple[int, ...]
+    upgraded: tuple[Entry, ...]
     """Upgraded cards, in increasing number."""
 
 
@@ -41,13 +49,16 @@ class Cinema:
 class Automa:
     """The solo automa: its level and its cards (it has no floors)."""
 
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"audience": "cards", "screens": "cards"}
+    """Fields naming entries of the game's data: field -> GameData table."""
+
     level: int
     """The automa level, 1 to 4."""
 
-    audience: tuple[int, ...]
+    audience: tuple[Entry, ...]
     """Cards it played as viewers, oldest first."""
 
-    screens: tuple[int, ...]
+    screens: tuple[Entry, ...]
     """Cards it played as screens, oldest first."""
 
     flipped: tuple[str, ...]
@@ -61,16 +72,19 @@ class Automa:
 class Pending:
     """The screen effect being resolved."""
 
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"card": "cards", "downgraded": "cards"}
+    """Fields naming entries of the game's data: field -> GameData table."""
+
     owner: int
     """The seat whose card it is (0 in solo when the automa played it)."""
 
-    card: int
+    card: Entry
     """The screen card whose effect is resolved."""
 
     seats: tuple[int, ...]
     """Seats still to be asked, the one deciding first."""
 
-    downgraded: int | None
+    downgraded: Entry | None
     """The card downgraded by a downgrade-then-upgrade effect, once chosen."""
 
     by_automa: bool
@@ -80,6 +94,9 @@ class Pending:
 @dataclass(frozen=True, slots=True)
 class Observation:
     """Everything one seat may know of a Movie Fight match: everything but the draw order."""
+
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"offer": "cards"}
+    """Fields naming entries of the game's data: field -> GameData table."""
 
     seat: int | None
     """The viewing seat; absent for a spectator."""
@@ -105,7 +122,7 @@ class Observation:
     active: int
     """The seat whose turn it is."""
 
-    offer: tuple[int, ...]
+    offer: tuple[Entry, ...]
     """The offer, oldest card first."""
 
     deck: int
@@ -139,7 +156,10 @@ class Refresh:
 
     kind: ClassVar[str] = "refresh"
 
-    card: int
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"card": "cards"}
+    """Fields naming entries of the game's data: field -> GameData table."""
+
+    card: Entry
     """The card to downgrade."""
 
 
@@ -149,7 +169,10 @@ class Play:
 
     kind: ClassVar[str] = "play"
 
-    card: int
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"card": "cards"}
+    """Fields naming entries of the game's data: field -> GameData table."""
+
+    card: Entry
     """The offer card."""
 
     floor: int
@@ -165,7 +188,10 @@ class Downgrade:
 
     kind: ClassVar[str] = "downgrade"
 
-    card: int
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"card": "cards"}
+    """Fields naming entries of the game's data: field -> GameData table."""
+
+    card: Entry
     """The card to downgrade."""
 
 
@@ -175,7 +201,10 @@ class Upgrade:
 
     kind: ClassVar[str] = "upgrade"
 
-    card: int
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"card": "cards"}
+    """Fields naming entries of the game's data: field -> GameData table."""
+
+    card: Entry
     """The card to upgrade."""
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TypeAlias
 
+from premiere_bot.entries import Entry, StrEntry
+
 GAME = "movie-trailer"
 
 
@@ -14,12 +16,15 @@ GAME = "movie-trailer"
 class Slot:
     """One board slot of Movie Trailer as everyone sees it."""
 
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"tile": "tiles"}
+    """Fields naming entries of the game's data: field -> GameData table."""
+
     category: str
     """The slot's category: 'leading-role', 'genre', 'place', 'generic', 'ending', 'good' or
     'evil'.
     """
 
-    tile: int | None
+    tile: Entry | None
     """The clue tile's number (1 to 144) once one lies face up here; absent while free or
     face down.
     """
@@ -35,13 +40,16 @@ class Slot:
 class Guess:
     """A guess made this turn, public once every Spectator asked at that step has answered."""
 
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"film": "films"}
+    """Fields naming entries of the game's data: field -> GameData table."""
+
     scoring_tile: int
     """The scoring tile visible when it was made: 0 for I up to 5 for VI."""
 
     seat: int
     """The seat that guessed."""
 
-    film: str | None
+    film: StrEntry | None
     """The catalog id of the film named; absent for a pass."""
 
 
@@ -49,10 +57,13 @@ class Guess:
 class Turn:
     """A finished turn, public to all."""
 
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"film": "films"}
+    """Fields naming entries of the game's data: field -> GameData table."""
+
     director: int
     """The seat that directed the turn."""
 
-    film: str
+    film: StrEntry
     """The film, revealed at the end of the turn (catalog id)."""
 
     guessed_by: tuple[int, ...]
@@ -74,8 +85,11 @@ class Turn:
 @dataclass(frozen=True, slots=True)
 class Observation:
     """Everything one seat may know of a Movie Trailer match. Films and tiles are those of
-    the public catalog (games/movie_trailer/catalog.toml).
+    the public catalog (MovieTrailerData of GameDataService.GetGameData).
     """
+
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"film": "films"}
+    """Fields naming entries of the game's data: field -> GameData table."""
 
     seat: int | None
     """The viewing seat; absent for a spectator."""
@@ -98,7 +112,7 @@ class Observation:
     phase: str
     """'film', 'slot', 'tile', 'guess' or 'over'."""
 
-    film: str | None
+    film: StrEntry | None
     """This turn's film (catalog id), shown to the Director only."""
 
     picker: int | None
@@ -129,7 +143,10 @@ class ChooseFilm:
 
     kind: ClassVar[str] = "film"
 
-    film: str
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"film": "films"}
+    """Fields naming entries of the game's data: field -> GameData table."""
+
+    film: StrEntry
     """A catalog film id not shown in an earlier turn."""
 
 
@@ -149,7 +166,10 @@ class PlaceTile:
 
     kind: ClassVar[str] = "tile"
 
-    tile: int
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"tile": "tiles"}
+    """Fields naming entries of the game's data: field -> GameData table."""
+
+    tile: Entry
     """Tile number, 1 to 144."""
 
 
@@ -159,7 +179,10 @@ class GuessFilm:
 
     kind: ClassVar[str] = "guess"
 
-    film: str
+    DATA_ENTRIES: ClassVar[dict[str, str]] = {"film": "films"}
+    """Fields naming entries of the game's data: field -> GameData table."""
+
+    film: StrEntry
     """A catalog film id."""
 
 

@@ -15,8 +15,9 @@ from typing import Any
 
 import grpc
 
+from premiere_bot import entries
 from premiere_bot.bot import Bot, Decision, answer_request, runs_inline
-from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc
+from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc, game_data_pb2, game_data_pb2_grpc
 
 Listener = Callable[[bot_gateway_pb2.ConnectResponse], None]
 """Sees every message but decision requests: welcome, match news, refusals."""
@@ -157,6 +158,7 @@ class _Session:
         self.pool = pool
         self.listener = listener
         self.on_error = on_error
+        self.data_stub: game_data_pb2_grpc.GameDataServiceAsyncStub | None = None
         self.welcomed = False
         self.asynchronous = inspect.iscoroutinefunction(
             bot.decide_raw
@@ -175,6 +177,7 @@ class _Session:
         tasks: set[asyncio.Task[None]] = set()
         async with _channel(self.arbiter, self.credentials) as channel:
             stub = bot_gateway_pb2_grpc.BotGatewayServiceStub(channel)
+            self.data_stub = game_data_pb2_grpc.GameDataServiceStub(channel)
             call = stub.Connect(  # type: ignore[call-arg]
                 metadata=(("authorization", f"Bearer {self.token}"),)
             )
@@ -224,6 +227,7 @@ class _Session:
                 self.backoff.reset()
                 log.info("connected to %s as %s", self.arbiter, message.welcome.bot_name)
             elif kind == "match_started":
+                await self._fetch_game_data(message.match_started)
                 self._callback(self.bot.match_started, message.match_started)
             elif kind == "match_ended":
                 self._callback(self.bot.match_ended, message.match_ended)
@@ -232,6 +236,20 @@ class _Session:
                 log.warning("answer %s refused: %s", refused.request_id, refused.reason)
             if self.listener is not None:
                 self.listener(message)
+
+    async def _fetch_game_data(self, started: bot_gateway_pb2.MatchStarted) -> None:
+        """The game's data, once per digest, before the match's first request is read: the
+        typed views resolve card numbers with it (`premiere_bot.entries`)."""
+        if self.data_stub is None or entries.known(started.game, started.game_data_digest):
+            return
+        try:
+            reply = await self.data_stub.GetGameData(
+                game_data_pb2.GetGameDataRequest(game=started.game), timeout=30
+            )
+        except grpc.aio.AioRpcError as error:
+            log.warning("no game data for %s: %s", started.game, _describe(error))
+            return
+        entries.register(reply.data)
 
     @staticmethod
     def _callback(method: Callable[[Any], None], event: Any) -> None:

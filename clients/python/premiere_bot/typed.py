@@ -9,6 +9,7 @@ keeps decoding a request to some tens of microseconds.
 from __future__ import annotations
 
 import dataclasses
+import sys
 import types
 import typing
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from premiere_bot import views
+from premiere_bot import entries, views
 from premiere_wire import bot_gateway_pb2, game_pb2
 from premiere_wire.convert import fill
 
@@ -35,7 +36,14 @@ def build(cls: type, message: Message) -> Any:
 def _plan(cls: type) -> _Reader:
     hints = typing.get_type_hints(cls)
     names = [field.name for field in dataclasses.fields(cls)]
-    readers = [_field_reader(name, hints[name]) for name in names]
+    tables: dict[str, str] = getattr(cls, "DATA_ENTRIES", {})
+    game = str(getattr(sys.modules[cls.__module__], "GAME", ""))
+    readers = [
+        _entry_reader(name, hints[name], game, tables[name])
+        if name in tables
+        else _field_reader(name, hints[name])
+        for name in names
+    ]
 
     def read(message: Message) -> Any:
         return cls(*[reader(message) for reader in readers])
@@ -55,6 +63,20 @@ def _field_reader(name: str, hint: Any) -> _Reader:
             return lambda m: tuple(build(element, item) for item in getattr(m, name))
         return lambda m: tuple(getattr(m, name))
     return lambda m: getattr(m, name)
+
+
+def _entry_reader(name: str, hint: Any, game: str, table: str) -> _Reader:
+    """A field naming entries of the game's data (`premiere_bot.entries`)."""
+    make = entries.StrEntry if "StrEntry" in str(hint) else entries.Entry
+
+    def one(value: Any) -> Any:
+        return make(value, entries.lookup(game, table, value))
+
+    if typing.get_origin(hint) is tuple:
+        return lambda m: tuple(one(v) for v in getattr(m, name))
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return lambda m: one(getattr(m, name)) if m.HasField(name) else None
+    return lambda m: one(getattr(m, name))
 
 
 class UnknownGame(LookupError):
