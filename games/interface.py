@@ -11,7 +11,7 @@ import itertools
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final, Literal
 
 from games.errors import IllegalMove, MalformedMove, NotYourTurn, OptionError, PlayerCountError
 from games.rng import Rng, Seed, derive_seed
@@ -19,6 +19,16 @@ from games.values import JSON, move_from_plain, to_plain
 
 OptionValue = bool | int | str
 Options = Mapping[str, OptionValue]
+
+EVERYONE: Final = "everyone"
+SPECTATOR: Final = None
+Viewer = int | Literal["everyone"] | None
+"""Who a move is told to: a seat (what that seat may know), ``SPECTATOR`` (public information
+only) or ``EVERYONE`` (every hand shown: an ended match)."""
+
+Labels = Mapping[str, Mapping[str, str]]
+"""Display names of what a game's views show, by kind ("card", "film", ...) then by the id
+the views use (as a string)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +146,15 @@ class State(abc.ABC):
     def clone(self) -> State: ...
 
     @abc.abstractmethod
+    def current_scores(self) -> tuple[int, ...]:
+        """Every seat's score now, in the unit of `Outcome.scores` (equal to them at the end)."""
+
+    def forced_moves(self) -> tuple[tuple[int, Any], ...]:
+        """The (seat, move) pairs the engine applied on its own (a seat's only legal move)
+        during the last `apply`, or during set-up before any `apply`; oldest first."""
+        return ()
+
+    @abc.abstractmethod
     def indistinguishable(self, seat: int, rng: Rng) -> State:
         """A state that differs only in what `seat` cannot know (hidden cards, future deals).
 
@@ -240,6 +259,22 @@ class Game(abc.ABC):
     def decode_move(self, data: object, seat: int = -1) -> Any:
         """Parse a move from plain data; raises `MalformedMove` on anything unexpected."""
         return move_from_plain(data, self.move_types, seat)
+
+    @abc.abstractmethod
+    def describe(self, before: State, seat: int, move: Any, viewer: Viewer) -> str:
+        """The move in words, told to ``viewer``, naming nothing that viewer may not see.
+
+        ``before`` is the state the move was decided in; for a move from
+        `State.forced_moves`, the state before the decision that led to it (the text then
+        rests on the move and the game's data alone)."""
+
+    @abc.abstractmethod
+    def group(self, before: State) -> str:
+        """The label under which a move made in ``before`` is listed ("hand 2, trick 3")."""
+
+    @abc.abstractmethod
+    def labels(self) -> Labels:
+        """Display names of everything this game's views show by id (`Labels`)."""
 
     def heuristic_bots(self) -> Mapping[str, Callable[..., Any]]:
         """Game-specific built-in bots by name (the generic `random` is always available)."""
