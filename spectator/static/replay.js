@@ -166,7 +166,7 @@ function drawBanner() {
   const order = replay.players.map((_, seat) => seat).sort((a, b) =>
     (ranks ? ranks[a] - ranks[b] : 0) || (r.scores[b] ?? 0) - (r.scores[a] ?? 0) || a - b);
   box.replaceChildren(
-    el("strong", { class: "winner", text: names.length === 1 ? `🏆 ${names[0]} wins` : names.length ? `🏆 Shared win: ${names.join(", ")}` : "No winner" }),
+    el("strong", { class: "winner", text: names.length === 1 ? `${names[0]} wins` : names.length ? `Shared win: ${names.join(", ")}` : "No winner" }),
     el("ol", { class: "final-scores" }, order.map((seat) =>
       el("li", { class: r.winners.includes(seat) ? "won" : "" }, el("span", { class: "who", text: who(seat) }), " ",
         el("span", { class: "score", text: String(r.scores[seat] ?? "–") })))),
@@ -271,7 +271,7 @@ function setup() {
   $("title").textContent = `${replay.title}: replay`;
   $("facts").replaceChildren(
     ...[el("dt", { text: "Match" }), el("dd", {}, el("code", { class: "match-id", text: replay.match_id })),
-    el("dt", { text: "Status" }), el("dd", { text: `${replay.status}${replay.rated ? ", rated" : ""}` }),
+    el("dt", { text: "Status" }), el("dd", { text: `${replay.status}${replay.rated ? ", rated" : replay.unrated_reason ? `, unrated: ${String(replay.unrated_reason).replaceAll("_", " ")}` : ""}` }),
     el("dt", { text: "Players" }),
     el("dd", {}, replay.players.map((p, seat) => [
       seat ? ", " : "",
