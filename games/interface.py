@@ -276,9 +276,19 @@ class Game(abc.ABC):
     def labels(self) -> Labels:
         """Display names of everything this game's views show by id (`Labels`)."""
 
+    @abc.abstractmethod
+    def names_in(self, view: Any) -> frozenset[str]:
+        """The display names of every card (film, tile...) that ``view`` shows: what a text
+        told to that view's holder may name."""
+
     def heuristic_bots(self) -> Mapping[str, Callable[..., Any]]:
         """Game-specific built-in bots by name (the generic `random` is always available)."""
         return {}
+
+
+def knows(viewer: Viewer, seat: int) -> bool:
+    """Whether ``viewer`` may see what only ``seat`` holds."""
+    return viewer in (EVERYONE, seat)
 
 
 def parse_option_value(spec: OptionSpec, text: str) -> OptionValue:

@@ -18,6 +18,8 @@ class OneSeatAtATime(State):
     turn: int | None
     result: Outcome | None
     _legal: tuple[Any, ...]
+    _cache_forced: tuple[tuple[int, Any], ...] = ()
+    """The moves `_settle` applied on its own last time (derived: left out of equality)."""
 
     @abc.abstractmethod
     def _compute_legal(self, seat: int) -> tuple[Any, ...]: ...
@@ -38,11 +40,17 @@ class OneSeatAtATime(State):
     def outcome(self) -> Outcome | None:
         return self.result
 
+    def forced_moves(self) -> tuple[tuple[int, Any], ...]:
+        return self._cache_forced
+
     def _settle(self) -> None:
+        forced: list[tuple[int, Any]] = []
+        self._legal = ()
         while self.turn is not None:
             legal = self._compute_legal(self.turn)
             if len(legal) != 1:
                 self._legal = legal
-                return
+                break
+            forced.append((self.turn, legal[0]))
             self._step(self.turn, legal[0])
-        self._legal = ()
+        self._cache_forced = tuple(forced)

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, State
+from games.interface import Game, Labels, Options, OptionSpec, OptionValue, Outcome, State, Viewer
+from games.magic_trick import notation as _notation
 from games.magic_trick.cards import (
     CARD_SET_ASIDE,
     HAND_SIZE,
@@ -461,6 +462,10 @@ class MagicTrickState(State):
 
     # --- copies and hidden information ---------------------------------------------------
 
+    def current_scores(self) -> tuple[int, ...]:
+        outcome = self.outcome()
+        return outcome.scores if outcome is not None else tuple(self.scores)
+
     def clone(self) -> MagicTrickState:
         twin = copy.copy(self)
         twin.rng = self.rng.copy()
@@ -601,6 +606,20 @@ class MagicTrick(Game):
         size = HAND_SIZE[players]
         per_hand = players * (size + (size - 1) + (size - 2))
         return players * per_hand
+
+    def describe(self, before: State, seat: int, move: Any, viewer: Viewer) -> str:
+        assert isinstance(before, MagicTrickState)
+        return _notation.describe(before, seat, move, viewer)
+
+    def group(self, before: State) -> str:
+        assert isinstance(before, MagicTrickState)
+        return _notation.group(before)
+
+    def labels(self) -> Labels:
+        return _notation.labels()
+
+    def names_in(self, view: Any) -> frozenset[str]:
+        return _notation.names_in(view)
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.magic_trick.heuristic import HeuristicBot

@@ -16,7 +16,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.interface import Game, Options, OptionValue, Outcome, State
+from games.interface import Game, Labels, Options, OptionValue, Outcome, State, Viewer
+from games.motion_pictures import notation as _notation
 from games.motion_pictures.cards import (
     AUDITION,
     COMMERCIAL,
@@ -545,6 +546,11 @@ class MotionPicturesState(OneSeatAtATime):
 
     # --- copies and hidden information ---------------------------------------------------
 
+    def current_scores(self) -> tuple[int, ...]:
+        if self.result is not None:
+            return self.result.scores
+        return tuple(_notation.public_fame(self, seat) for seat in range(self._players))
+
     def clone(self) -> MotionPicturesState:
         twin = object.__new__(MotionPicturesState)
         twin.__dict__.update(self.__dict__)
@@ -671,6 +677,20 @@ class MotionPictures(Game):
         """Per turn at most one action, two discards, two fire choices and a refresh."""
         turns_per_era = RULES.era_rounds * players + 1
         return RULES.eras * turns_per_era * 6
+
+    def describe(self, before: State, seat: int, move: Any, viewer: Viewer) -> str:
+        assert isinstance(before, MotionPicturesState)
+        return _notation.describe(before, seat, move, viewer)
+
+    def group(self, before: State) -> str:
+        assert isinstance(before, MotionPicturesState)
+        return _notation.group(before)
+
+    def labels(self) -> Labels:
+        return _notation.labels()
+
+    def names_in(self, view: Any) -> frozenset[str]:
+        return _notation.names_in(view)
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.motion_pictures.heuristic import HeuristicBot

@@ -15,7 +15,18 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, State, TieBreak
+from games.interface import (
+    Game,
+    Labels,
+    Options,
+    OptionSpec,
+    OptionValue,
+    Outcome,
+    State,
+    TieBreak,
+    Viewer,
+)
+from games.movie_fight import notation as _notation
 from games.movie_fight.cards import AUDIENCE, CARDS, DATA, NUMBERS, SCREEN, AutomaCard
 from games.movie_fight.effects import upgradable
 from games.movie_fight.moves import MOVE_TYPES, Downgrade, Move, Play, Refresh, Skip, Upgrade
@@ -119,6 +130,9 @@ class MovieFightState(OneSeatAtATime):
 
     def spectate(self) -> MovieFightObservation:
         return self._view(None)
+
+    def current_scores(self) -> tuple[int, ...]:
+        return self.result.scores if self.result is not None else self._scores()[1]
 
     def clone(self) -> MovieFightState:
         twin = object.__new__(MovieFightState)
@@ -412,6 +426,20 @@ class MovieFight(Game):
 
     def golden_player_counts(self) -> tuple[int, ...]:
         return (1, 4)
+
+    def describe(self, before: State, seat: int, move: Any, viewer: Viewer) -> str:
+        assert isinstance(before, MovieFightState)
+        return _notation.describe(before, seat, move, viewer)
+
+    def group(self, before: State) -> str:
+        assert isinstance(before, MovieFightState)
+        return _notation.group(before)
+
+    def labels(self) -> Labels:
+        return _notation.labels()
+
+    def names_in(self, view: Any) -> frozenset[str]:
+        return _notation.names_in(view)
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.movie_fight.heuristic import HeuristicBot

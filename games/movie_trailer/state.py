@@ -7,7 +7,8 @@ import functools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, State
+from games.interface import Game, Labels, Options, OptionSpec, OptionValue, Outcome, State, Viewer
+from games.movie_trailer import notation as _notation
 from games.movie_trailer.catalog import (
     FACE_DOWN,
     Catalog,
@@ -270,6 +271,9 @@ class MovieTrailerState(State):
 
     # --- copies and hidden information ---------------------------------------------------
 
+    def current_scores(self) -> tuple[int, ...]:
+        return tuple(self.scores)
+
     def clone(self) -> MovieTrailerState:
         twin = object.__new__(MovieTrailerState)
         twin.__dict__.update(self.__dict__)
@@ -359,6 +363,20 @@ class MovieTrailer(Game):
         data = catalog()
         per_turn = 1 + len(data.slot_category) + 2 * len(data.scoring) * players
         return turns * per_turn
+
+    def describe(self, before: State, seat: int, move: Any, viewer: Viewer) -> str:
+        assert isinstance(before, MovieTrailerState)
+        return _notation.describe(before, seat, move, viewer)
+
+    def group(self, before: State) -> str:
+        assert isinstance(before, MovieTrailerState)
+        return _notation.group(before)
+
+    def labels(self) -> Labels:
+        return _notation.labels()
+
+    def names_in(self, view: Any) -> frozenset[str]:
+        return _notation.names_in(view)
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.movie_trailer.heuristic import HeuristicBot

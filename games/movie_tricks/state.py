@@ -17,7 +17,8 @@ import operator
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.interface import Game, Options, OptionSpec, OptionValue, Outcome, State
+from games.interface import Game, Labels, Options, OptionSpec, OptionValue, Outcome, State, Viewer
+from games.movie_tricks import notation as _notation
 from games.movie_tricks.cards import CARDS, COLUMN, DATA, PLAYING, PLUS3, PROPS, SUITS, Card, Goal
 from games.movie_tricks.moves import (
     MOVE_TYPES,
@@ -530,6 +531,14 @@ class MovieTricksState(OneSeatAtATime):
 
     # --- copies and hidden information ---------------------------------------------------
 
+    def current_scores(self) -> tuple[int, ...]:
+        if self.result is not None:
+            return self.result.scores
+        columns = [[[CARDS[c] for c in column] for column in t] for t in self.tableaus]
+        if self.family:
+            return family_outcome(columns).scores
+        return standard_outcome(score_pads(columns, self.claimed, self.soundtrack_die)).scores
+
     def clone(self) -> MovieTricksState:
         twin = object.__new__(MovieTricksState)
         twin.__dict__.update(self.__dict__)
@@ -662,6 +671,20 @@ class MovieTricks(Game):
         cards_per_round = players * setup.plays
         per_round = 3 * cards_per_round + 3 * setup.bonus_picks
         return rounds_in_game(players, family) * per_round
+
+    def describe(self, before: State, seat: int, move: Any, viewer: Viewer) -> str:
+        assert isinstance(before, MovieTricksState)
+        return _notation.describe(before, seat, move, viewer)
+
+    def group(self, before: State) -> str:
+        assert isinstance(before, MovieTricksState)
+        return _notation.group(before)
+
+    def labels(self) -> Labels:
+        return _notation.labels()
+
+    def names_in(self, view: Any) -> frozenset[str]:
+        return _notation.names_in(view)
 
     def heuristic_bots(self) -> Mapping[str, Any]:
         from games.movie_tricks.heuristic import HeuristicBot
