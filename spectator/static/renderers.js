@@ -26,8 +26,14 @@ function isCard(value) {
   );
 }
 
-// A card. `named`: the name to show instead of what the value says of itself (a label).
+// A card. `named`: the name to show instead of what the value says of itself (a label), or
+// {face, title}: a short face and the card's whole name as its tooltip.
 export function card(value, extra = "", named = null) {
+  if (named !== null && typeof named === "object") {
+    const node = card(value, extra, named.face);
+    if (named.title) node.title = named.title;
+    return node;
+  }
   if (value === null || value === undefined) return el("span", { class: "card back", text: "?", title: "hidden" });
   if (typeof value === "number") {
     return el("span", { class: `card plain ${extra}`, text: named ?? `#${value}`, title: named ?? `card ${value}` });
@@ -266,11 +272,10 @@ magicTrick.scores = (v) => v.scores;
 function trickCardName(ctx) {
   return (c) => {
     if (!c || typeof c !== "object") return null;
-    const named = ctx.label("card", c.id);
-    if (named) return named;
-    if (c.kind === "playing") return null; // its value on its suit's colour
-    if (c.kind === "plus3") return "+3";
-    return `${c.kind} ${c.value}`;
+    const title = ctx.label("card", c.id);
+    // A playing card is its value on its suit's colour; the others say what they are.
+    const face = c.kind === "playing" ? String(c.value) : c.kind === "plus3" ? "+3" : `${c.kind} ${c.value}`;
+    return { face, title };
   };
 }
 
@@ -441,7 +446,7 @@ function movieTrailer(frame, ctx) {
       ["turn", `${Math.min(v.turn + 1, v.turns)} of ${v.turns}`],
       ["phase", v.phase],
       ["director", ctx.players[v.director]],
-      ["scoring tile", ["I", "II", "III", "IV", "V", "VI"][v.scoring_tile] ?? v.scoring_tile],
+      ["scoring tile", ctx.label("scoring", v.scoring_tile) ?? v.scoring_tile],
     ]),
     last
       ? el("p", { class: "reveal", id: "film-revealed" },
@@ -457,7 +462,7 @@ function movieTrailer(frame, ctx) {
     table,
     block("Trailer board", el("ol", { class: "board" }, v.board.map((slot) =>
       el("li", { class: `slot${slot.tile === null ? " empty" : ""}` },
-        el("span", { class: "muted small", text: label(slot.category) }), " ",
+        el("span", { class: "muted small", text: ctx.label("category", slot.category) ?? label(slot.category) }), " ",
         slot.face_down ? el("span", { class: "card back", text: "?" }) : slot.tile === null ? "" : card(slot.tile, "", tile(slot.tile)))))),
     v.guesses.length
       ? block("Guesses this turn", el("ul", {}, v.guesses.map((g) =>
