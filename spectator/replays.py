@@ -22,10 +22,11 @@ from typing import Any
 import psycopg
 
 import games
-from games.interface import Game
+from games.interface import EVERYONE, SPECTATOR, Game, State, Viewer
 from games.values import JSON, to_plain
 from ladder.queries import BUILTIN_PREFIX, NotFound
 from ladder.store import tuples
+from spectator import results
 
 Connection = psycopg.Connection[Any]
 
@@ -45,6 +46,13 @@ class Frame:
     defaulted: bool
     spectator: JSON
     seats: tuple[JSON, ...] | None
+    text: str = ""
+    """The move in words, for the spectator while the match runs, for everyone once ended."""
+    forced: bool = False
+    """A move the engine applied on its own (the seat's only legal one) after decision
+    ``ply``; its views are those after that decision, which already hold it."""
+    scores: tuple[int, ...] = ()
+    group: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +67,8 @@ class ReplayViews:
     outcome: dict[str, Any] | None
     seat_views: bool
     truncated: bool
+    labels: dict[str, dict[str, str]]
+    result: dict[str, Any] | None
     frames: tuple[Frame, ...]
 
 
@@ -149,8 +159,18 @@ def build_views(logged: Logged) -> ReplayViews:
         outcome=logged.outcome if ended else None,
         seat_views=ended,
         truncated=logged.truncated,
+        labels={kind: dict(names) for kind, names in game.labels().items()},
+        result=results.result(logged.outcome, logged.names) if ended else None,
         frames=tuple(
-            _frames(game, logged.players, logged.seed, logged.options, logged.moves, ended)
+            _frames(
+                game,
+                logged.players,
+                logged.seed,
+                logged.options,
+                logged.moves,
+                ended,
+                logged.names,
+            )
         ),
     )
 
@@ -184,6 +204,10 @@ def compact(views: ReplayViews) -> dict[str, Any]:
                 "defaulted": frame.defaulted,
                 "spectator": changed,
                 "seats": seats,
+                "text": frame.text,
+                "forced": frame.forced,
+                "scores": list(frame.scores),
+                "group": frame.group,
             }
         )
         previous = spectator
@@ -223,25 +247,73 @@ def _frames(
     options: dict[str, Any],
     moves: Sequence[tuple[Any, ...]],
     ended: bool,
+    names: Sequence[str] = (),
 ) -> list[Frame]:
     state = game.new(players, seed, options)
+    viewer: Viewer = EVERYONE if ended else SPECTATOR
 
     def seat_views() -> tuple[JSON, ...] | None:
         return tuple(to_plain(state.observe(s)) for s in range(players)) if ended else None
 
-    frames = [Frame(None, None, None, False, to_plain(state.spectate()), seat_views())]
+    def told(before: State, seat: int, move: Any) -> str:
+        name = names[seat] if seat < len(names) else f"seat {seat}"
+        return f"{name} {game.describe(before, seat, move, viewer)}"
+
+    spectator = to_plain(state.spectate())
+    seats = seat_views()
+    scores = state.current_scores()
+    frames = [Frame(None, None, None, False, spectator, seats, scores=scores)]
+    group = game.group(state)
+    frames.extend(
+        Frame(
+            None,
+            seat,
+            game.encode_move(move) if ended else None,
+            False,
+            spectator,
+            seats,
+            told(state, seat, move),
+            True,
+            scores,
+            group,
+        )
+        for seat, move in state.forced_moves()
+    )
     for ply, seat, move, defaulted in moves:
         decoded = game.decode_move(move, seat)
+        before = state.clone()
+        group = game.group(before)
         state.apply(seat, decoded)
+        spectator = to_plain(state.spectate())
+        seats = seat_views()
+        scores = state.current_scores()
         frames.append(
             Frame(
                 ply=ply,
                 seat=seat,
                 move=game.encode_move(decoded) if ended else None,
                 defaulted=bool(defaulted),
-                spectator=to_plain(state.spectate()),
-                seats=seat_views(),
+                spectator=spectator,
+                seats=seats,
+                text=told(before, seat, decoded),
+                scores=scores,
+                group=group,
             )
+        )
+        frames.extend(
+            Frame(
+                ply,
+                auto_seat,
+                game.encode_move(auto) if ended else None,
+                False,
+                spectator,
+                seats,
+                told(before, auto_seat, auto),
+                True,
+                scores,
+                group,
+            )
+            for auto_seat, auto in state.forced_moves()
         )
     return frames
 

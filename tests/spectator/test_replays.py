@@ -9,6 +9,7 @@ import json
 import pytest
 
 import games
+from games.interface import EVERYONE, SPECTATOR
 from games.play import play_match
 from games.values import to_plain
 from ladder.app import plain
@@ -30,7 +31,7 @@ def logged(game_id: str, status: str) -> tuple[Logged, int]:
         status=status,
         options={},
         seed=SEED,
-        outcome={"scores": list(record.outcome.scores)} if status == "finished" else None,
+        outcome=to_plain(record.outcome) if status == "finished" else None,  # type: ignore[arg-type]
         players=players,
         rated=False,
         names=tuple(f"bot-{seat}" for seat in range(players)),
@@ -47,15 +48,71 @@ def test_an_ended_match_shows_every_seat_and_move(game_id: str) -> None:
     game = games.get(game_id)
     state = game.new(players, SEED, {})
     assert views.seat_views and views.outcome == match.outcome
-    assert len(views.frames) == len(match.moves) + 1
+    decisions = [frame for frame in views.frames[1:] if not frame.forced]
+    assert len(decisions) == len(match.moves)
     first = views.frames[0]
     assert first.ply is None and first.spectator == to_plain(state.spectate())
-    for frame, (ply, seat, move, _) in zip(views.frames[1:], match.moves, strict=True):
+    assert first.scores == state.current_scores() and first.text == ""
+    for frame, (ply, seat, move, _) in zip(decisions, match.moves, strict=True):
+        before = state.clone()
         state.apply(seat, game.decode_move(move, seat))
         assert (frame.ply, frame.seat, frame.move) == (ply, seat, move)
         assert frame.spectator == to_plain(state.spectate())
         assert frame.seats == tuple(to_plain(state.observe(s)) for s in range(players))
+        told = game.describe(before, seat, game.decode_move(move, seat), EVERYONE)
+        assert frame.text == f"bot-{seat} {told}"
+        assert frame.scores == state.current_scores() and frame.group == game.group(before)
     assert state.is_over()
+    outcome = state.outcome()
+    assert outcome is not None and views.frames[-1].scores == outcome.scores
+    assert views.labels == {kind: dict(names) for kind, names in game.labels().items()}
+    assert views.result is not None and views.result["scores"] == list(outcome.scores)
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_forced_moves_are_frames_of_their_own(game_id: str) -> None:
+    """A move the engine applied on its own follows the decision that led to it, marked
+    forced, told in words, with that decision's ply and views."""
+    match, players = logged(game_id, "finished")
+    game = games.get(game_id)
+    frames = build_views(match).frames
+    state = game.new(players, SEED, {})
+    expected: list[tuple[int | None, int]] = [(None, seat) for seat, _ in state.forced_moves()]
+    for ply, seat, move, _ in match.moves:
+        state.apply(seat, game.decode_move(move, seat))
+        expected.extend((ply, auto_seat) for auto_seat, _ in state.forced_moves())
+    forced = [frame for frame in frames if frame.forced]
+    assert [(f.ply, f.seat) for f in forced] == expected
+    for index, frame in enumerate(frames):
+        if frame.forced:
+            previous = frames[index - 1]
+            assert frame.spectator == previous.spectator and frame.ply == previous.ply
+            assert frame.text.startswith(f"bot-{frame.seat} ") and "{" not in frame.text
+            assert not frame.defaulted
+
+
+def test_some_games_force_moves() -> None:
+    forcing = {
+        game_id
+        for game_id in games.ids()
+        if any(frame.forced for frame in build_views(logged(game_id, "finished")[0]).frames)
+    }
+    assert {"movie-fight", "movie-tricks"} <= forcing
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_a_running_match_tells_its_moves_to_the_spectator(game_id: str) -> None:
+    match, players = logged(game_id, "running")
+    game = games.get(game_id)
+    views = build_views(match)
+    assert views.result is None
+    state = game.new(players, SEED, {})
+    decisions = [frame for frame in views.frames[1:] if not frame.forced]
+    for frame, (_, seat, move, _) in zip(decisions, match.moves, strict=True):
+        before = state.clone()
+        state.apply(seat, game.decode_move(move, seat))
+        told = game.describe(before, seat, game.decode_move(move, seat), SPECTATOR)
+        assert frame.text == f"bot-{seat} {told}"
 
 
 @pytest.mark.parametrize("game_id", games.ids())
