@@ -6,7 +6,7 @@
 // time bank, faults, and the result at the end. When the operator allows it for this match,
 // every seat's view a number of moves behind.
 
-import { $, api, botLink, el, gameName, nav, showError, when } from "./common.js";
+import { $, api, botLink, el, gameName, nav, showError, when, words } from "./common.js";
 import { renderFrame } from "./renderers.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
@@ -37,7 +37,7 @@ function liveCard(m) {
       el("li", { class: moving.has(seat) ? "to-move" : undefined, "data-seat": seat },
         botLink(p),
         scores ? el("span", { class: "seat-score", text: String(scores[seat]) }) : null))),
-    m.text ? el("p", { class: "live-last small", text: m.text }) : null,
+    m.text ? el("p", { class: "live-last small" }, words(m.text)) : null,
     el("p", { class: "muted small" },
       `${m.decisions} decisions`,
       m.league ? [" · ", el("a", { href: `/leagues/${encodeURIComponent(m.league)}`, text: m.league })] : "",
@@ -87,7 +87,7 @@ function addMove(move) {
     moveList.append(el("li", { class: "group" }, group ? el("h3", { class: "group-name", text: group }) : null, list));
   }
   list.append(el("li", { "data-index": live.moves.length, class: move.forced ? "forced" : undefined },
-    el("span", { class: "n", text: `${live.moves.length}.` }), " ", moveText(move),
+    el("span", { class: "n", text: `${live.moves.length}.` }), " ", words(moveText(move)),
     move.forced ? el("span", { class: "tag", text: "forced" }) : null,
     move.defaulted ? el("span", { class: "tag", text: "defaulted" }) : null));
 }
@@ -137,7 +137,7 @@ function resultBanner(result) {
       el("li", { class: result.winners.includes(seat) ? "won" : "" }, el("span", { class: "who", text: who(seat) }), " ",
         el("span", { class: "score", text: String(result.scores[seat] ?? "–") })))),
     el("span", { class: "tiebreaks", text: `Tie-breaks: ${result.tiebreaks || "none needed"}` }),
-    result.text ? el("p", { class: "result-text", text: result.text }) : null);
+    result.text && result.scores.length === 1 ? el("p", { class: "result-text" }, words(result.text)) : null);
 }
 
 // The result from the end event: the game's (result), else the outcome's ranks and scores.
@@ -168,7 +168,7 @@ function draw() {
           el("p", { class: "ended", id: "ended" }, `The match has ended (${live.ended.status}). `,
             el("a", { href: `/replay/${m.match_id}`, text: "Step through the replay, every hand shown" }))]
       : el("p", { class: "muted small" }, el("span", { class: "live-dot" }), "live: the spectator's view, updated after every decision"),
-    el("p", { class: `move-line${last && last.forced ? " forced" : ""}`, id: "last-move", text: lastMove }),
+    el("p", { class: `move-line${last && last.forced ? " forced" : ""}`, id: "last-move" }, words(lastMove)),
     el("div", { id: "table" }, frame
       ? renderFrame(m.game, frame, { players: m.players, viewer: null, toMove: live.ended ? null : live.toMove, labels: m.labels, badge })
       : null));

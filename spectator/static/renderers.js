@@ -460,6 +460,7 @@ function movieTrailer(frame, ctx) {
           secret && !v.film ? muted(" (the Director's secret)") : null)
       : null,
     table,
+    muted("Scores count half Movie Points, as the match's result does."),
     block("Trailer board", el("ol", { class: "board" }, v.board.map((slot) =>
       el("li", { class: `slot${slot.tile === null ? " empty" : ""}` },
         el("span", { class: "muted small", text: ctx.label("category", slot.category) ?? label(slot.category) }), " ",

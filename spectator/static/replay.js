@@ -8,7 +8,7 @@
 // of its own that scrolls by itself (stepping never scrolls the page); the score graph sits
 // under the board; the result banner shows on the last frame.
 
-import { $, api, botLink, el, nav, showError } from "./common.js";
+import { $, api, botLink, el, nav, showError, words } from "./common.js";
 import { frameScores, renderFrame } from "./renderers.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -99,7 +99,7 @@ function show(next, push = false) {
   $("scrub").value = String(index);
   $("jump").value = String(index);
   $("position").textContent = `${index} / ${replay.frames.length - 1}`;
-  $("move").textContent = describeMove(index);
+  $("move").replaceChildren(...words(describeMove(index)));
   $("move").classList.toggle("forced", Boolean(frame.forced));
   $("back").disabled = $("first").disabled = index === 0;
   $("forward").disabled = $("last").disabled = last;
@@ -165,17 +165,20 @@ function drawBanner() {
   const ranks = replay.outcome && replay.outcome.ranks;
   const order = replay.players.map((_, seat) => seat).sort((a, b) =>
     (ranks ? ranks[a] - ranks[b] : 0) || (r.scores[b] ?? 0) - (r.scores[a] ?? 0) || a - b);
-  box.replaceChildren(
+  const parts = [
     el("strong", { class: "winner", text: names.length === 1 ? `${names[0]} wins` : names.length ? `Shared win: ${names.join(", ")}` : "No winner" }),
     el("ol", { class: "final-scores" }, order.map((seat) =>
       el("li", { class: r.winners.includes(seat) ? "won" : "" }, el("span", { class: "who", text: who(seat) }), " ",
         el("span", { class: "score", text: String(r.scores[seat] ?? "–") })))),
     el("span", { class: "tiebreaks", text: `Tie-breaks: ${r.tiebreaks ? r.tiebreaks : "none needed"}` }),
-    r.text ? el("p", { class: "result-text", text: r.text }) : null,
+    // The game's sentence says what the parts above cannot: a solo match against its reference.
+    r.text && r.scores.length === 1 ? el("p", { class: "result-text" }, words(r.text)) : null,
     replay.outcome && replay.outcome.forfeited && replay.outcome.forfeited.length
       ? el("p", { class: "muted small", text: `Forfeited: ${replay.outcome.forfeited.map(who).join(", ")}` })
       : null,
-  );
+  ];
+  box.replaceChildren(...parts.filter(Boolean));
+  box.title = r.text || "";
 }
 
 const PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#ca8a04", "#9333ea", "#ea580c", "#0891b2", "#4b5563"];
@@ -253,7 +256,7 @@ function moveList() {
           type: "button",
           class: "link",
           onclick: () => { pause(); show(i, true); },
-        }, el("span", { class: "n", text: `${i}.` }), " ", moveText(frame),
+        }, el("span", { class: "n", text: `${i}.` }), " ", words(moveText(frame)),
         frame.forced ? el("span", { class: "tag", text: "forced" }) : null,
         frame.defaulted ? el("span", { class: "tag", text: "defaulted" }) : null),
       ),
