@@ -35,12 +35,13 @@ import contextlib
 import dataclasses
 import datetime
 import logging
+import mimetypes
 import signal
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 import grpc
-from aiohttp import web
+from aiohttp import hdrs, web
 from google.protobuf.timestamp_pb2 import Timestamp
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio  # type: ignore[attr-defined]
@@ -384,13 +385,43 @@ def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application
         except BadRequest as error:
             return web.json_response({"error": str(error)}, status=400)
 
-    app = web.Application(middlewares=[errors])
+    app = web.Application(middlewares=[compress, errors])
     app.add_routes(routes)
     dashboard.add_routes(app)
     pages.add_routes(app, ladder)
     if hub is not None:
         live.add_routes(app, hub)
     return app
+
+
+COMPRESSIBLE = (
+    "text/html",
+    "text/css",
+    "text/plain",
+    "application/json",
+    "text/javascript",
+    "application/javascript",
+    "image/svg+xml",
+)
+"""Content types gzip-compressed for a client that accepts it (the event stream compresses
+itself, event by event: ``spectator.live``)."""
+
+
+@web.middleware
+async def compress(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Every page, script, style sheet and JSON answer gzip-compressed when the client
+    accepts it."""
+    response = await handler(request)
+    accepts = "gzip" in request.headers.get(hdrs.ACCEPT_ENCODING, "").lower()
+    if isinstance(response, web.FileResponse):
+        kind = mimetypes.guess_type(request.path)[0]  # a file's type is set once it is sent
+    else:
+        kind = response.content_type
+    if accepts and not response.prepared and kind in COMPRESSIBLE:
+        response.enable_compression(web.ContentCoding.gzip)
+    return response
 
 
 # --- the process ----------------------------------------------------------------------------

@@ -20,6 +20,7 @@ class MoveEvent:
     seat: int
     move: Any
     defaulted: bool
+    elapsed_ms: int = 0
 
 
 @dataclass(frozen=True)

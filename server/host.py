@@ -201,7 +201,8 @@ class MatchHost:
             ),
         )
         await self.hub.publish(
-            self.spec.id, MoveEvent(self.ply, seat, decision.move, decision.defaulted)
+            self.spec.id,
+            MoveEvent(self.ply, seat, decision.move, decision.defaulted, decision.elapsed_ms),
         )
         self.ply += 1
 

@@ -10,7 +10,7 @@ from typing import Any
 import grpc
 
 import games
-from games.interface import Game, State, options_as_text
+from games.interface import EVERYONE, SPECTATOR, Game, State, options_as_text
 from premiere_wire import match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter, BadRequest
 from server.codec import move_to_wire, observation_to_wire
@@ -202,16 +202,33 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         own = await self._own_seats(str(row["id"]), viewer)
         over = await self._revealed(row)
         game, replica = self._replayer(row)
+        move_ms = int(row["move_time_ms"])
+        banks = [int(row["time_bank_ms"])] * int(row["players"])
         sequence = 0
         async for event in self._events(row, game):
             if isinstance(event, MoveEvent):
+                before = replica.clone()
                 replica.apply(event.seat, event.move)
+                overtime = max(0, event.elapsed_ms - move_ms)
+                banks[event.seat] = max(0, banks[event.seat] - overtime)
                 message = match_pb2.WatchMatchResponse(
                     move=match_pb2.MoveApplied(
                         decision_number=event.ply,
                         seat=event.seat,
                         view=observation_to_wire(game, replica.spectate()),
                         defaulted=event.defaulted,
+                        text=game.describe(before, event.seat, event.move, SPECTATOR),
+                        forced=[
+                            match_pb2.ForcedMove(
+                                seat=seat, text=game.describe(before, seat, move, SPECTATOR)
+                            )
+                            for seat, move in replica.forced_moves()
+                        ],
+                        to_move=sorted(replica.to_move()),
+                        clocks=[match_pb2.SeatClock(move_ms=move_ms, bank_ms=b) for b in banks],
+                        scores=replica.current_scores(),
+                        group=game.group(before),
+                        elapsed_ms=max(0, event.elapsed_ms),
                     )
                 )
             elif isinstance(event, FaultEvent):
@@ -263,7 +280,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                 if fault.ply == record.ply:
                     yield FaultEvent(fault)
             move = game.decode_move(record.move, record.seat)
-            yield MoveEvent(record.ply, record.seat, move, record.defaulted)
+            yield MoveEvent(record.ply, record.seat, move, record.defaulted, record.elapsed_ms)
 
     @staticmethod
     def _replayer(row: Row) -> tuple[Game, State]:
@@ -292,11 +309,15 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                     " (for a duplicate table, once every table of its deal has ended)",
                 )
             reply.seed = row["seed"]
-            game = games.get(row["game"])
-            for move in moves:
+            game, state = self._replayer(row)
+            for record in moves:
+                move = game.decode_move(record.move, record.seat)
                 reply.steps.add(
-                    seat=move.seat, move=move_to_wire(game, game.decode_move(move.move))
+                    seat=record.seat,
+                    move=move_to_wire(game, move),
+                    text=game.describe(state, record.seat, move, EVERYONE),
                 )
+                state.apply(record.seat, move)
             return reply
         await self._check_seat_access(row, request.seat, ended, context)
         self._seat_steps(row, request.seat, moves, reply)
@@ -329,5 +350,6 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                     seat=seat,
                     move=move_to_wire(game, move),
                     observation=observation_to_wire(game, state.observe(seat)),
+                    text=game.describe(state, seat, move, seat),
                 )
             state.apply(record.seat, move)

@@ -508,15 +508,46 @@ class MoveApplied(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     VIEW_FIELD_NUMBER: _builtins.int
     DEFAULTED_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    FORCED_FIELD_NUMBER: _builtins.int
+    TO_MOVE_FIELD_NUMBER: _builtins.int
+    CLOCKS_FIELD_NUMBER: _builtins.int
+    SCORES_FIELD_NUMBER: _builtins.int
+    GROUP_FIELD_NUMBER: _builtins.int
+    ELAPSED_MS_FIELD_NUMBER: _builtins.int
     decision_number: _builtins.int
     """Decision number (0-based)."""
     seat: _builtins.int
     """The seat that decided."""
     defaulted: _builtins.bool
     """True when the arbiter played a default move for the seat."""
+    text: _builtins.str
+    """The move in words, as a spectator may be told it (no hidden card named), without the
+    player's name: "plays the purple 8".
+    """
+    group: _builtins.str
+    """Where the move belongs in a move list ("hand 2 of 3, trick 4"), as the game groups them."""
+    elapsed_ms: _builtins.int
+    """How long the seat took over this decision, in milliseconds."""
     @_builtins.property
     def view(self) -> _game_pb2.Observation:
         """The public view after the decision."""
+
+    @_builtins.property
+    def forced(self) -> _containers.RepeatedCompositeFieldContainer[Global___ForcedMove]:
+        """Moves the engine applied on its own right after this one (a seat's only legal move)."""
+
+    @_builtins.property
+    def to_move(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The seats whose decision is awaited now (none once the match is over)."""
+
+    @_builtins.property
+    def clocks(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatClock]:
+        """Every seat's clock after this decision, in seat order."""
+
+    @_builtins.property
+    def scores(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Every seat's score now, in the unit of the final scores."""
 
     def __init__(
         self,
@@ -525,14 +556,73 @@ class MoveApplied(_message.Message):
         seat: _builtins.int = ...,
         view: _game_pb2.Observation | None = ...,
         defaulted: _builtins.bool = ...,
+        text: _builtins.str = ...,
+        forced: _abc.Iterable[Global___ForcedMove] | None = ...,
+        to_move: _abc.Iterable[_builtins.int] | None = ...,
+        clocks: _abc.Iterable[Global___SeatClock] | None = ...,
+        scores: _abc.Iterable[_builtins.int] | None = ...,
+        group: _builtins.str = ...,
+        elapsed_ms: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision_number", b"decision_number", "defaulted", b"defaulted", "seat", b"seat", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clocks", b"clocks", "decision_number", b"decision_number", "defaulted", b"defaulted", "elapsed_ms", b"elapsed_ms", "forced", b"forced", "group", b"group", "scores", b"scores", "seat", b"seat", "text", b"text", "to_move", b"to_move", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___MoveApplied: _TypeAlias = MoveApplied  # noqa: Y015
+
+@_typing.final
+class ForcedMove(_message.Message):
+    """A move the engine applied without asking: the seat had no other legal move."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat the move was applied for."""
+    text: _builtins.str
+    """The move in words, as in MoveApplied.text."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        text: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ForcedMove: _TypeAlias = ForcedMove  # noqa: Y015
+
+@_typing.final
+class SeatClock(_message.Message):
+    """A seat's clock: the allowance of every move and what is left of its time bank."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MOVE_MS_FIELD_NUMBER: _builtins.int
+    BANK_MS_FIELD_NUMBER: _builtins.int
+    move_ms: _builtins.int
+    """The per-move limit, in milliseconds (time over it is taken from the bank)."""
+    bank_ms: _builtins.int
+    """The time bank left, in milliseconds."""
+    def __init__(
+        self,
+        *,
+        move_ms: _builtins.int = ...,
+        bank_ms: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank_ms", b"bank_ms", "move_ms", b"move_ms"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatClock: _TypeAlias = SeatClock  # noqa: Y015
 
 @_typing.final
 class GetReplayRequest(_message.Message):
@@ -573,8 +663,11 @@ class ReplayStep(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     MOVE_FIELD_NUMBER: _builtins.int
     OBSERVATION_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat that decided."""
+    text: _builtins.str
+    """The move in words: to everyone in the full view, to that seat in a seat view."""
     @_builtins.property
     def move(self) -> _game_pb2.Move:
         """The move applied."""
@@ -589,10 +682,11 @@ class ReplayStep(_message.Message):
         seat: _builtins.int = ...,
         move: _game_pb2.Move | None = ...,
         observation: _game_pb2.Observation | None = ...,
+        text: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["move", b"move", "observation", b"observation"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["move", b"move", "observation", b"observation", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["move", b"move", "observation", b"observation", "seat", b"seat", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
