@@ -455,7 +455,8 @@ function renderReplay(replay) {
       el(
         "td",
         {},
-        el("code", { text: JSON.stringify(move.move) }),
+        // The move in words when the replay tells it (its raw form stays in the JSON link).
+        move.text ? el("span", { class: "move-text", title: JSON.stringify(move.move), text: move.text.replaceAll("*", "") }) : el("code", { text: JSON.stringify(move.move) }),
         move.defaulted ? el("span", { class: "badge forfeit", title: "the arbiter played it: no move in time", text: "defaulted" }) : null,
       ),
     ),

@@ -118,7 +118,7 @@ function clockText(seat) {
 function tickClocks() {
   for (const node of document.querySelectorAll(".clock[data-seat]")) {
     const text = clockText(Number(node.dataset.seat));
-    if (text) node.textContent = `⏱ ${text}`;
+    if (text) node.textContent = `clock: ${text}`;
   }
 }
 
@@ -160,7 +160,7 @@ function draw() {
   const frame = live.view ? { spectator: live.view, seats: null, scores: live.scores } : null;
   const badge = (seat) => {
     const text = clockText(seat);
-    return text ? el("div", { class: "clock muted small", "data-seat": seat, text: `⏱ ${text}` }) : null;
+    return text ? el("div", { class: "clock muted small", "data-seat": seat, text: `clock: ${text}` }) : null;
   };
   const stage = el("div", { class: "stage" },
     live.ended
