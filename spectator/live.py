@@ -22,13 +22,14 @@ import contextlib
 import json
 import logging
 import uuid
+import zlib
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
-from aiohttp import web
+from aiohttp import hdrs, web
 from google.protobuf.json_format import MessageToDict
 from psycopg_pool import ConnectionPool
 
@@ -39,6 +40,7 @@ from ladder.queries import BUILTIN_PREFIX, NotFound
 from premiere.config import Settings
 from premiere_wire import match_pb2, match_pb2_grpc
 from premiere_wire.convert import build
+from spectator import results
 from spectator.replays import Replica, logged_moves, open_replica
 
 log = logging.getLogger("premiere.spectator.live")
@@ -90,6 +92,9 @@ class Feed:
     watchers: int = 0
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
     task: asyncio.Task[None] | None = None
+    caught_up: bool = False
+    """Every decision made before the feed opened has arrived: a viewer waits for that, and
+    gets the history as one backlog."""
 
     async def add(self, event: dict[str, Any]) -> None:
         self.events.append(event)
@@ -103,7 +108,7 @@ class Feed:
 
 
 def _moved(feed: Feed, sent: int) -> Callable[[], bool]:
-    return lambda: len(feed.events) > sent or feed.done
+    return lambda: (len(feed.events) > sent and feed.caught_up) or feed.done
 
 
 def _status(status: match_pb2.MatchStatus.ValueType) -> str:
@@ -132,11 +137,12 @@ class LiveHub:
         return self.omniscient_delay if builtin_only else 0
 
     async def follow(
-        self, match_id: str, game: Game, delay: int = 0
+        self, match_id: str, game: Game, delay: int = 0, names: tuple[str, ...] = ()
     ) -> AsyncGenerator[dict[str, Any], None]:
         """The match's events so far, then as they come; with ``delay``, after each move also
         every seat's view ``delay`` moves back ("omniscient" events), worked out once per
-        match for all its watchers."""
+        match for all its watchers. Several events waiting at once (a new viewer's history,
+        a viewer that fell behind) come as one "backlog" event (`backlog`)."""
         if self.viewers >= self.max_viewers:
             raise Busy(f"the ladder already has {self.max_viewers} live viewers")
         feed = self.feeds.get(match_id)
@@ -144,15 +150,20 @@ class LiveHub:
             if len(self.feeds) >= self.max_matches:
                 raise Busy(f"the ladder already shows {self.max_matches} live matches")
             feed = self.feeds[match_id] = Feed(match_id)
-            feed.task = asyncio.create_task(self._pump(feed, game, delay))
+            feed.task = asyncio.create_task(self._pump(feed, game, delay, names))
         feed.watchers += 1
         self.viewers += 1
         sent = 0
         try:
             while True:
-                while sent < len(feed.events):
-                    yield feed.events[sent]
-                    sent += 1
+                while sent < len(feed.events) and (feed.caught_up or feed.done):
+                    run = _collapsible(feed.events, sent)
+                    if run > 1:
+                        yield backlog(feed.events[sent : sent + run])
+                        sent += run
+                    else:
+                        yield feed.events[sent]
+                        sent += 1
                 if feed.done:
                     return
                 try:
@@ -168,12 +179,20 @@ class LiveHub:
                 if feed.task is not None and not feed.task.done():
                     feed.task.cancel()
 
-    async def _pump(self, feed: Feed, game: Game, delay: int) -> None:
+    async def _pump(self, feed: Feed, game: Game, delay: int, names: tuple[str, ...]) -> None:
         replica: Replica | None = None
         try:
+            request = match_pb2.GetMatchRequest(match_id=feed.match_id)
+            found = await self.stub().GetMatch(request)  # type: ignore[misc]
+            history = found.match.decisions
+            feed.caught_up = history == 0
             call = self.stub().WatchMatch(match_pb2.WatchMatchRequest(match_id=feed.match_id))
             async for message in call:  # type: ignore[attr-defined]
-                event = self._event(game, message)
+                event = self._event(game, message, names)
+                if event["type"] == "end" or (
+                    event["type"] == "move" and event["ply"] + 1 >= history
+                ):
+                    feed.caught_up = True
                 await feed.add(event)
                 if delay and event["type"] == "move" and event["ply"] >= delay:
                     if replica is None:
@@ -208,7 +227,9 @@ class LiveHub:
         return {"type": "omniscient", "ply": upto, "spectator": spectator, "seats": seats}
 
     @staticmethod
-    def _event(game: Game, message: match_pb2.WatchMatchResponse) -> dict[str, Any]:
+    def _event(
+        game: Game, message: match_pb2.WatchMatchResponse, names: tuple[str, ...] = ()
+    ) -> dict[str, Any]:
         kind = message.WhichOneof("event")
         if kind == "move":
             move = message.move
@@ -218,6 +239,15 @@ class LiveHub:
                 "seat": move.seat,
                 "defaulted": move.defaulted,
                 "spectator": spectator_view(game, move.view),
+                "text": _told(names, move.seat, move.text),
+                "forced": [
+                    {"seat": f.seat, "text": _told(names, f.seat, f.text)} for f in move.forced
+                ],
+                "to_move": list(move.to_move),
+                "clocks": [{"move_ms": c.move_ms, "bank_ms": c.bank_ms} for c in move.clocks],
+                "scores": list(move.scores),
+                "group": move.group,
+                "elapsed_ms": move.elapsed_ms,
             }
         if kind == "fault":
             fault = message.fault
@@ -229,13 +259,66 @@ class LiveHub:
                 "blame": fault.blame,
             }
         ended = message.ended
+        outcome = (
+            MessageToDict(
+                ended.outcome,
+                preserving_proto_field_name=True,
+                always_print_fields_with_no_presence=True,
+            )
+            if ended.HasField("outcome")
+            else None
+        )
         return {
             "type": "end",
             "status": _status(ended.status),
-            "outcome": MessageToDict(ended.outcome, preserving_proto_field_name=True)
-            if ended.HasField("outcome")
-            else None,
+            "outcome": outcome,
+            "result": results.result(outcome, names),
         }
+
+
+def _told(names: tuple[str, ...], seat: int, text: str) -> str:
+    name = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+    return f"{name} {text}"
+
+
+BACKLOGGED = ("move", "fault", "omniscient")
+
+
+def _collapsible(events: list[dict[str, Any]], start: int) -> int:
+    """How many events from ``start`` on may go out as one backlog (moves, faults and
+    omniscient views; the end and a problem go on their own)."""
+    count = 0
+    for event in events[start:]:
+        if event["type"] not in BACKLOGGED:
+            break
+        count += 1
+    return count
+
+
+def backlog(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several events as one: every move in words (not a view per move), the faults, and the
+    table after the last move (its view, scores, seats to move, clocks), the latest
+    omniscient view."""
+    moves = [e for e in events if e["type"] == "move"]
+    last = moves[-1] if moves else None
+    omniscient = [e for e in events if e["type"] == "omniscient"]
+    return {
+        "type": "backlog",
+        "moves": [
+            {
+                key: move.get(key)
+                for key in ("ply", "seat", "defaulted", "text", "forced", "group", "scores")
+            }
+            for move in moves
+        ],
+        "faults": [e for e in events if e["type"] == "fault"],
+        "ply": last["ply"] if last else None,
+        "spectator": last["spectator"] if last else None,
+        "to_move": last.get("to_move", []) if last else [],
+        "clocks": last.get("clocks", []) if last else [],
+        "scores": last.get("scores", []) if last else [],
+        "omniscient": omniscient[-1] if omniscient else None,
+    }
 
 
 @dataclass(frozen=True)
@@ -278,16 +361,27 @@ def add_routes(app: web.Application, hub: LiveHub) -> None:
             raise NotFound(f"match {match_id} is of a game this ladder does not know")
         game = games.get(watched.game)
         delay = hub.omniscient_for(watched.builtin_only)
-        response = web.StreamResponse(
-            headers={
-                "Content-Type": "text/event-stream",
-                "Cache-Control": "no-cache",
-                "X-Content-Type-Options": "nosniff",
-                "X-Accel-Buffering": "no",  # a proxy in front must pass each event at once
-            }
-        )
+        gzipped = "gzip" in request.headers.get(hdrs.ACCEPT_ENCODING, "").lower()
+        headers = {
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-cache",
+            "X-Content-Type-Options": "nosniff",
+            "X-Accel-Buffering": "no",  # a proxy in front must pass each event at once
+            "Vary": "Accept-Encoding",
+        }
+        if gzipped:
+            headers["Content-Encoding"] = "gzip"
+        response = web.StreamResponse(headers=headers)
+        # Each event is flushed on its own (a sync flush), so it reaches the browser at once.
+        packer = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS) if gzipped else None
+
+        async def write(data: bytes) -> None:
+            if packer is not None:
+                data = packer.compress(data) + packer.flush(zlib.Z_SYNC_FLUSH)
+            await response.write(data)
+
         try:
-            stream = hub.follow(match_id, game, delay)
+            stream = hub.follow(match_id, game, delay, tuple(watched.players))
             first = await anext(stream, None)
         except Busy as error:
             return web.json_response({"error": str(error)}, status=503)
@@ -295,7 +389,7 @@ def add_routes(app: web.Application, hub: LiveHub) -> None:
             await response.prepare(request)
 
             async def send(name: str, data: Any) -> None:
-                await response.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+                await write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
 
             await send(
                 "match",
@@ -306,6 +400,7 @@ def add_routes(app: web.Application, hub: LiveHub) -> None:
                     "status": watched.status,
                     "players": watched.players,
                     "omniscient_delay": delay,
+                    "labels": {kind: dict(names) for kind, names in game.labels().items()},
                 },
             )
             event = first
@@ -314,11 +409,13 @@ def add_routes(app: web.Application, hub: LiveHub) -> None:
                     await send(event["type"], event)
                 event = await anext(stream, None)
                 while event is not None and event["type"] == "keepalive":
-                    await response.write(b": keep-alive\n\n")
+                    await write(b": keep-alive\n\n")
                     event = await anext(stream, None)
         finally:
             await stream.aclose()
         with contextlib.suppress(ConnectionResetError):
+            if packer is not None:
+                await response.write(packer.flush())
             await response.write_eof()
         return response
 

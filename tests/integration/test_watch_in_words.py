@@ -3,11 +3,22 @@ text, the moves the engine applied on its own, who moves next, every seat's cloc
 
 from __future__ import annotations
 
+import asyncio
+import gzip
+import json
+from typing import Any
+
+import grpc
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+from psycopg_pool import ConnectionPool
+
 import games
 from games.interface import EVERYONE, SPECTATOR
 from games.play import replay
-from premiere_wire import match_pb2
+from premiere_wire import match_pb2, match_pb2_grpc
 from server.codec import move_from_wire
+from spectator import live
 from tests.integration.services import Arbiter, create_match, wait_ended
 
 MOVE_MS, BANK_MS = 2000, 30000
@@ -52,3 +63,77 @@ def test_watch_events_and_replay_steps_carry_the_moves_in_words(arbiter: Arbiter
 
     view = stub.GetReplay(match_pb2.GetReplayRequest(match_id=match_id, seat=1), timeout=10)
     assert view.steps and all(step.seat == 1 and step.text for step in view.steps)
+
+
+async def _read_events(arbiter: Arbiter, match_id: str, gzipped: bool) -> tuple[str, bytes, str]:
+    pool: ConnectionPool[Any] = ConnectionPool(arbiter.database_url, min_size=1, open=True)
+    channel = grpc.aio.insecure_channel(arbiter.address)
+    stub = match_pb2_grpc.MatchServiceStub(channel)
+    hub = live.LiveHub(pool, lambda: stub, max_matches=4, max_viewers=4, omniscient_delay=0)
+    app = web.Application()
+    live.add_routes(app, hub)
+    try:
+        async with TestClient(TestServer(app)) as client:
+            encoding = "gzip" if gzipped else "identity"
+            reply = await client.get(
+                f"/api/live/{match_id}/events",
+                headers={"Accept-Encoding": encoding},
+                auto_decompress=False,
+            )
+            assert reply.status == 200
+            raw = await reply.read()
+            return reply.headers.get("Content-Encoding", ""), raw, reply.headers["Vary"]
+    finally:
+        await channel.close(None)
+        pool.close()
+
+
+def _parse(text: str) -> list[tuple[str, dict[str, Any]]]:
+    events = []
+    for block in text.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "event" in lines:
+            events.append((lines["event"], json.loads(lines["data"])))
+    return events
+
+
+def test_the_live_stream_tells_moves_in_words_in_a_compact_gzipped_backlog(
+    arbiter: Arbiter,
+) -> None:
+    stub = arbiter.matches()
+    game = games.get("movie-tricks")
+    seats = ["builtin:heuristic", "builtin:random", "builtin:random"]
+    match_id = create_match(stub, seats, "live-words", game=game.id)
+    match = wait_ended(stub, match_id)
+    assert match.status == match_pb2.MATCH_STATUS_FINISHED, arbiter.log()
+
+    encoding, packed, vary = asyncio.run(_read_events(arbiter, match_id, gzipped=True))
+    plain_encoding, plain, _ = asyncio.run(_read_events(arbiter, match_id, gzipped=False))
+    assert (encoding, plain_encoding, vary) == ("gzip", "", "Accept-Encoding")
+    assert len(packed) < len(plain) / 3, (len(packed), len(plain))
+    events = _parse(gzip.decompress(packed).decode())
+    assert events == _parse(plain.decode())
+
+    names = [name for name, _ in events]
+    assert names == ["match", "backlog", "end"], names
+    header, history, end = (data for _, data in events)
+    assert header["labels"] == {kind: dict(v) for kind, v in game.labels().items()}
+    moves = history["moves"]
+    assert [m["ply"] for m in moves] == list(range(match.decisions))
+    full = stub.GetReplay(match_pb2.GetReplayRequest(match_id=match_id), timeout=10)
+    state = game.new(full.players, full.seed, {})
+    for told, step in zip(moves, full.steps, strict=True):
+        move = move_from_wire(game, step.move)
+        words = game.describe(state, step.seat, move, SPECTATOR)
+        assert told["text"] == f"{seats[step.seat]} {words}" and "{" not in told["text"]
+        state.apply(step.seat, move)
+    assert history["scores"] == list(match.outcome.scores) and history["to_move"] == []
+    assert len(history["clocks"]) == len(seats) and history["spectator"] is not None
+    result = end["result"]
+    outcome = state.outcome()
+    assert outcome is not None
+    assert result["winners"] == list(outcome.winners)
+    assert result["scores"] == list(outcome.scores)
+    assert seats[outcome.winners[0]] in result["text"]
+    # The backlog holds one view, not one per move: far smaller than the views it stands for.
+    assert len(json.dumps(history)) < 30 * len(json.dumps(history["spectator"]))
