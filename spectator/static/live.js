@@ -65,7 +65,8 @@ async function refreshList() {
 // --- one match --------------------------------------------------------------------------------
 
 // moves: every decision and forced move so far, as words; view, scores, toMove and clocks: the
-// table after the latest one. A reconnect starts over (the match event brings the backlog).
+// table after the latest one. A reconnect starts over (the match event, then a backlog event
+// with the moves so far, then one event per move).
 const live = {
   match: null, moves: [], decisions: 0, view: null, scores: null, toMove: null, clocks: null,
   clocksAt: 0, faults: [], omniscient: null, ended: null,
@@ -204,7 +205,7 @@ function watch() {
   const on = (name, handler) => source.addEventListener(name, (event) => { handler(JSON.parse(event.data)); redraw(); });
   const state = (e) => {
     if (e.spectator) live.view = e.spectator;
-    if (e.scores) live.scores = e.scores;
+    if (e.scores && e.scores.length) live.scores = e.scores;
     if (e.to_move) live.toMove = e.to_move;
     else if (e.seat !== undefined && !e.to_move) live.toMove = null;
     if (e.clocks) { live.clocks = e.clocks; live.clocksAt = performance.now(); }
@@ -214,18 +215,25 @@ function watch() {
     Object.assign(live, { match: m, moves: [], decisions: 0, view: null, scores: null, toMove: null, clocks: null, faults: [], omniscient: null, ended: null, result: null });
     moveList.replaceChildren();
     group = null;
-    if (m.backlog) {
-      for (const move of m.backlog.moves || []) addMove(move);
-      state(m.backlog);
-    }
     $("title").textContent = `${m.title}: live`;
     document.title = `${m.title} live · Premiere`;
     $("status").textContent = "connected";
     document.body.dataset.ready = "true";
   });
-  on("move", (e) => {
+  // A decision, then the moves the engine applied on its own right after it.
+  const moved = (e) => {
     addMove({ ply: e.ply, seat: e.seat, text: e.text, group: e.group, forced: false, defaulted: e.defaulted });
     for (const f of e.forced || []) addMove({ ply: e.ply, seat: f.seat, text: f.text, group: f.group ?? e.group, forced: true });
+  };
+  on("move", (e) => {
+    moved(e);
+    state(e);
+  });
+  // The moves so far in one event (a new viewer's, a lagging one's): their words, one view.
+  on("backlog", (e) => {
+    for (const move of e.moves || []) moved(move);
+    live.faults.push(...(e.faults || []));
+    if (e.omniscient) live.omniscient = { ply: e.omniscient.ply, seats: e.omniscient.seats, spectator: e.omniscient.spectator };
     state(e);
   });
   on("fault", (e) => live.faults.push(e));
