@@ -316,6 +316,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                     seat=record.seat,
                     move=move_to_wire(game, move),
                     text=game.describe(state, record.seat, move, EVERYONE),
+                    group=game.group(state),
                 )
                 state.apply(record.seat, move)
             return reply
@@ -351,5 +352,6 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                     move=move_to_wire(game, move),
                     observation=observation_to_wire(game, state.observe(seat)),
                     text=game.describe(state, seat, move, seat),
+                    group=game.group(state),
                 )
             state.apply(record.seat, move)

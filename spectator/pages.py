@@ -10,8 +10,10 @@ HTTP routes (GET):
 - ``/bots/{player}``: a bot's ratings, recent matches and health; reads ``/api/bots/{player}``.
 - ``/leagues`` and ``/leagues/{name}``: every league, one league's standings, rounds and
   matches; read ``/api/leagues`` and ``/api/leagues/{name}``.
-- ``/live`` and ``/live/{match}``: running matches and one of them live; read ``/api/live`` and
-  the server-sent events of ``/api/live/{match}/events`` (``spectator.live``).
+- ``/live`` and ``/live/{match}``: running matches and one of them live; read ``/api/live``
+  (each running match with its table now: the spectator's view, every seat's score, the
+  seats to move) and the server-sent events of ``/api/live/{match}/events``
+  (``spectator.live``).
 """
 
 from __future__ import annotations
@@ -97,8 +99,19 @@ def add_routes(app: web.Application, ladder: Any) -> None:
     async def league(request: web.Request) -> web.Response:
         return web.json_response(plain(await run(profiles.league, request.match_info["name"])))
 
+    # The running matches' tables, each re-executed once and then advanced move by move.
+    running: dict[str, replays.Replica] = {}
+    advancing = asyncio.Lock()
+
+    def running_tables(conn: Any) -> list[dict[str, Any]]:
+        matches = profiles.running_matches(conn)
+        keys = [(m.match_id, m.game, m.decisions) for m in matches]
+        now = replays.tables(conn, keys, running)
+        return [{**plain(m), **now.get(m.match_id, {})} for m in matches]
+
     async def live(request: web.Request) -> web.Response:
-        return web.json_response({"matches": plain(await run(profiles.running_matches))})
+        async with advancing:
+            return web.json_response({"matches": await run(running_tables)})
 
     app.router.add_get("/api/matches/{match_id}/views", views)
     app.router.add_get("/api/bots/{player}", bot)

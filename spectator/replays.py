@@ -335,6 +335,14 @@ class Replica:
             self.state.apply(seat, self.game.decode_move(move, seat))
             self.applied += 1
 
+    def table(self) -> dict[str, Any]:
+        """The table now, as any spectator sees it: the view, every seat's score, who moves."""
+        return {
+            "spectator": to_plain(self.state.spectate()),
+            "scores": list(self.state.current_scores()),
+            "to_move": sorted(self.state.to_move()),
+        }
+
     def views(self) -> tuple[JSON, JSON]:
         """(the spectator's view, every seat's view) now."""
         seats: JSON = [to_plain(self.state.observe(s)) for s in range(self.players)]
@@ -353,6 +361,41 @@ def open_replica(conn: Connection, match_id: str) -> Replica:
         raise NotFound(f"no match {match_id[:64]!r}")
     game_id, players, seed, options = row
     return Replica(game_id, players, seed, dict(options))
+
+
+def sealed(conn: Connection, match_id: str) -> bool:
+    """Whether the match shares its deal with duplicate tables still playing: nothing of its
+    play may be shown yet (``load``)."""
+    row = (
+        tuples(conn)
+        .execute(
+            "SELECT deal_tables > 1 AND NOT match_revealed(id) FROM matches WHERE id = %s",
+            (_parse(match_id),),
+        )
+        .fetchone()
+    )
+    return row is None or bool(row[0])
+
+
+def tables(
+    conn: Connection, matches: Sequence[tuple[str, str, int]], cache: dict[str, Replica]
+) -> dict[str, dict[str, Any]]:
+    """The table now of each running match (id, game, decisions so far), kept up to date in
+    ``cache`` (one `Replica` per match, advanced by the moves since the last call); a sealed
+    match, or one of a game this ladder does not know, has none."""
+    found: dict[str, dict[str, Any]] = {}
+    for match_id, game, decisions in matches:
+        if game not in games.ids() or sealed(conn, match_id):
+            continue
+        replica = cache.get(match_id)
+        if replica is None:
+            replica = cache[match_id] = open_replica(conn, match_id)
+        if decisions > replica.applied:
+            replica.advance(logged_moves(conn, match_id, replica.applied, decisions - 1))
+        found[match_id] = replica.table()
+    for gone in set(cache) - {match_id for match_id, _, _ in matches}:
+        del cache[gone]
+    return found
 
 
 def logged_moves(

@@ -1,12 +1,13 @@
 """Movie Trailer moves in words. The Director's film stays secret until its turn ends; in the
-speed game the Spectators' answers stay secret until every one of them has answered."""
+speed game the Spectators' answers stay secret until every one of them has answered. Points
+are told in the unit of the scores, half Movie Points."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from games.interface import EVERYONE, Labels, Viewer, knows
-from games.movie_trailer.catalog import Film, catalog
+from games.movie_trailer.catalog import FACE_DOWN, Film, catalog
 from games.movie_trailer.moves import ChooseFilm, Guess, PassGuess, PickSlot, PlaceTile
 from games.movie_trailer.views import MovieTrailerObservation
 
@@ -52,8 +53,10 @@ def describe(before: MovieTrailerState, seat: int, move: Any, viewer: Viewer) ->
             return f"{text} — wrong"
         if before.speed:
             return f"{text} — right"
-        points = data.scoring[before.shown].spectator
-        return f"{text} — right, {points} Movie Points"
+        tile = data.scoring[before.shown]
+        face_down = sum(1 for tile_laid in before.board if tile_laid == FACE_DOWN)
+        director = 2 * max(0, tile.director - face_down)
+        return f"{text} — right: {2 * tile.spectator} points, {director} to the Director"
     raise TypeError(f"not a Movie Trailer move: {move!r}")
 
 

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 import grpc
+import psycopg
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from psycopg_pool import ConnectionPool
@@ -16,9 +17,11 @@ from psycopg_pool import ConnectionPool
 import games
 from games.interface import EVERYONE, SPECTATOR
 from games.play import replay
+from games.values import to_plain
+from premiere_bot.report import Reporter
 from premiere_wire import match_pb2, match_pb2_grpc
 from server.codec import move_from_wire
-from spectator import live
+from spectator import live, replays
 from tests.integration.services import Arbiter, create_match, wait_ended
 
 MOVE_MS, BANK_MS = 2000, 30000
@@ -137,3 +140,55 @@ def test_the_live_stream_tells_moves_in_words_in_a_compact_gzipped_backlog(
     assert seats[outcome.winners[0]] in result["text"]
     # The backlog holds one view, not one per move: far smaller than the views it stands for.
     assert len(json.dumps(history)) < 30 * len(json.dumps(history["spectator"]))
+
+
+def test_premiere_bot_prints_its_moves_in_words_after_a_match(arbiter: Arbiter) -> None:
+    stub = arbiter.matches()
+    game = games.get("magic-trick")
+    match_id = create_match(stub, ["builtin:random"] * 3, "report-words", game=game.id)
+    assert wait_ended(stub, match_id).status == match_pb2.MATCH_STATUS_FINISHED
+    full = stub.GetReplay(match_pb2.GetReplayRequest(match_id=match_id), timeout=10)
+    state = game.new(full.players, full.seed, {})
+    expected = [f"match {match_id}: your moves"]
+    for step in full.steps:
+        move = move_from_wire(game, step.move)
+        if step.seat == 1:
+            told = game.describe(state, 1, move, 1)
+            expected.append(f"  {game.group(state)}: {told}")
+        state.apply(step.seat, move)
+
+    async def report() -> list[str]:
+        reporter = Reporter(arbiter.address, "", moves=True)
+        try:
+            return await reporter.moves_in_words(match_id, 1)
+        finally:
+            for channel in reporter.channels.values():
+                await channel.close(None)
+
+    lines = asyncio.run(report())
+    assert lines == expected and len(lines) > 10
+    assert all("{" not in line for line in lines)
+
+
+def test_the_live_list_shows_each_running_table_kept_up_to_date(arbiter: Arbiter) -> None:
+    """``/api/live``'s tables: the spectator's view, scores and seats to move after the
+    decisions made so far, each match re-executed once and then advanced."""
+    stub = arbiter.matches()
+    game = games.get("motion-pictures")
+    match_id = create_match(stub, ["builtin:random"] * 2, "live-list", game=game.id)
+    assert wait_ended(stub, match_id).status == match_pb2.MATCH_STATUS_FINISHED
+    full = stub.GetReplay(match_pb2.GetReplayRequest(match_id=match_id), timeout=10)
+    cache: dict[str, replays.Replica] = {}
+    with psycopg.connect(arbiter.database_url) as conn:
+        for decisions in (10, 25, 25, 40):
+            state = game.new(full.players, full.seed, {})
+            for step in full.steps[:decisions]:
+                state.apply(step.seat, move_from_wire(game, step.move))
+            table = replays.tables(conn, [(match_id, game.id, decisions)], cache)[match_id]
+            assert table == {
+                "spectator": to_plain(state.spectate()),
+                "scores": list(state.current_scores()),
+                "to_move": sorted(state.to_move()),
+            }
+            assert cache[match_id].applied == decisions
+        assert replays.tables(conn, [], cache) == {} and cache == {}

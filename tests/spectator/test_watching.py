@@ -487,12 +487,14 @@ def a_running_match_live_then_its_bot_page(stack: Stack, tab: Tab) -> None:
         # (a network bot sits at this table), and the faults by kind without their details.
         events = sse(stack, match_id)
         assert events[0][0] == "match" and events[0][1]["omniscient_delay"] == 0
-        assert {name for name, _ in events} == {"match", "move", "fault", "end"}
-        for name, data in events:
-            if name == "move":
-                assert set(data) == {"type", "ply", "seat", "defaulted", "spectator"}
-            if name == "fault":
-                assert set(data) == {"type", "ply", "seat", "kind", "blame"}
+        assert [name for name, _ in events] == ["match", "backlog", "end"]
+        history = events[1][1]
+        assert [m["ply"] for m in history["moves"]] == list(range(final.decisions))
+        assert all("{" not in m["text"] for m in history["moves"])
+        assert events[2][1]["result"]["scores"] == list(final.outcome.scores)
+        assert history["faults"]
+        for data in history["faults"]:
+            assert set(data) == {"type", "ply", "seat", "kind", "blame"}
 
         # The bot's page: its match, and its faults as the arbiter recorded them.
         with psycopg.connect(stack.arbiter.database_url) as conn:

@@ -664,10 +664,13 @@ class ReplayStep(_message.Message):
     MOVE_FIELD_NUMBER: _builtins.int
     OBSERVATION_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
+    GROUP_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat that decided."""
     text: _builtins.str
     """The move in words: to everyone in the full view, to that seat in a seat view."""
+    group: _builtins.str
+    """Where the move belongs in a move list ("hand 2 of 3, trick 4"), as the game groups them."""
     @_builtins.property
     def move(self) -> _game_pb2.Move:
         """The move applied."""
@@ -683,10 +686,11 @@ class ReplayStep(_message.Message):
         move: _game_pb2.Move | None = ...,
         observation: _game_pb2.Observation | None = ...,
         text: _builtins.str = ...,
+        group: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["move", b"move", "observation", b"observation"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["move", b"move", "observation", b"observation", "seat", b"seat", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["group", b"group", "move", b"move", "observation", b"observation", "seat", b"seat", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

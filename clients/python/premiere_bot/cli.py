@@ -83,6 +83,11 @@ def _parser() -> argparse.ArgumentParser:
         help="exit when the stream drops or the arbiter cannot be reached, instead of retrying",
     )
     runner.add_argument(
+        "--moves",
+        action="store_true",
+        help="after each match, print the bot's moves in words",
+    )
+    runner.add_argument(
         "-v", "--verbose", action="store_true", help="log connections and retries too"
     )
 
@@ -215,7 +220,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         bot.max_matches = args.max_matches  # type: ignore[misc]
     if args.bot_version:
         bot.version = args.bot_version  # type: ignore[misc]
-    reporter = Reporter(args.arbiter, token, credentials, args.ladder)
+    reporter = Reporter(args.arbiter, token, credentials, args.ladder, moves=args.moves)
     try:
         asyncio.run(
             run(

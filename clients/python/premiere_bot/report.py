@@ -1,5 +1,6 @@
 """`premiere-bot run`'s terminal lines: one when a match starts, one when it ends (result and
-faults), and one when the ladder has rated it (rating change), for each match of the bot."""
+faults), and one when the ladder has rated it (rating change), for each match of the bot; with
+``moves``, the bot's own moves in words after the end (the arbiter's words, from its replay)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ class Reporter:
     raised: Counter[str] = field(default_factory=Counter)
     """Per match id: how often `decide` raised (each answered with the first legal move)."""
     channels: dict[str, grpc.aio.Channel] = field(default_factory=dict)
+    moves: bool = False
+    """Print the bot's moves in words once each match has ended."""
 
     def __call__(self, message: bot_gateway_pb2.ConnectResponse) -> None:
         kind = message.WhichOneof("message")
@@ -100,8 +103,25 @@ class Reporter:
             f" (scores {scores}; yours {outcome.scores[seat]}){forfeited}; faults: {faults}"
             f"{errors}"
         )
+        if self.moves:
+            for line in await self.moves_in_words(event.match_id, seat):
+                self.say(line)
         if self.ladder and started is not None:
             await self.rating(event.match_id, started.game, seat)
+
+    async def moves_in_words(self, match_id: str, seat: int) -> list[str]:
+        """The seat's moves as the arbiter tells them to that seat, under their groups."""
+        try:
+            reply = await match_pb2_grpc.MatchServiceStub(self.channel(self.arbiter)).GetReplay(
+                match_pb2.GetReplayRequest(match_id=match_id, seat=seat),
+                metadata=(("authorization", f"Bearer {self.token}"),),
+                timeout=30,
+            )
+        except grpc.aio.AioRpcError as error:
+            return [f"match {match_id}: moves unknown ({error.code().name})"]
+        lines = [f"match {match_id}: your moves"]
+        lines.extend(f"  {step.group}: {step.text}" for step in reply.steps)
+        return lines
 
     async def faults(self, match_id: str, seat: int) -> str:
         try:
