@@ -38,6 +38,11 @@ function liveCard(m) {
         botLink(p),
         scores ? el("span", { class: "seat-score", text: String(scores[seat]) }) : null))),
     m.text ? el("p", { class: "live-last small" }, words(m.text)) : null,
+    // The table now, drawn small by the game's renderer (not while its deal is sealed).
+    m.spectator
+      ? el("div", { class: "mini-board", "aria-hidden": "true" },
+          renderFrame(m.game, { spectator: m.spectator, seats: null, scores: scores }, { players: m.players, viewer: null, toMove: m.to_move, labels: m.labels }))
+      : null,
     el("p", { class: "muted small" },
       `${m.decisions} decisions`,
       m.league ? [" · ", el("a", { href: `/leagues/${encodeURIComponent(m.league)}`, text: m.league })] : "",
