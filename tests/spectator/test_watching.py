@@ -321,10 +321,19 @@ def replays_step_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
     events = sse(stack, matches["movie-tricks"])
     (match,) = [data for name, data in events if name == "match"]
     assert match["omniscient_delay"] == OMNISCIENT_DELAY
-    moves = [data for name, data in events if name == "move"]
-    seen = [data for name, data in events if name == "omniscient"]
-    assert [s["ply"] for s in seen] == [m["ply"] - OMNISCIENT_DELAY for m in moves[3:]]
-    behind = frames_of(stack, matches["movie-tricks"])[-1 - OMNISCIENT_DELAY]
+    # A finished match's stream: its moves come as one backlog (and any left as single events),
+    # the latest omniscient view with them.
+    backlogs = [data for name, data in events if name == "backlog"]
+    moves = [m for b in backlogs for m in b["moves"]]
+    moves += [data for name, data in events if name == "move"]
+    seen = [b["omniscient"] for b in backlogs if b["omniscient"]]
+    seen += [data for name, data in events if name == "omniscient"]
+    frames = frames_of(stack, matches["movie-tricks"])
+    assert [m["ply"] for m in moves] == list(range(len(moves)))
+    assert len(moves) == len([f for f in frames[1:] if not f["forced"]])
+    upto = moves[-1]["ply"] - OMNISCIENT_DELAY
+    assert seen and seen[-1]["ply"] == upto
+    behind = [f for f in frames if f["ply"] == upto][-1]
     assert seen[-1]["seats"] == behind["seats"]
     assert seen[-1]["spectator"] == behind["spectator"]
     assert events[-1][0] == "end"
