@@ -36,6 +36,7 @@ import dataclasses
 import datetime
 import logging
 import mimetypes
+import re
 import signal
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
@@ -303,6 +304,20 @@ def _integer(request: web.Request, name: str, default: int) -> int:
         raise BadRequest(f"{name} must be an integer, not {text!r}") from None
 
 
+_BAD_CHARACTERS = re.compile("[\x00-\x1f\x7f\ud800-\udfff\ufffd]")
+
+
+def clean_request(request: web.Request) -> bool:
+    """Whether the decoded path and query hold no NUL, control character, lone surrogate or
+    replacement of an invalid UTF-8 byte: no name, id or page token has one, and PostgreSQL
+    refuses NUL in text."""
+    try:
+        texts = [request.path, *request.query.keys(), *request.query.values()]
+    except (UnicodeError, ValueError):
+        return False
+    return not any(_BAD_CHARACTERS.search(text) for text in texts)
+
+
 def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application:
     routes = web.RouteTableDef()
 
@@ -360,7 +375,7 @@ def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application
         )
         return web.json_response(plain(history))
 
-    @routes.get("/api/matches/{match_id}/replay")
+    @routes.get("/api/matches/{match_id:[^/]+}/replay")
     async def get_replay(request: web.Request) -> web.Response:
         return web.json_response(plain(await ladder.replay(request.match_info["match_id"])))
 
@@ -378,6 +393,16 @@ def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application
     async def errors(
         request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
+        if not clean_request(request):
+            log.warning(
+                "refused %s %s: bad bytes in its path or query",
+                request.method[:16],
+                ascii(request.raw_path[:200]),
+            )
+            return web.json_response(
+                {"error": "bad bytes in the path or query (NUL, control or invalid UTF-8)"},
+                status=400,
+            )
         try:
             return await handler(request)
         except NotFound as error:
@@ -515,6 +540,7 @@ async def serve(
         settings.max_live_matches,
         settings.max_live_viewers,
         settings.omniscient_delay_moves,
+        settings.max_live_viewers_per_address,
     )
     runner = web.AppRunner(http_app(ladder, hub), access_log=None)
     await runner.setup()

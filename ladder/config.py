@@ -49,6 +49,13 @@ class LadderSettings(BaseSettings):
     max_live_viewers: int = Field(
         default=256, ge=1, description="Browsers following live matches at once, in total."
     )
+    max_live_viewers_per_address: int = Field(
+        default=8,
+        ge=1,
+        description="Live viewers one client address may hold at once (more get 429), so that"
+        " one client cannot take every live-viewer slot. Behind a proxy every client shares the"
+        " proxy's address: raise it there, or bound clients at the proxy.",
+    )
     metrics_top_players: int = Field(
         default=25,
         ge=0,

@@ -318,16 +318,22 @@ def _prepare(conn: Connection, game: str, match_id: Any, params: elo.EloParams) 
             " ORDER BY s.builtin ON CONFLICT (builtin) DO NOTHING",
             (match_id,),
         )
-        # A new version of a bot starts from its predecessor's live rating on this game
-        # (docs/ratings.md, "Bot versions"); anybody else from the start rating.
+        # A new version of a bot starts from its lineage's last live rating on this game: that
+        # of the version of the family rated on it most recently, whether or not it is the
+        # direct predecessor (docs/ratings.md, "Bot versions"); anybody else from the start.
         cur.execute(
             "INSERT INTO ratings (game, player_id, bot_id, rating, start)"
             " SELECT DISTINCT ON (seats.player_id) %s::text, seats.player_id, seats.bot_id,"
             " coalesce(pr.rating, %s::double precision), pr.rating FROM ("
             f"{_SEAT_PLAYERS}) seats"
             " LEFT JOIN bots b ON b.id = seats.bot_id"
-            " LEFT JOIN ladder_players pp ON pp.bot_id = b.predecessor_id"
-            " LEFT JOIN ratings pr ON pr.game = %s AND pr.player_id = pp.id"
+            " LEFT JOIN LATERAL (SELECT r.rating FROM bots f"
+            "   JOIN ladder_players fp ON fp.bot_id = f.id"
+            "   JOIN ratings r ON r.game = %s AND r.player_id = fp.id"
+            "   WHERE coalesce(f.family_id, f.id) = coalesce(b.family_id, b.id) AND f.id <> b.id"
+            "   ORDER BY (SELECT max(h.seq) FROM rating_history h"
+            "     WHERE h.game = r.game AND h.player_id = r.player_id) DESC NULLS LAST, f.id DESC"
+            "   LIMIT 1) pr ON b.predecessor_id IS NOT NULL"
             " WHERE NOT EXISTS (SELECT 1 FROM ratings r"
             " WHERE r.game = %s AND r.player_id = seats.player_id)"
             " ORDER BY seats.player_id ON CONFLICT DO NOTHING",

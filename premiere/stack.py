@@ -110,6 +110,7 @@ class Stack:
             self.env["PREMIERE_OPERATOR_TOKEN"] = "pmo_" + secrets.token_urlsafe(32)
         # One machine is a bot author's own stack: their bots may ask for rated matches.
         self.env.setdefault("PREMIERE_CHALLENGES", "rated")
+        self.env.setdefault("PREMIERE_SIGNUP", "open")
         for name, args in (
             ("arbiter", ["arbiter", "--no-migrate"]),
             ("ladder", ["ladder"]),

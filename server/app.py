@@ -17,8 +17,10 @@ from psycopg.conninfo import conninfo_to_dict
 from premiere.config import metrics_host
 from premiere.gc_tuning import tune_for_service
 from premiere.tls import add_port, server_options
-from premiere_wire import bot_gateway_pb2, match_pb2, match_pb2_grpc
+from premiere_wire import author_pb2, bot_gateway_pb2, match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter
+from server.authors import AuthorService
+from server.authors import add_to_server as add_authors
 from server.config import ArbiterSettings
 from server.errors import CleanErrors
 from server.events import EventHub
@@ -38,6 +40,7 @@ the overall health ("") stays SERVING while the process runs (liveness)."""
 SERVICES = (
     bot_gateway_pb2.DESCRIPTOR.services_by_name["BotGatewayService"].full_name,
     match_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
+    author_pb2.DESCRIPTOR.services_by_name["AuthorService"].full_name,
 )
 
 
@@ -78,7 +81,9 @@ async def serve(settings: ArbiterSettings, stop: asyncio.Event | None = None) ->
         arbiter.router = relay
     log.info("arbiter %s%s", arbiter.owner, " (relay on)" if relay else "")
     server = grpc.aio.server(interceptors=[CleanErrors()], options=server_options(settings))
-    add_gateway(BotGateway(store, router, settings, arbiter), server)
+    gateway = BotGateway(store, router, settings, arbiter)
+    add_gateway(gateway, server)
+    add_authors(AuthorService(settings.database_url, settings), server)
     matches = MatchService(arbiter, store, hub, settings.operator_token, settings)
     match_pb2_grpc.add_MatchServiceServicer_to_server(matches, server)
     health = health_aio.HealthServicer()
@@ -119,6 +124,7 @@ async def serve(settings: ArbiterSettings, stop: asyncio.Event | None = None) ->
         await health.enter_graceful_shutdown()
         await arbiter.stop()
         await server.stop(grace=1.0)
+        await gateway.close()
         if relay is not None:
             await relay.close()
         await store.close()

@@ -17,6 +17,7 @@ import games
 from games.bots import bot_names
 from games.errors import GameError
 from games.interface import Game, parse_option_value
+from premiere.admission import UNRATED_REASONS
 from premiere.seeds import MIN_SEED_HEX, new_seed, strong_seed
 from server import metrics
 from server.config import ArbiterSettings
@@ -90,6 +91,7 @@ class Arbiter:
         rated: bool = False,
         validation: bool = False,
         deal_tables: int = 0,
+        unrated_reason: str | None = None,
     ) -> str:
         """Validate, store and start a match; `seats` holds ("bot" | "builtin", name) pairs.
 
@@ -98,6 +100,8 @@ class Arbiter:
         callers decide whether they may ask for one.
         """
         _check_sizes(game_id, options, seats, seed, idempotency_key)
+        if unrated_reason is not None and unrated_reason not in UNRATED_REASONS:
+            raise BadRequest(f"unrated_reason is one of {', '.join(UNRATED_REASONS)}")
         if rated and seed and not strong_seed(seed):
             raise BadRequest(
                 "a rated match's seed is drawn by the arbiter (leave it empty) or derived by a"
@@ -158,6 +162,9 @@ class Arbiter:
             seats=tuple(specs),
             rated=rated,
             deal_tables=max(1, deal_tables),
+            unrated_reason=None
+            if rated
+            else (unrated_reason or ("validation" if validation else "casual")),
         )
         await self.store.create_match(
             spec, idempotency_key or None, self.owner, self.settings.lease_s

@@ -20,6 +20,7 @@ __all__ = [
     "BotEntry",
     "UnknownBot",
     "VersionEntry",
+    "VersionQuota",
     "activate_version",
     "add_bot",
     "announce_version",
@@ -33,7 +34,8 @@ __all__ = [
 MAX_VERSIONS = 200
 """Versions one bot may have: a Hello can name a new one, so the count is bounded."""
 
-_VERSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,31}$")
+_VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,31}")
+"""Matched whole (``fullmatch``): "$" would let a final newline through."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,10 @@ class BotEntry:
     games: tuple[str, ...] | None
     """What it said it plays when it last connected; () is every game, None never connected."""
     last_connected_at: datetime | None
+
+
+class VersionQuota(ValueError):
+    """Too many new versions of one bot in a day."""
 
 
 class UnknownBot(LookupError):
@@ -76,15 +82,35 @@ def rotate_token(database_url: str, name: str) -> str:
     return token
 
 
-def remove_bot(database_url: str, name: str) -> None:
-    with psycopg.connect(database_url) as conn:
-        updated = conn.execute(
-            "UPDATE bots SET removed_at = now(), token_hash = 'removed:' || id"
-            " WHERE name = %s AND removed_at IS NULL",
+def remove_bot(database_url: str, name: str) -> int:
+    """Retire bot ``name`` and every version of it (a version's NAME@VERSION: that version
+    alone; if it was the active one, its predecessor is seated again). Their tokens stop
+    working, the arbiters close their open streams within a few seconds, and no match seats
+    them again; their matches and ratings stay. Returns how many rows were retired."""
+    with psycopg.connect(database_url) as conn, conn.transaction():
+        row = conn.execute(
+            "SELECT id, family_id, predecessor_id FROM bots WHERE name = %s AND removed_at IS NULL",
             (name,),
-        )
-        if updated.rowcount != 1:
+        ).fetchone()
+        if row is None:
             raise UnknownBot(name)
+        bot_id, family_id, predecessor_id = row
+        if family_id is None:
+            updated = conn.execute(
+                "UPDATE bots SET removed_at = now(), token_hash = 'removed:' || id"
+                " WHERE coalesce(family_id, id) = %s AND removed_at IS NULL",
+                (bot_id,),
+            )
+            return updated.rowcount
+        conn.execute(
+            "UPDATE bots SET active_id = %s WHERE id = %s AND active_id = %s",
+            (predecessor_id if predecessor_id != family_id else None, family_id, bot_id),
+        )
+        conn.execute(
+            "UPDATE bots SET removed_at = now(), token_hash = 'removed:' || id WHERE id = %s",
+            (bot_id,),
+        )
+        return 1
 
 
 @dataclass(frozen=True)
@@ -98,7 +124,7 @@ class VersionEntry:
 
 
 def valid_version(version: str) -> bool:
-    return bool(_VERSION.match(version))
+    return _VERSION.fullmatch(version) is not None
 
 
 def _root(conn: psycopg.Connection[Any], name: str) -> tuple[int, str]:
@@ -115,7 +141,11 @@ def _root(conn: psycopg.Connection[Any], name: str) -> tuple[int, str]:
 
 
 def announce_version(
-    database_url: str, name: str, version: str, activate: bool = True
+    database_url: str,
+    name: str,
+    version: str,
+    activate: bool = True,
+    per_day: int | None = None,
 ) -> tuple[int, str, bool]:
     """The bots row of ``version`` of bot ``name``: (id, name, created now).
 
@@ -147,6 +177,17 @@ def announce_version(
             return root_id, root_name, True
         if root[3] + 1 >= MAX_VERSIONS:
             raise ValueError(f"bot {root_name!r} has {MAX_VERSIONS} versions, the most allowed")
+        if per_day is not None:
+            (today,) = conn.execute(
+                "SELECT count(*) FROM bots WHERE family_id = %s"
+                " AND created_at > now() - interval '1 day'",
+                (root_id,),
+            ).fetchone() or (0,)
+            if today >= per_day:
+                raise VersionQuota(
+                    f"at most {per_day} new versions of a bot a day"
+                    " (PREMIERE_MAX_VERSIONS_PER_DAY); reuse a version name, or wait"
+                )
         predecessor = root[1] if root[1] is not None else root_id
         created = conn.execute(
             "INSERT INTO bots (name, token_hash, family_id, version, predecessor_id, games)"

@@ -27,7 +27,30 @@ class ArbiterSettings(Settings):
         " does not read) is closed with RESOURCE_EXHAUSTED.",
     )
     max_streams_per_bot: int = Field(
-        default=16, ge=1, description="Open BotGateway streams per bot token."
+        default=16,
+        ge=1,
+        description="Open BotGateway streams per bot token (every version of the bot counts),"
+        " across every arbiter.",
+    )
+    max_streams_per_account: int = Field(
+        default=32,
+        ge=1,
+        description="Open BotGateway streams of all the bots of one account, across every arbiter.",
+    )
+    signup: Literal["open", "invite", "closed"] = Field(
+        default="invite",
+        description="Who may make an account (AuthorService.CreateAccount): anyone (open),"
+        " whoever holds an invite from `premiere invites create` (invite), or nobody (closed)."
+        " `premiere up` uses open.",
+    )
+    max_bots_per_account: int = Field(
+        default=20, ge=1, description="Bots one account may have (removed ones do not count)."
+    )
+    max_versions_per_day: int = Field(
+        default=20,
+        ge=1,
+        description="New versions one bot may announce in a day (a Hello naming a new version,"
+        " or the CLI).",
     )
     max_watchers_per_match: int = Field(
         default=64, ge=1, description="Concurrent WatchMatch streams on one match."
@@ -66,7 +89,20 @@ class ArbiterSettings(Settings):
     max_open_challenges: int = Field(
         default=4,
         ge=1,
-        description="Unfinished matches one bot may have created with Challenge at a time.",
+        description="Unfinished matches the bots of one account may have created with Challenge"
+        " at a time, across every arbiter.",
+    )
+    max_challenges_per_minute: int = Field(
+        default=30,
+        ge=1,
+        description="Challenges the bots of one account may make in any minute, across every"
+        " arbiter.",
+    )
+    max_rated_challenges_per_day: int = Field(
+        default=200,
+        ge=0,
+        description="Rated challenges the bots of one account may make in a day, across every"
+        " arbiter.",
     )
     arbiter_name: str | None = Field(
         default=None,

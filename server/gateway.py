@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
-from collections import defaultdict
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
+import psycopg
 
 import games
+from premiere.admission import judge
 from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc
 from server.arbiter import Arbiter, BadRequest
-from server.bots import active_version, announce_version
+from server.bots import VersionQuota, active_version, announce_version
 from server.config import ArbiterSettings
 from server.limits import LimitExceeded, Rate, Slots, peer_host
+from server.quotas import BotOwner, Quotas
 from server.router import Connection, Outgoing, Router, TooManyStreams
 from server.store import Store
 
@@ -27,7 +31,6 @@ MAX_MATCHES = 64
 """A Hello's max_matches is capped: more slots than this only let a bot hog matches."""
 MAX_HELLO_GAMES = 32
 MAX_CLIENT_CHARS = 200
-CHALLENGES_PER_MINUTE = 30
 BUILTIN = "builtin:"
 
 
@@ -82,8 +85,39 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         self.settings = settings or ArbiterSettings()
         self.arbiter = arbiter
         self.peers = Slots(self.settings.max_streams_per_peer, "bot streams from one address")
-        self.challenge_rates: dict[int, Rate] = defaultdict(lambda: Rate(CHALLENGES_PER_MINUTE))
-        self.open_challenges: dict[int, set[str]] = defaultdict(set)
+        name = arbiter.owner if arbiter is not None else f"gateway/{uuid.uuid4().hex[:8]}"
+        self.quotas = Quotas(store.database_url, name, self.settings)
+        self._streams: dict[int, Connection] = {}
+        self._stream_ids = itertools.count(1)
+        self._renewer: asyncio.Task[None] | None = None
+
+    def _ensure_renewer(self) -> None:
+        if self._renewer is None or self._renewer.done():
+            self._renewer = asyncio.create_task(self._renew_loop(), name="stream-renewal")
+
+    async def close(self) -> None:
+        if self._renewer is not None:
+            self._renewer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._renewer
+
+    async def _renew_loop(self) -> None:
+        """Keep this arbiter's stream rows alive (the caps count them on every arbiter), and
+        close the streams of bots that were removed or whose account was disabled."""
+        while True:
+            await asyncio.sleep(self.settings.lease_renew_s)
+            try:
+                out = await asyncio.to_thread(self.quotas.renew, list(self._streams))
+            except psycopg.Error as error:
+                log.warning("stream renewal failed: %s", type(error).__name__)
+                continue
+            for stream in out:
+                conn = self._streams.get(stream)
+                if conn is not None:
+                    log.info("bot %s: stream closed, the bot was retired", conn.bot_name)
+                    conn.close_for(
+                        "this bot was removed, or its account disabled", code="PERMISSION_DENIED"
+                    )
 
     async def Connect(  # type: ignore[override]
         self,
@@ -132,11 +166,6 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 grpc.StatusCode.PERMISSION_DENIED,
                 "this arbiter takes casual challenges only: ask without rated",
             )
-        if not self.challenge_rates[bot["id"]].allow():
-            await context.abort(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"at most {CHALLENGES_PER_MINUTE} challenges a minute",
-            )
         if request.game not in games.ids():
             await context.abort(
                 grpc.StatusCode.INVALID_ARGUMENT,
@@ -148,23 +177,50 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         )
         bot = {**bot, "id": bot_id, "name": bot_name}
         seats = await self._challenge_seats(bot, request, context)
+        standings = await self.store.seat_standings([name for kind, name in seats if kind == "bot"])
+        verdict = judge(
+            request.game,
+            [standings[name] if kind == "bot" else None for kind, name in seats],
+            rated=request.rated,
+        )
+        if verdict.refused is not None:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, verdict.refused)
         if not self.router.streams(bot["id"], request.game):
             await context.abort(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"open a Connect stream that plays {request.game[:40]} first: the match is"
                 " played on it",
             )
-        await self._check_open_challenges(bot["id"], context)
+        owner = await asyncio.to_thread(self.quotas.owner, bot["id"])
+        challenge = await self._reserve(owner, verdict.rated, context)
         assert self.arbiter is not None
+        match_id: str | None = None
         try:
             match_id = await self.arbiter.create(
-                request.game, dict(request.options), seats, rated=request.rated
+                request.game,
+                dict(request.options),
+                seats,
+                rated=verdict.rated,
+                unrated_reason=verdict.unrated_reason,
             )
         except BadRequest as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
-        self.open_challenges[bot["id"]].add(match_id)
+        finally:
+            await asyncio.to_thread(self.quotas.attach_challenge, challenge, match_id)
+        assert match_id is not None
         log.info("bot %s challenged: match %s %s", bot["name"], match_id, seats)
-        return bot_gateway_pb2.ChallengeResponse(match_id=match_id, rated=request.rated)
+        return bot_gateway_pb2.ChallengeResponse(
+            match_id=match_id, rated=verdict.rated, unrated_reason=verdict.unrated_reason or ""
+        )
+
+    async def _reserve(
+        self, owner: BotOwner, rated: bool, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> int:
+        try:
+            return await asyncio.to_thread(self.quotas.reserve_challenge, owner, rated)
+        except LimitExceeded as error:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+            raise AssertionError("unreachable") from None
 
     async def _challenge_seats(
         self,
@@ -183,6 +239,10 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 grpc.StatusCode.INVALID_ARGUMENT, "challenge other bots or built-in bots"
             )
         ids = await self.store.bots_by_name(names)
+        if any(ids[name][0] == bot["id"] for name in names if name in ids):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "challenge other bots or built-in bots"
+            )
         for name in names:
             if name not in ids or not self.router.accepts_challenges(ids[name][0], request.game):
                 await context.abort(
@@ -196,20 +256,6 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         seats.insert(request.seat, ("bot", bot["name"]))
         return seats
 
-    async def _check_open_challenges(
-        self, bot_id: int, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> None:
-        open_ids = self.open_challenges[bot_id]
-        for match_id in list(open_ids):
-            row = await self.store.match(match_id)
-            if row is None or row["status"] in ("finished", "void"):
-                open_ids.discard(match_id)
-        if len(open_ids) >= self.settings.max_open_challenges:
-            await context.abort(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"at most {self.settings.max_open_challenges} unfinished challenges at a time",
-            )
-
     async def _serve(
         self,
         bot: dict[str, Any],
@@ -217,10 +263,34 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         context: grpc.aio.ServicerContext[Any, Any],
     ) -> None:
         hello = await self._hello(request_iterator, context)
+        # Counted before a Hello's version is announced: a refused stream creates nothing.
+        owner = await asyncio.to_thread(self.quotas.owner, bot["id"])
+        stream = next(self._stream_ids)
+        await asyncio.to_thread(self.quotas.open_stream, stream, owner)
+        try:
+            await self._play(bot, hello, stream, request_iterator, context)
+        finally:
+            self._streams.pop(stream, None)
+            with contextlib.suppress(psycopg.Error):
+                await asyncio.to_thread(self.quotas.close_stream, stream)
+
+    async def _play(
+        self,
+        bot: dict[str, Any],
+        hello: bot_gateway_pb2.Hello,
+        stream: int,
+        request_iterator: AsyncIterator[bot_gateway_pb2.ConnectRequest],
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> None:
         try:
             if hello.version:
                 bot_id, bot_name, created = await asyncio.to_thread(
-                    announce_version, self.store.database_url, bot["name"], hello.version
+                    announce_version,
+                    self.store.database_url,
+                    bot["name"],
+                    hello.version,
+                    True,
+                    self.settings.max_versions_per_day,
                 )
                 if created:
                     log.info("bot %s: new version %s", bot["name"], bot_name)
@@ -229,8 +299,12 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                     active_version, self.store.database_url, bot["name"]
                 )
         except ValueError as error:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            code = grpc.StatusCode.INVALID_ARGUMENT
+            if isinstance(error, VersionQuota):
+                code = grpc.StatusCode.RESOURCE_EXHAUSTED
+            await context.abort(code, str(error))
             raise AssertionError("unreachable") from None
+        await asyncio.to_thread(self.quotas.retarget, stream, bot_id)
         conn = Connection(
             bot_id=bot_id,
             bot_name=bot_name,
@@ -244,6 +318,8 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             await self.router.add(conn)
         except TooManyStreams as error:
             raise LimitExceeded(str(error)) from None
+        self._streams[stream] = conn
+        self._ensure_renewer()
         await self.store.record_hello(
             conn.bot_id,
             conn.games,

@@ -101,6 +101,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                 request.rated,
                 request.validation,
                 request.deal_tables,
+                request.unrated_reason or None,
             )
         except BadRequest as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))

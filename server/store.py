@@ -30,6 +30,7 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
+from premiere.admission import SeatStanding
 from server.metrics import COMMIT_BATCH
 
 log = logging.getLogger("premiere.store")
@@ -75,6 +76,8 @@ class MatchSpec:
     rated: bool = False
     deal_tables: int = 1
     """How many matches are dealt from this seed (a duplicate group's tables)."""
+    unrated_reason: str | None = None
+    """Why it was created unrated (None when rated)."""
 
 
 @dataclass(frozen=True)
@@ -333,8 +336,9 @@ class Store:
         statements: list[Statement] = [
             (
                 "INSERT INTO matches (id, game, options, players, seed, move_time_ms,"
-                " time_bank_ms, strike_limit, status, idempotency_key, rated, deal_tables)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'pending', %s, %s, %s)"
+                " time_bank_ms, strike_limit, status, idempotency_key, rated, deal_tables,"
+                " unrated_reason)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'pending', %s, %s, %s, %s)"
                 " ON CONFLICT DO NOTHING",
                 (
                     spec.id,
@@ -348,6 +352,7 @@ class Store:
                     idempotency_key,
                     spec.rated,
                     spec.deal_tables,
+                    None if spec.rated else spec.unrated_reason or "casual",
                 ),
             )
         ]
@@ -568,10 +573,38 @@ class Store:
     # --- bots ----------------------------------------------------------------------------
 
     async def bot_by_token(self, token: str) -> Row | None:
+        """The bot a token logs in: none once it was removed or its account disabled."""
         rows = await self._read(
-            "SELECT id, name FROM bots WHERE token_hash = %s", (hash_token(token),)
+            "SELECT b.id, b.name FROM bots b JOIN accounts a ON a.id = b.account_id"
+            " WHERE b.token_hash = %s AND a.state = 'active' AND b.removed_at IS NULL",
+            (hash_token(token),),
         )
         return rows[0] if rows else None
+
+    async def seat_standings(self, names: Sequence[str]) -> dict[str, SeatStanding]:
+        """What the gate (``premiere.admission``) needs of each seat name, resolved as
+        ``bots_by_name`` does; names that seat nothing are left out."""
+        rows = await self._read(
+            "SELECT n AS seat, s.bot, s.owner, s.state, s.validated, s.removed,"
+            " s.account_active, s.disabled FROM unnest(%s::text[]) n"
+            " JOIN bots b ON b.name = n OR (b.family_id IS NULL AND b.name || '@' || b.version = n)"
+            " JOIN bots a ON a.id = CASE WHEN b.family_id IS NULL AND b.name = n"
+            "   THEN coalesce(b.active_id, b.id) ELSE b.id END"
+            " JOIN seat_admission s ON s.bot = a.name",
+            (list(names),),
+        )
+        return {
+            row["seat"]: SeatStanding(
+                row["bot"],
+                row["owner"],
+                row["state"],
+                frozenset(row["validated"]),
+                row["removed"],
+                row["account_active"],
+                row["disabled"],
+            )
+            for row in rows
+        }
 
     async def record_hello(
         self,
@@ -614,7 +647,8 @@ class Store:
             " JOIN bots b ON b.name = n OR (b.family_id IS NULL AND b.name || '@' || b.version = n)"
             " JOIN bots a ON a.id = CASE WHEN b.family_id IS NULL AND b.name = n"
             "   THEN coalesce(b.active_id, b.id) ELSE b.id END"
-            " WHERE b.removed_at IS NULL AND a.removed_at IS NULL",
+            " JOIN accounts o ON o.id = a.account_id"
+            " WHERE b.removed_at IS NULL AND a.removed_at IS NULL AND o.state = 'active'",
             (list(names),),
         )
         return {row["name"]: (row["id"], row["seated"]) for row in rows}

@@ -54,6 +54,10 @@ class Busy(Exception):
     """Too many matches watched at once."""
 
 
+class TooManyFromOneAddress(Busy):
+    """One address already holds its share of the live viewers."""
+
+
 def arbiter_channel(settings: Settings) -> grpc.aio.Channel:
     """The ladder's channel to the arbiter (PREMIERE_ARBITER_TARGET, TLS as the workers')."""
     if not settings.arbiter_tls:
@@ -123,26 +127,39 @@ class LiveHub:
         max_matches: int,
         max_viewers: int,
         omniscient_delay: int,
+        max_viewers_per_address: int | None = None,
     ) -> None:
         self.pool = pool
         self.stub = stub
         self.max_matches = max_matches
         self.max_viewers = max_viewers
+        self.max_per_address = max_viewers_per_address or max_viewers
         self.omniscient_delay = omniscient_delay
         self.feeds: dict[str, Feed] = {}
         self.viewers = 0
+        self.by_address: dict[str, int] = {}
 
     def omniscient_for(self, builtin_only: bool) -> int:
         """Moves of delay of the omniscient view for a match, 0 when none is offered."""
         return self.omniscient_delay if builtin_only else 0
 
     async def follow(
-        self, match_id: str, game: Game, delay: int = 0, names: tuple[str, ...] = ()
+        self,
+        match_id: str,
+        game: Game,
+        delay: int = 0,
+        address: str = "",
+        names: tuple[str, ...] = (),
     ) -> AsyncGenerator[dict[str, Any], None]:
         """The match's events so far, then as they come; with ``delay``, after each move also
         every seat's view ``delay`` moves back ("omniscient" events), worked out once per
-        match for all its watchers. Several events waiting at once (a new viewer's history,
-        a viewer that fell behind) come as one "backlog" event (`backlog`)."""
+        match for all its watchers. ``address`` (the client's) may hold at most
+        ``max_viewers_per_address`` of the viewers. Several events waiting at once (a new
+        viewer's history, a viewer that fell behind) come as one "backlog" event (`backlog`)."""
+        if self.by_address.get(address, 0) >= self.max_per_address:
+            raise TooManyFromOneAddress(
+                f"this address already follows {self.max_per_address} live matches at once"
+            )
         if self.viewers >= self.max_viewers:
             raise Busy(f"the ladder already has {self.max_viewers} live viewers")
         feed = self.feeds.get(match_id)
@@ -153,6 +170,7 @@ class LiveHub:
             feed.task = asyncio.create_task(self._pump(feed, game, delay, names))
         feed.watchers += 1
         self.viewers += 1
+        self.by_address[address] = self.by_address.get(address, 0) + 1
         sent = 0
         try:
             while True:
@@ -174,6 +192,9 @@ class LiveHub:
         finally:
             feed.watchers -= 1
             self.viewers -= 1
+            left = self.by_address.pop(address, 1) - 1
+            if left:
+                self.by_address[address] = left
             if feed.watchers == 0 and self.feeds.get(match_id) is feed:
                 del self.feeds[match_id]
                 if feed.task is not None and not feed.task.done():
@@ -381,8 +402,10 @@ def add_routes(app: web.Application, hub: LiveHub) -> None:
             await response.write(data)
 
         try:
-            stream = hub.follow(match_id, game, delay, tuple(watched.players))
+            stream = hub.follow(match_id, game, delay, request.remote or "", tuple(watched.players))
             first = await anext(stream, None)
+        except TooManyFromOneAddress as error:
+            return web.json_response({"error": str(error)}, status=429)
         except Busy as error:
             return web.json_response({"error": str(error)}, status=503)
         try:
@@ -420,4 +443,4 @@ def add_routes(app: web.Application, hub: LiveHub) -> None:
         return response
 
     # No HEAD: it would open a stream whose body nobody reads.
-    app.router.add_get("/api/live/{match_id}/events", events, allow_head=False)
+    app.router.add_get("/api/live/{match_id:[^/]+}/events", events, allow_head=False)

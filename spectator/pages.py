@@ -7,18 +7,24 @@ HTTP routes (GET):
 - ``/replay/{match}`` (``?ply=N`` opens at a move): the visual replay; reads
   ``/api/matches/{match}/views`` (``spectator.replays``: the engine's views per ply, each frame
   sent as its changes, ``compact``).
-- ``/bots/{player}``: a bot's ratings, recent matches and health; reads ``/api/bots/{player}``.
+- ``/bots``: every bot with its standing and live ratings; reads ``/api/bots``.
+- ``/authors/{name}``: an author's account and its bots with their standing and ratings;
+  reads ``/api/authors/{name}``.
+- ``/bots/{player}``: a bot's standing, versions, ratings, matches page by page (``?page=N``)
+  with each one's rating change and faults, its latest faults with their matches, and its
+  health; reads ``/api/bots/{player}``.
 - ``/leagues`` and ``/leagues/{name}``: every league, one league's standings, rounds and
   matches; read ``/api/leagues`` and ``/api/leagues/{name}``.
 - ``/live`` and ``/live/{match}``: running matches and one of them live; read ``/api/live``
   (each running match with its table now: the spectator's view, every seat's score, the
-  seats to move) and the server-sent events of ``/api/live/{match}/events``
-  (``spectator.live``).
+  seats to move; ``waiting`` when it waits for a host or its bots rather than for a move)
+  and the server-sent events of ``/api/live/{match}/events`` (``spectator.live``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 from collections import OrderedDict
 from collections.abc import Callable
@@ -27,26 +33,106 @@ from typing import Any, TypeVar
 from aiohttp import web
 from psycopg_pool import ConnectionPool
 
+from ladder.queries import BadRequest
 from spectator import profiles, replays
 from spectator.dashboard import STATIC, page_headers
+from spectator.ids import canonical_match_id
 
 _T = TypeVar("_T")
 
 REPLAYS_AT_ONCE = 2
-CACHED_REPLAYS = 32
+"""Matches re-executed at once (CPU work, off the event loop)."""
+REPLAYS_WAITING = 8
+"""Further matches that may wait for a turn; more than that is refused (503) until one ends."""
+CACHED_REPLAY_BYTES = 32 * 2**20
+"""The ended replays kept, as gzip-compressed JSON, in bytes (the least recently read go
+first); served compressed as they are kept, or unpacked for a client that takes no gzip."""
+
+
+class Busy(Exception):
+    pass
+
+
+class ReplayBuilds:
+    """An ended match's frames never change, so they are built once and kept (up to
+    ``budget`` bytes); a match is built at most once at a time however many requests (and
+    spellings of its id) ask for it meanwhile; at most ``at_once`` builds run together and
+    ``waiting`` more wait, so neither the CPU nor the memory of the replays grows with the
+    number of requests. ``build`` runs in a thread and returns (the body, whether the match has
+    ended)."""
+
+    def __init__(
+        self,
+        build: Callable[[str], tuple[bytes, bool]],
+        at_once: int = REPLAYS_AT_ONCE,
+        waiting: int = REPLAYS_WAITING,
+        budget: int = CACHED_REPLAY_BYTES,
+    ) -> None:
+        self.build = build
+        self.at_once = at_once
+        self.waiting = waiting
+        self.budget = budget
+        self.slots = asyncio.Semaphore(at_once)
+        self.kept: OrderedDict[str, bytes] = OrderedDict()
+        self.kept_bytes = 0
+        self.flights: dict[str, asyncio.Task[bytes]] = {}
+        self.builds = 0
+
+    async def get(self, match_id: str) -> bytes:
+        body = self.kept.get(match_id)
+        if body is not None:
+            self.kept.move_to_end(match_id)
+            return body
+        flight = self.flights.get(match_id)
+        if flight is None:
+            if len(self.flights) >= self.at_once + self.waiting:
+                raise Busy(f"{len(self.flights)} replays are being built; try again in a moment")
+            flight = asyncio.create_task(self._build(match_id))
+            self.flights[match_id] = flight
+            flight.add_done_callback(lambda done: self._landed(match_id, done))
+        return await asyncio.shield(flight)
+
+    def _landed(self, match_id: str, done: asyncio.Task[bytes]) -> None:
+        if self.flights.get(match_id) is done:
+            del self.flights[match_id]
+        if not done.cancelled():
+            done.exception()  # retrieved: a waiter that went away must not leave it unseen
+
+    async def _build(self, match_id: str) -> bytes:
+        async with self.slots:
+            self.builds += 1
+            body, ended = await asyncio.to_thread(self.build, match_id)
+        if ended and len(body) <= self.budget:
+            self.kept[match_id] = body
+            self.kept_bytes += len(body)
+            while self.kept_bytes > self.budget:
+                _, dropped = self.kept.popitem(last=False)
+                self.kept_bytes -= len(dropped)
+        return body
+
 
 PAGES = {
-    "/replay/{match_id}": "replay.html",
+    "/replay/{match_id:[^/]+}": "replay.html",
+    "/bots": "bots.html",
     "/bots/{player}": "bot.html",
+    "/authors/{name}": "author.html",
     "/leagues": "leagues.html",
     "/leagues/{name}": "league.html",
     "/live": "live.html",
-    "/live/{match_id}": "watch.html",
+    "/live/{match_id:[^/]+}": "watch.html",
 }
 
 
 def _page(name: str) -> Callable[[web.Request], Any]:
-    async def serve(request: web.Request) -> web.FileResponse:
+    async def serve(request: web.Request) -> web.StreamResponse:
+        spelled = request.match_info.get("match_id")
+        if spelled is not None:
+            canonical = canonical_match_id(spelled)
+            if canonical != spelled:
+                path = request.path[: -len(spelled)] + canonical
+                raise web.HTTPPermanentRedirect(
+                    request.rel_url.with_path(path).with_query(request.query)
+                )
         return web.FileResponse(STATIC / name, headers=page_headers())
 
     return serve
@@ -66,32 +152,43 @@ def add_routes(app: web.Application, ladder: Any) -> None:
 
     from ladder.app import plain  # the dataclass-to-JSON helper of the JSON API
 
-    # An ended match's frames never change: the last few are kept, as JSON. Re-executing a
-    # match is CPU work, so only a couple run at once, off the event loop and off the pool.
-    ended: OrderedDict[str, bytes] = OrderedDict()
-    replaying = asyncio.Semaphore(REPLAYS_AT_ONCE)
+    def build(match_id: str) -> tuple[bytes, bool]:
+        pool: ConnectionPool[Any] = ladder.pool
+        with pool.connection() as conn:
+            logged = replays.load(conn, match_id)
+        found = replays.build_views(logged)
+        body = json.dumps(plain(replays.compact(found))).encode()
+        return gzip.compress(body, compresslevel=6), found.status in replays.ENDED
+
+    built = ReplayBuilds(build)
 
     async def views(request: web.Request) -> web.Response:
-        match_id = request.match_info["match_id"]
-        body = ended.get(match_id)
-        if body is None:
-            logged = await run(replays.load, match_id)
-            async with replaying:
-                found = await asyncio.to_thread(replays.build_views, logged)
-            body = json.dumps(plain(replays.compact(found))).encode()
-            if found.status in replays.ENDED:
-                ended[match_id] = body
-                while len(ended) > CACHED_REPLAYS:
-                    ended.popitem(last=False)
-        else:
-            ended.move_to_end(match_id)
-        response = web.Response(body=body, content_type="application/json")
-        response.enable_compression()
-        return response
+        match_id = canonical_match_id(request.match_info["match_id"])
+        try:
+            packed = await built.get(match_id)
+        except Busy as error:
+            return web.json_response(
+                {"error": str(error)}, status=503, headers={"Retry-After": "2"}
+            )
+        headers = {"Vary": "Accept-Encoding", "Content-Type": "application/json"}
+        if "gzip" in request.headers.get("Accept-Encoding", "").lower():
+            return web.Response(body=packed, headers={**headers, "Content-Encoding": "gzip"})
+        return web.Response(body=await asyncio.to_thread(gzip.decompress, packed), headers=headers)
 
     async def bot(request: web.Request) -> web.Response:
-        found = await run(profiles.bot_profile, request.match_info["player"])
+        text = request.query.get("page") or "0"
+        if not text.isdigit() or len(text) > 4:
+            raise BadRequest(f"page must be a whole number, not {text[:20]!r}")
+        found = await run(profiles.bot_profile, request.match_info["player"], None, int(text))
         return web.json_response(plain(found))
+
+    async def bots(request: web.Request) -> web.Response:
+        return web.json_response({"bots": plain(await run(profiles.list_bots))})
+
+    async def author(request: web.Request) -> web.Response:
+        return web.json_response(
+            plain(await run(profiles.author_profile, request.match_info["name"]))
+        )
 
     async def leagues(request: web.Request) -> web.Response:
         return web.json_response({"leagues": plain(await run(profiles.list_leagues))})
@@ -107,14 +204,20 @@ def add_routes(app: web.Application, ladder: Any) -> None:
         matches = profiles.running_matches(conn)
         keys = [(m.match_id, m.game, m.decisions) for m in matches]
         now = replays.tables(conn, keys, running)
-        return [{**plain(m), **now.get(m.match_id, {})} for m in matches]
+        stalled = replays.waiting(conn, [m.match_id for m in matches])
+        return [
+            {**plain(m), **now.get(m.match_id, {}), "waiting": m.match_id in stalled}
+            for m in matches
+        ]
 
     async def live(request: web.Request) -> web.Response:
         async with advancing:
             return web.json_response({"matches": await run(running_tables)})
 
-    app.router.add_get("/api/matches/{match_id}/views", views)
+    app.router.add_get("/api/matches/{match_id:[^/]+}/views", views)
+    app.router.add_get("/api/bots", bots)
     app.router.add_get("/api/bots/{player}", bot)
+    app.router.add_get("/api/authors/{name}", author)
     app.router.add_get("/api/leagues", leagues)
     app.router.add_get("/api/leagues/{name}", league)
     app.router.add_get("/api/live", live)

@@ -16,13 +16,17 @@ from typing import Any
 
 import psycopg
 
+from ladder import elo, queries
 from ladder.queries import BUILTIN_PREFIX, NotFound, _player_id
 from ladder.store import tuples
 
 Connection = psycopg.Connection[Any]
 
 RECENT_MATCHES = 20
+MAX_PAGE = 500
+RECENT_FAULTS = 20
 RUNNING_LIMIT = 100
+MAX_PROGRESS_ROUNDS = 2000
 WINDOWS = (("day", datetime.timedelta(days=1)), ("week", datetime.timedelta(days=7)))
 FAULT_KINDS = ("timeout", "illegal", "malformed", "disconnect")
 
@@ -47,6 +51,24 @@ class RecentMatch:
     forfeited: bool
     finished_at: datetime.datetime | None
     players: tuple[str, ...]
+    rated: bool
+    """Created rated (a casual, validation or probation match is not)."""
+    elo_before: float | None
+    elo_after: float | None
+    """The bot's live Elo on the game around this match, once the ladder rated it."""
+    faults: dict[str, int]
+    """Faults blamed on the bot in this match, by kind."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """A fault blamed on the bot in an ended match: where it happened, never its detail."""
+
+    match_id: str
+    game: str
+    ply: int
+    kind: str
+    at: datetime.datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,18 +94,37 @@ class BotProfile:
     ratings: tuple[GameRating, ...]
     recent: tuple[RecentMatch, ...]
     health: tuple[Health, ...]
+    standing: dict[str, Any] | None
+    """validating, failed, rated, probation or disabled, since when, why, and its latest
+    events (``ladder.queries.bot_standing``); None for a built-in."""
+    versions: dict[str, Any] | None
+    """Its family's versions (``ladder.queries.bot_versions``); None for a built-in or a
+    removed bot."""
+    faults: tuple[Fault, ...]
+    page: int
+    page_size: int
+    has_more: bool
+    account: str | None = None
+    """The author's account that owns it (``operator`` for the operator's bots); None for a
+    built-in."""
 
 
-def bot_profile(conn: Connection, player: str, now: datetime.datetime | None = None) -> BotProfile:
-    """A bot (or ``builtin:<name>``) by name: its ratings per game with their history, its
-    recent matches and its health over the last day and week."""
+def bot_profile(
+    conn: Connection, player: str, now: datetime.datetime | None = None, page: int = 0
+) -> BotProfile:
+    """A bot (or ``builtin:<name>``) by name: its standing, versions, ratings per game with
+    their history, its matches (``page`` of them, newest first, each with its rating change
+    and faults), its latest faults with their matches, and its health over the last day and
+    week."""
+    if not 0 <= page <= MAX_PAGE:
+        raise queries.BadRequest(f"page is from 0 to {MAX_PAGE}")
     with conn.transaction():
         cur = tuples(conn)
         builtin = player.startswith(BUILTIN_PREFIX)
         if builtin:
             name = player.removeprefix(BUILTIN_PREFIX)
             seat_filter, key = "s.builtin = %s", name
-            registered = connected = None
+            registered = connected = account = None
             removed, declared = False, None
             if not cur.execute(
                 "SELECT 1 FROM match_seats WHERE builtin = %s LIMIT 1", (name,)
@@ -91,13 +132,14 @@ def bot_profile(conn: Connection, player: str, now: datetime.datetime | None = N
                 raise NotFound(f"no player {player[:80]!r}")
         else:
             row = cur.execute(
-                "SELECT id, created_at, last_connected_at, removed_at IS NOT NULL, games"
-                " FROM bots WHERE name = %s",
+                "SELECT b.id, b.created_at, b.last_connected_at, b.removed_at IS NOT NULL,"
+                " b.games, l.account FROM bots b JOIN bot_lineage l ON l.name = b.name"
+                " WHERE b.name = %s",
                 (player,),
             ).fetchone()
             if row is None:
                 raise NotFound(f"no bot {player[:80]!r}")
-            bot_id, registered, connected, removed, games = row
+            bot_id, registered, connected, removed, games, account = row
             declared = tuple(games) if games is not None else None
             seat_filter, key = "s.bot_id = %s", bot_id
         ratings: list[GameRating] = []
@@ -111,15 +153,23 @@ def bot_profile(conn: Connection, player: str, now: datetime.datetime | None = N
                 " ORDER BY game",
                 (player_id,),
             ).fetchall()
-            for game, elo, played in rows:
+            for game, live, played in rows:
                 points = cur.execute(
                     "SELECT after FROM (SELECT seq, after FROM rating_history"
                     " WHERE game = %s AND player_id = %s ORDER BY seq DESC LIMIT 200) h"
                     " ORDER BY seq",
                     (game, player_id),
                 ).fetchall()
-                ratings.append(GameRating(game, elo, played, tuple(p for (p,) in points)))
-        recent = _recent(cur, seat_filter, key)
+                ratings.append(GameRating(game, live, played, tuple(p for (p,) in points)))
+        recent, more = _recent(cur, seat_filter, key, page)
+        faults = _faults(cur, seat_filter, key)
+        standing = versions = None
+        if not builtin:
+            standing = queries.bot_standing(conn, player, limit=10)
+            try:
+                versions = queries.bot_versions(conn, player, elo.DEFAULT_PARAMS)
+            except NotFound:
+                versions = None
         clock = cur.execute("SELECT now()").fetchone()
         moment = now or (clock[0] if clock else datetime.datetime.now(datetime.UTC))
         health = tuple(
@@ -135,22 +185,39 @@ def bot_profile(conn: Connection, player: str, now: datetime.datetime | None = N
         ratings=tuple(ratings),
         recent=recent,
         health=health,
+        standing=standing,
+        versions=versions,
+        faults=faults,
+        page=page,
+        page_size=RECENT_MATCHES,
+        has_more=more,
+        account=account,
     )
 
 
-def _recent(cur: Any, seat_filter: str, key: Any) -> tuple[RecentMatch, ...]:
+def _recent(
+    cur: Any, seat_filter: str, key: Any, page: int
+) -> tuple[tuple[RecentMatch, ...], bool]:
     rows = cur.execute(
         "SELECT m.id, m.game, m.status, s.seat, m.players, m.outcome, s.forfeited,"
         " m.finished_at,"
         " (SELECT array_agg(coalesce(b.name, %s || o.builtin) ORDER BY o.seat)"
-        "  FROM match_seats o LEFT JOIN bots b ON b.id = o.bot_id WHERE o.match_id = m.id)"
+        "  FROM match_seats o LEFT JOIN bots b ON b.id = o.bot_id WHERE o.match_id = m.id),"
+        " m.rated, h.before, h.after,"
+        " (SELECT coalesce(jsonb_object_agg(k.kind, k.n), '{}') FROM (SELECT f.kind, count(*) n"
+        "  FROM match_faults f WHERE f.match_id = m.id AND f.seat = s.seat AND f.blame = 'bot'"
+        "  GROUP BY f.kind) k)"
         " FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        " LEFT JOIN rating_history h ON h.match_id = m.id AND h.seat = s.seat"
         f" WHERE {seat_filter} AND m.status <> 'pending'"
-        " ORDER BY coalesce(m.finished_at, m.started_at, m.created_at) DESC, m.id LIMIT %s",
-        (BUILTIN_PREFIX, key, RECENT_MATCHES),
+        " ORDER BY coalesce(m.finished_at, m.started_at, m.created_at) DESC, m.id, s.seat"
+        " LIMIT %s OFFSET %s",
+        (BUILTIN_PREFIX, key, RECENT_MATCHES + 1, page * RECENT_MATCHES),
     ).fetchall()
     recent = []
-    for match_id, game, status, seat, seats, outcome, forfeited, finished, players in rows:
+    for row in rows[:RECENT_MATCHES]:
+        (match_id, game, status, seat, seats, outcome, forfeited, finished, players) = row[:9]
+        rated, before, after, kinds = row[9:]
         ended = status == "finished" and outcome is not None
         ranks = outcome.get("ranks") or [] if ended else []
         scores = outcome.get("scores") or [] if ended else []
@@ -166,9 +233,29 @@ def _recent(cur: Any, seat_filter: str, key: Any) -> tuple[RecentMatch, ...]:
                 forfeited=bool(forfeited),
                 finished_at=finished,
                 players=tuple(players or ()),
+                rated=bool(rated),
+                elo_before=None if before is None else float(before),
+                elo_after=None if after is None else float(after),
+                faults={str(k): int(n) for k, n in sorted((kinds or {}).items())},
             )
         )
-    return tuple(recent)
+    return tuple(recent), len(rows) > RECENT_MATCHES
+
+
+def _faults(cur: Any, seat_filter: str, key: Any) -> tuple[Fault, ...]:
+    """The latest faults blamed on the player, in ended matches only (a running match's
+    faults would say where it stands)."""
+    rows = cur.execute(
+        "SELECT f.match_id, m.game, f.ply, f.kind, f.at"
+        " FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        " JOIN match_faults f ON f.match_id = s.match_id AND f.seat = s.seat"
+        f" WHERE {seat_filter} AND f.blame = 'bot' AND m.status IN ('finished', 'void')"
+        " ORDER BY f.at DESC, f.id DESC LIMIT %s",
+        (key, RECENT_FAULTS),
+    ).fetchall()
+    return tuple(
+        Fault(str(match_id), game, int(ply), kind, at) for match_id, game, ply, kind, at in rows
+    )
 
 
 BEGUN = "coalesce(m.started_at, m.created_at)"
@@ -224,6 +311,79 @@ def _ms(value: Any) -> float | None:
     return None if value is None else round(float(value), 1)
 
 
+@dataclass(frozen=True, slots=True)
+class BotEntry:
+    player: str
+    builtin: bool
+    version: str | None
+    active: bool
+    standing: str | None
+    """validating, failed, rated, probation or disabled; None before it first connects (and
+    for a built-in)."""
+    last_connected_at: datetime.datetime | None
+    ratings: dict[str, dict[str, float | int]]
+    """Live Elo and rated games per game."""
+    account: str | None = None
+    """The account that owns it; None for a built-in."""
+
+
+MAX_LISTED_BOTS = 1000
+
+
+def list_bots(conn: Connection, account: str | None = None) -> tuple[BotEntry, ...]:
+    """Every registered bot and version not removed (by family, oldest version first), then
+    the built-ins that have played a rated match, each with its standing and live ratings;
+    with ``account``, that account's bots only."""
+    with conn.transaction():
+        cur = tuples(conn)
+        rated: dict[str, dict[str, dict[str, float | int]]] = {}
+        for player, game, rating, games in cur.execute(
+            "SELECT player, game, rating, games FROM ladder_ratings WHERE games > 0"
+            " ORDER BY player, game"
+        ).fetchall():
+            rated.setdefault(player, {})[game] = {"elo": float(rating), "games": int(games)}
+        rows = cur.execute(
+            "SELECT l.name, l.version, l.active, s.state, b.last_connected_at, l.account"
+            " FROM bot_lineage l JOIN bots b ON b.name = l.name"
+            " LEFT JOIN bot_standing_public s ON s.bot = l.name"
+            " WHERE NOT l.removed AND (%s::text IS NULL OR l.account = %s)"
+            " ORDER BY l.family, l.created_at, l.name LIMIT %s",
+            (account, account, MAX_LISTED_BOTS),
+        ).fetchall()
+    bots = [
+        BotEntry(name, False, version, bool(active), state, connected, rated.get(name, {}), owner)
+        for name, version, active, state, connected, owner in rows
+    ]
+    if account is None:
+        bots.extend(
+            BotEntry(player, True, None, True, None, None, ratings)
+            for player, ratings in sorted(rated.items())
+            if player.startswith(BUILTIN_PREFIX)
+        )
+    return tuple(bots)
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorProfile:
+    name: str
+    state: str
+    created_at: datetime.datetime
+    bots: tuple[BotEntry, ...]
+    """Its bots and their versions (not removed), each with its standing and live ratings."""
+
+
+def author_profile(conn: Connection, name: str) -> AuthorProfile:
+    """An author's account as anyone may see it: its name, state and bots (never a token)."""
+    row = (
+        tuples(conn)
+        .execute("SELECT name, state, created_at FROM accounts WHERE name = %s", (name,))
+        .fetchone()
+    )
+    if row is None:
+        raise NotFound(f"no author {name[:80]!r}")
+    return AuthorProfile(row[0], row[1], row[2], list_bots(conn, name))
+
+
 # --- leagues --------------------------------------------------------------------------------
 
 
@@ -272,6 +432,12 @@ class LeagueDetail:
     standings: tuple[dict[str, Any], ...]
     standings_round: int | None
     rounds: tuple[LeagueRound, ...]
+    settings: dict[str, Any]
+    rated: bool
+    progress: dict[str, Any] | None
+    """What a format that ends on its own (the SPRT) said after the last round closed."""
+    progress_history: tuple[dict[str, Any], ...]
+    """What it said after every round, oldest first: ``round`` and its progress."""
 
 
 _SUMMARY = (
@@ -281,7 +447,7 @@ _SUMMARY = (
     " (SELECT count(*) FROM league_rounds r WHERE r.league_id = l.id),"
     " (SELECT count(*) FROM league_tables t WHERE t.league_id = l.id),"
     " (SELECT count(*) FROM league_tables t WHERE t.league_id = l.id"
-    "  AND t.status IN ('finished', 'void')), l.id, l.options"
+    "  AND t.status IN ('finished', 'void')), l.id, l.options, l.settings, l.rated, l.progress"
     " FROM leagues l"
 )
 
@@ -329,7 +495,12 @@ def league(conn: Connection, name: str, max_rounds: int = 50) -> LeagueDetail:
         row = cur.execute(_SUMMARY + " WHERE l.name = %s", (name,)).fetchone()
         if row is None:
             raise NotFound(f"no league {name[:80]!r}")
-        league_id, options = row[15], row[16]
+        league_id, options, settings, rated, latest = row[15], row[16], row[17], row[18], row[19]
+        history = cur.execute(
+            "SELECT round, progress FROM league_progress_history WHERE league_id = %s"
+            " ORDER BY round DESC LIMIT %s",
+            (league_id, MAX_PROGRESS_ROUNDS),
+        ).fetchall()
         last = cur.execute(
             "SELECT number, standings FROM league_rounds WHERE league_id = %s"
             " AND status = 'closed' ORDER BY number DESC LIMIT 1",
@@ -369,6 +540,12 @@ def league(conn: Connection, name: str, max_rounds: int = 50) -> LeagueDetail:
         rounds=tuple(
             LeagueRound(number, status, opened, closed, tuple(by_round.get(number, ())))
             for number, status, opened, closed in rounds
+        ),
+        settings=dict(settings or {}),
+        rated=bool(rated),
+        progress=latest,
+        progress_history=tuple(
+            {"round": number, **progress} for number, progress in reversed(history)
         ),
     )
 

@@ -377,6 +377,28 @@ def sealed(conn: Connection, match_id: str) -> bool:
     return row is None or bool(row[0])
 
 
+def waiting(conn: Connection, match_ids: Sequence[str]) -> set[str]:
+    """The running matches among ``match_ids`` that wait for a host or its bots, not for a
+    move: no arbiter holds them (their lease has lapsed), or the arbiter that took one over has
+    written nothing yet (its fencing number is above every move and fault logged, some of which
+    an earlier host wrote): it waits for the match's bots to come back."""
+    rows = (
+        tuples(conn)
+        .execute(
+            "SELECT l.match_id FROM match_leases l WHERE l.match_id = ANY(%s::uuid[])"
+            " AND (l.expires_at < now() OR ("
+            "  EXISTS (SELECT 1 FROM match_moves mv WHERE mv.match_id = l.match_id)"
+            "  AND l.fence > (SELECT coalesce(max(mv.fence), 0) FROM match_moves mv"
+            "   WHERE mv.match_id = l.match_id)"
+            "  AND l.fence > (SELECT coalesce(max(f.fence), 0) FROM match_faults f"
+            "   WHERE f.match_id = l.match_id)))",
+            ([_parse(match_id) for match_id in match_ids],),
+        )
+        .fetchall()
+    )
+    return {str(match_id) for (match_id,) in rows}
+
+
 def tables(
     conn: Connection, matches: Sequence[tuple[str, str, int]], cache: dict[str, Replica]
 ) -> dict[str, dict[str, Any]]:

@@ -16,7 +16,15 @@ import psycopg
 
 import games
 from games.bots import bot_names
-from workers.standing import Change, Policy, ValidationMatch, probation_change, validation_change
+from premiere.admission import SeatStanding
+from workers.standing import (
+    Change,
+    Policy,
+    ValidationMatch,
+    inherited_change,
+    probation_change,
+    validation_change,
+)
 
 Row = dict[str, Any]
 
@@ -31,6 +39,7 @@ __all__ = [
     "note",
     "plan_validation",
     "resolve_seats",
+    "seat_standings",
     "seated",
     "set_enabled",
     "standing",
@@ -97,33 +106,70 @@ def _claimed(plays: Sequence[str] | None) -> list[str]:
 
 
 def admit_new(conn: psycopg.Connection[Row], policy: Policy) -> list[str]:
-    """Give every bot that has connected and has no standing one: validating (or rated at once
+    """Give every bot that has connected and has no standing one. A new version takes its
+    predecessor's (``workers.standing.inherited_change``: a version bump does not end a
+    probation, and keeps what its lineage validated); a new bot validates (or is rated at once
     when there is no gate). Returns the bots admitted."""
     rows = conn.execute(
-        "SELECT d.name, d.games, l.predecessor FROM bot_directory d"
+        "SELECT d.name, d.games, l.predecessor, p.state AS inherited FROM bot_directory d"
         " LEFT JOIN bot_lineage l ON l.name = d.name"
+        " LEFT JOIN bot_standing p ON p.bot = l.predecessor"
         " WHERE NOT d.removed AND d.games IS NOT NULL"
         " AND NOT EXISTS (SELECT 1 FROM bot_standing s WHERE s.bot = d.name) ORDER BY d.name"
     ).fetchall()
     admitted = []
     for row in rows:
-        after = f"new version after {row['predecessor']}; " if row["predecessor"] else ""
-        if policy.matches == 0:
-            change = Change(
-                "rated", "admitted", f"{after}admitted to rated play (no validation set)."
-            )
-        else:
-            claimed = _claimed(row["games"])
-            change = Change(
-                "validating",
-                "validating",
-                f"{after}validating: {policy.matches} unrated match(es) against the built-ins"
-                f" in each game it plays ({', '.join(claimed)}) before rated play; until then"
-                " its matches are unrated.",
-            )
+        claimed = _claimed(row["games"])
+        change = inherited_change(row["predecessor"], row["inherited"], claimed, policy)
         if apply(conn, row["name"], None, change):
             admitted.append(row["name"])
+    if policy.matches == 0:
+        validate_without_gate(conn)
     return admitted
+
+
+def validate_without_gate(conn: psycopg.Connection[Row]) -> None:
+    """With no gate, every game a bot in rated play claims counts as validated."""
+    for row in conn.execute(
+        "SELECT l.family, s.bot, d.games FROM bot_standing s"
+        " JOIN bot_lineage l ON l.name = s.bot JOIN bot_directory d ON d.name = s.bot"
+        " WHERE s.state = 'rated'"
+    ).fetchall():
+        _validated(conn, row["family"], row["bot"], _claimed(row["games"]))
+
+
+def _validated(
+    conn: psycopg.Connection[Row], family: str, bot: str, claimed: Sequence[str]
+) -> None:
+    conn.execute(
+        "INSERT INTO lineage_validations (family, game, bot) SELECT %s, g, %s"
+        " FROM unnest(%s::text[]) g ON CONFLICT DO NOTHING",
+        (family, bot, list(claimed)),
+    )
+
+
+def seat_standings(conn: psycopg.Connection[Row], seats: Sequence[str]) -> dict[str, SeatStanding]:
+    """What the gate (``premiere.admission.judge``) needs of each registered seat name."""
+    rows_of = seated(conn, seats)
+    found = {
+        row["bot"]: row
+        for row in conn.execute(
+            "SELECT * FROM seat_admission WHERE bot = ANY(%s)", (list(rows_of.values()),)
+        ).fetchall()
+    }
+    return {
+        name: SeatStanding(
+            row["bot"],
+            row["owner"],
+            row["state"],
+            frozenset(row["validated"]),
+            row["removed"],
+            row["account_active"],
+            row["disabled"],
+        )
+        for name, bot in rows_of.items()
+        if (row := found.get(bot)) is not None
+    }
 
 
 def _seat_name(conn: psycopg.Connection[Row], bot: str) -> str:
@@ -137,60 +183,80 @@ def _seat_name(conn: psycopg.Connection[Row], bot: str) -> str:
 
 
 def plan_validation(conn: psycopg.Connection[Row], policy: Policy) -> int:
-    """Plan the validation matches of every validating bot that has none for its current
-    attempt and is its family's active version: ``policy.matches`` per claimed game at its
+    """Plan the validation matches of every bot that needs some and is its family's active
+    version: a validating bot in each game it claims, a rated one in each claimed game its
+    lineage has not validated (validation is per game). ``policy.matches`` per game at its
     smallest table of two or more that the bot accepts, the other seats held by built-ins,
     the bot's seat rotated. An inactive version waits until it is made active."""
+    if policy.matches == 0:
+        return 0
     # Only a family's active version is validated, one validation at a time per family: a bot
     # that announces version after version cannot make the arbiter play more than that.
     rows = conn.execute(
-        "SELECT s.bot, s.since, d.games, d.player_counts FROM bot_standing s"
+        "SELECT s.bot, s.state, s.since, d.games, d.player_counts, l.family,"
+        " coalesce((SELECT array_agg(v.game) FROM lineage_validations v"
+        "   WHERE v.family = l.family), '{}') AS validated,"
+        " coalesce((SELECT array_agg(DISTINCT v.game) FROM validation_matches v"
+        "   WHERE v.bot = s.bot AND v.created_at >= s.since), '{}') AS attempted"
+        " FROM bot_standing s"
         " JOIN bot_directory d ON d.name = s.bot"
         " JOIN bot_lineage l ON l.name = s.bot AND l.active"
-        " WHERE s.state = 'validating' AND NOT EXISTS (SELECT 1 FROM validation_matches v"
-        "   WHERE v.bot = s.bot AND v.created_at >= s.since)"
+        " WHERE s.state IN ('validating', 'rated')"
         " AND NOT EXISTS (SELECT 1 FROM validation_matches v JOIN bot_lineage o ON o.name = v.bot"
         "   WHERE o.family = l.family AND v.status IN ('planned', 'dispatched'))"
     ).fetchall()
     planned = 0
     for row in rows:
         seat = _seat_name(conn, row["bot"])
+        if row["state"] == "validating":
+            if row["attempted"]:
+                continue
+            wanted = _claimed(row["games"])
+        else:
+            done = set(row["validated"]) | set(row["attempted"])
+            wanted = [g for g in _claimed(row["games"]) if g not in done]
         with conn.transaction():
-            for game_id in _claimed(row["games"]):
-                engine = games.get(game_id)
-                sizes = [
-                    n
-                    for n in engine.player_counts
-                    if n >= 2 and (row["player_counts"] is None or n in row["player_counts"])
-                ]
-                if not sizes:
-                    continue  # it accepts no table of this game that seats others
-                players = min(sizes)
-                names = bot_names(engine)
-                fill = [n for n in ("heuristic", "random", "first", "last") if n in names]
-                start = conn.execute(
-                    "SELECT coalesce(max(number) + 1, 0) AS n FROM validation_matches"
-                    " WHERE bot = %s AND game = %s",
-                    (row["bot"], game_id),
-                ).fetchone()
-                assert start is not None
-                for k in range(policy.matches):
-                    others = [f"builtin:{fill[(k + i) % len(fill)]}" for i in range(players - 1)]
-                    at = k % players
-                    seats = [*others[:at], seat, *others[at:]]
-                    conn.execute(
-                        "INSERT INTO validation_matches (bot, game, number, seats)"
-                        " VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                        (row["bot"], game_id, start["n"] + k, seats),
-                    )
-                    planned += 1
+            for game_id in wanted:
+                planned += _plan_game(conn, row, seat, game_id, policy)
     return planned
+
+
+def _plan_game(
+    conn: psycopg.Connection[Row], row: Row, seat: str, game_id: str, policy: Policy
+) -> int:
+    engine = games.get(game_id)
+    sizes = [
+        n
+        for n in engine.player_counts
+        if n >= 2 and (row["player_counts"] is None or n in row["player_counts"])
+    ]
+    if not sizes:
+        return 0  # it accepts no table of this game that seats others
+    players = min(sizes)
+    names = bot_names(engine)
+    fill = [n for n in ("heuristic", "random", "first", "last") if n in names]
+    start = conn.execute(
+        "SELECT coalesce(max(number) + 1, 0) AS n FROM validation_matches"
+        " WHERE bot = %s AND game = %s",
+        (row["bot"], game_id),
+    ).fetchone()
+    assert start is not None
+    for k in range(policy.matches):
+        others = [f"builtin:{fill[(k + i) % len(fill)]}" for i in range(players - 1)]
+        at = k % players
+        seats = [*others[:at], seat, *others[at:]]
+        conn.execute(
+            "INSERT INTO validation_matches (bot, game, number, seats)"
+            " VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+            (row["bot"], game_id, start["n"] + k, seats),
+        )
+    return policy.matches
 
 
 def validation_to_dispatch(conn: psycopg.Connection[Row]) -> list[tuple[str, str, int]]:
     rows = conn.execute(
         "SELECT v.bot, v.game, v.number FROM validation_matches v"
-        " JOIN bot_standing s ON s.bot = v.bot AND s.state = 'validating'"
+        " JOIN bot_standing s ON s.bot = v.bot AND s.state IN ('validating', 'rated')"
         " WHERE v.status = 'planned' ORDER BY v.bot, v.game, v.number"
     ).fetchall()
     return [(r["bot"], r["game"], r["number"]) for r in rows]
@@ -202,7 +268,7 @@ def validation_request(
     """The seats of a validation match still to create, or None."""
     row = conn.execute(
         "SELECT v.seats FROM validation_matches v"
-        " JOIN bot_standing s ON s.bot = v.bot AND s.state = 'validating'"
+        " JOIN bot_standing s ON s.bot = v.bot AND s.state IN ('validating', 'rated')"
         " WHERE v.bot = %s AND v.game = %s AND v.number = %s AND v.status = 'planned'",
         (bot, game, number),
     ).fetchone()
@@ -233,15 +299,21 @@ def decide(conn: psycopg.Connection[Row], policy: Policy) -> list[tuple[str, Cha
     """Settle validations whose matches all ended, and start or end probations."""
     changes: list[tuple[str, Change]] = []
     validating = conn.execute(
-        "SELECT bot, since FROM bot_standing WHERE state = 'validating' ORDER BY bot"
+        "SELECT s.bot, s.state, s.since, l.family FROM bot_standing s"
+        " JOIN bot_lineage l ON l.name = s.bot"
+        " WHERE s.state IN ('validating', 'rated') AND EXISTS (SELECT 1 FROM validation_matches v"
+        "   WHERE v.bot = s.bot AND v.created_at >= s.since) ORDER BY s.bot"
     ).fetchall()
     for row in validating:
+        # A rated bot's validations are of the games its lineage had not validated yet.
         rows = conn.execute(
             "SELECT v.game, v.match_id, v.status, coalesce(f.faults, '{}') AS faults"
             " FROM validation_matches v"
             " LEFT JOIN bot_match_faults f ON f.match_id = v.match_id AND f.bot = v.bot"
-            " WHERE v.bot = %s AND v.created_at >= %s ORDER BY v.game, v.number",
-            (row["bot"], row["since"]),
+            " WHERE v.bot = %s AND v.created_at >= %s AND (%s = 'validating' OR NOT EXISTS"
+            "   (SELECT 1 FROM lineage_validations l WHERE l.family = %s AND l.game = v.game))"
+            " ORDER BY v.game, v.number",
+            (row["bot"], row["since"], row["state"], row["family"]),
         ).fetchall()
         if not rows:
             continue
@@ -251,8 +323,20 @@ def decide(conn: psycopg.Connection[Row], policy: Policy) -> list[tuple[str, Cha
             if r["status"] in ("finished", "void")
         ]
         change = validation_change(matches, expected=len(rows))
-        if change is not None and apply(conn, row["bot"], "validating", change):
+        if change is None:
+            continue
+        passed = sorted({m.game for m in matches}) if change.state == "rated" else []
+        if row["state"] == "rated" and passed:
+            # A rated bot validated one more game (failing it fails the bot, below).
+            with conn.transaction():
+                _validated(conn, row["family"], row["bot"], passed)
+                note(conn, row["bot"], "validated", change.message)
             changes.append((row["bot"], change))
+            continue
+        with conn.transaction():
+            if apply(conn, row["bot"], row["state"], change):
+                _validated(conn, row["family"], row["bot"], passed)
+                changes.append((row["bot"], change))
     # One round trip for every watched bot: its latest matches since its state began.
     watched = conn.execute(
         "SELECT s.bot, s.state,"

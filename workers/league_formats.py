@@ -293,6 +293,7 @@ def _sprt_progress(bots: Sequence[str], groups: Groups, settings: Mapping[str, A
     verdict = now.verdict
     if verdict is None and sum(now.pairs) >= int(merged["max_pairs"]):
         verdict = "inconclusive"
+    estimate = sprt.elo_estimate(now.pairs)
     return Progress(
         state={
             "kind": "sprt",
@@ -309,6 +310,16 @@ def _sprt_progress(bots: Sequence[str], groups: Groups, settings: Mapping[str, A
             "lower": round(now.lower, 6),
             "upper": round(now.upper, 6),
             "verdict": verdict,
+            "max_pairs": int(merged["max_pairs"]),
+            "elo": None if estimate is None else round(estimate.elo, 2),
+            "elo_error": None
+            if estimate is None or estimate.error is None
+            else round(estimate.error, 2),
+            "elo_low": None if estimate is None or estimate.low is None else round(estimate.low, 2),
+            "elo_high": None
+            if estimate is None or estimate.high is None
+            else round(estimate.high, 2),
+            "los": None if estimate is None else round(estimate.los, 4),
         },
         verdict=verdict,
     )

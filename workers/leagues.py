@@ -61,6 +61,7 @@ class League:
     settings: dict[str, Any]
     rated: bool
     progress: dict[str, Any] | None
+    allow_same_owner: bool = False
 
     @classmethod
     def from_row(cls, row: Row) -> League:
@@ -82,6 +83,7 @@ class League:
             settings=row["settings"],
             rated=row["rated"],
             progress=row["progress"],
+            allow_same_owner=row.get("allow_same_owner", False),
         )
 
 
@@ -106,9 +108,12 @@ def create_league(
     time_bank_ms: int = 0,
     settings: dict[str, Any] | None = None,
     rated: bool | None = None,
+    allow_same_owner: bool = False,
 ) -> League:
     """Validate against the game and the format, then store the league. ``rated`` None takes
-    the format's default (every format rates its matches but the SPRT)."""
+    the format's default (every format rates its matches but the SPRT). A rated league seats
+    no owner twice (``premiere.admission``) unless ``allow_same_owner``: then the tables that
+    do are played unrated."""
     engine = games.get(game)
     if players not in engine.player_counts:
         raise ValueError(f"{game} is played by {engine.player_counts} players, not {players}")
@@ -121,12 +126,14 @@ def create_league(
     if rated is None:
         rated = rated_by_default(format)
     _check_accepted(conn, [b for b in bots if not b.startswith("builtin:")], players, rated)
+    if rated and not allow_same_owner:
+        _check_owners(conn, [b for b in bots if not b.startswith("builtin:")])
     if rounds is None:
         rounds = default_rounds(format, len(bots), players, resolved_settings)
     row = conn.execute(
         "INSERT INTO leagues (name, game, format, players, options, bots, every_seconds, cron,"
-        " rounds, seed, move_time_ms, time_bank_ms, settings, rated)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING *",
+        " rounds, seed, move_time_ms, time_bank_ms, settings, rated, allow_same_owner)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING *",
         (
             name,
             game,
@@ -142,10 +149,35 @@ def create_league(
             time_bank_ms,
             json.dumps(resolved_settings),
             rated,
+            allow_same_owner,
         ),
     ).fetchone()
     assert row is not None
     return League.from_row(row)
+
+
+def _check_owners(conn: psycopg.Connection[Row], names: Sequence[str]) -> None:
+    """No two bots of one owner in a rated league (every version of a bot is that bot; the bots
+    of an account share it)."""
+    rows_of = seated(conn, names)
+    owners = {
+        row["name"]: row["owner"]
+        for row in conn.execute(
+            "SELECT name, owner FROM bot_lineage WHERE name = ANY(%s)", (list(rows_of.values()),)
+        ).fetchall()
+    }
+    seen: dict[str, str] = {}
+    for name in names:
+        owner = owners.get(rows_of.get(name, ""))
+        if owner is None:
+            continue
+        if owner in seen:
+            raise ValueError(
+                f"{seen[owner]!r} and {name!r} have one owner ({owner}): a rated league seats"
+                " each owner once; make it --unrated, or --allow-same-owner (their tables are"
+                " then played unrated)"
+            )
+        seen[owner] = name
 
 
 def _check_registered(conn: psycopg.Connection[Row], game: str, names: Sequence[str]) -> None:
@@ -584,6 +616,12 @@ def close_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> f
             conn.execute(
                 "UPDATE leagues SET progress = %s, progress_at = now() WHERE id = %s",
                 (json.dumps(dict(state.state)), league_id),
+            )
+            conn.execute(
+                "INSERT INTO league_progress_rounds (league_id, round, progress)"
+                " VALUES (%s, %s, %s) ON CONFLICT (league_id, round)"
+                " DO UPDATE SET progress = excluded.progress, at = now()",
+                (league_id, number, json.dumps(dict(state.state))),
             )
             verdict = state.verdict
         if verdict is not None or (league.rounds is not None and number >= league.rounds):

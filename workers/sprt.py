@@ -15,11 +15,14 @@ pair scores are a multinomial sample. For a hypothesised expected score ``s`` th
 maximised over every distribution with mean ``s`` (the maximum-likelihood distribution under
 that constraint, found exactly below), and
 
-    LLR = sum_i n_i * log(p1_i / p0_i),
+    LLR = sum_i n'_i * log(p1_i / p0_i),
 
+``n'`` the counts with every empty cell taken as ``REGULARISE`` (0.001) of a pair, in the
+maximisation and in the sum alike, exactly as fishtest's ``LLR_logistic`` does;
 ``p0``/``p1`` those maximisers for the expected scores ``s0``/``s1`` of ``elo0``/``elo1`` (logistic
 Elo: ``s = 1 / (1 + 10 ** (-elo / 400))``, Elo of a game, not of a pair). Wald's bounds:
-accept H1 when LLR >= log((1 - beta) / alpha), H0 when LLR <= log(beta / (1 - alpha)).
+accept H1 when LLR >= log((1 - beta) / alpha), H0 when LLR <= log(beta / (1 - alpha)), with
+no overshoot correction (fishtest's optional correction of the bounds is not applied).
 ``alpha`` is the false-positive rate (accepting H1 when A is no better than ``elo0``), ``beta``
 the false-negative rate at ``elo1``. tests/workers/test_sprt.py checks both by simulation.
 """
@@ -32,8 +35,10 @@ from dataclasses import dataclass
 
 __all__ = [
     "PAIR_SCORES",
+    "EloEstimate",
     "SprtParams",
     "SprtState",
+    "elo_estimate",
     "elo_to_score",
     "llr",
     "pair_score",
@@ -43,7 +48,7 @@ __all__ = [
 ]
 
 REGULARISE = 1e-3
-"""What an unseen pair score counts as when maximising (fishtest's choice)."""
+"""What an unseen pair score counts as, in the maximisation and the sum (fishtest's choice)."""
 
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 """The five scores a pair can have, indexing the pentanomial counts."""
@@ -178,9 +183,9 @@ def llr(counts: Sequence[int], elo0: float, elo1: float) -> float:
     """The GSPRT log-likelihood ratio of H1 (``elo1``) against H0 (``elo0``) for the pentanomial
     ``counts``; zero before the first pair.
 
-    As fishtest does, a count of zero is replaced by ``REGULARISE`` (a thousandth of a pair)
-    before maximising, so every mean in (0, 1) is reachable and a few early pairs that happen
-    to agree cannot give an infinite (or merely huge) ratio."""
+    As fishtest does, a count of zero is replaced by ``REGULARISE`` (a thousandth of a pair),
+    both when maximising and in the sum, so every mean in (0, 1) is reachable and a few early
+    pairs that happen to agree cannot give an infinite (or merely huge) ratio."""
     if len(counts) != 5 or any(n < 0 for n in counts):
         raise ValueError("pentanomial counts are five non-negative integers")
     if not sum(counts):
@@ -188,7 +193,7 @@ def llr(counts: Sequence[int], elo0: float, elo1: float) -> float:
     regular = [float(n) if n else REGULARISE for n in counts]
     s0, s1 = elo_to_score(elo0), elo_to_score(elo1)
     p0, p1 = _mle(regular, s0), _mle(regular, s1)
-    return sum(n * math.log(p1[i] / p0[i]) for i, n in enumerate(counts) if n)
+    return sum(n * math.log(p1[i] / p0[i]) for i, n in enumerate(regular))
 
 
 def state(counts: Sequence[int], params: SprtParams) -> SprtState:
@@ -202,3 +207,47 @@ def state(counts: Sequence[int], params: SprtParams) -> SprtState:
         upper=params.upper,
         verdict=verdict,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class EloEstimate:
+    elo: float
+    """A's Elo over B per game, from its mean score."""
+    error: float | None
+    """Half the width of the 95% confidence interval, in Elo; None when the interval reaches
+    a score of 0 or 1 (an unbounded Elo: too few pairs, or all one way)."""
+    low: float | None
+    high: float | None
+    """The interval's ends in Elo (None: unbounded on that side)."""
+    los: float
+    """Likelihood of superiority: the probability that A is stronger than B at all."""
+
+
+def elo_estimate(counts: Sequence[int]) -> EloEstimate | None:
+    """Fishtest's Elo estimate from pentanomial counts (``stat_util.get_elo``): the counts
+    regularised as in ``llr``, their mean score ``mu`` and per-pair variance ``var``, the 95%
+    interval ``mu +- 1.959964 sqrt(var / N)`` mapped to Elo, and half its width as the error.
+    Where fishtest would fail (an end of the interval at or past a score of 0 or 1), that end
+    and the error are None. None before the first pair."""
+    if len(counts) != 5 or any(n < 0 for n in counts):
+        raise ValueError("pentanomial counts are five non-negative integers")
+    if not sum(counts):
+        return None
+    regular = [float(n) if n else REGULARISE for n in counts]
+    total = sum(regular)
+    mu = sum(n * a for n, a in zip(regular, PAIR_SCORES, strict=True)) / total
+    var = sum(n * (a - mu) ** 2 for n, a in zip(regular, PAIR_SCORES, strict=True)) / total
+    spread = _Z95 * math.sqrt(var / total)
+    low = score_to_elo(mu - spread) if mu - spread > 0 else None
+    high = score_to_elo(mu + spread) if mu + spread < 1 else None
+    los = 0.5 * (1 + math.erf((mu - 0.5) / math.sqrt(2 * var / total)))
+    return EloEstimate(
+        elo=score_to_elo(mu),
+        error=None if low is None or high is None else (high - low) / 2,
+        low=low,
+        high=high,
+        los=los,
+    )
+
+
+_Z95 = 1.959963984540054

@@ -26,6 +26,7 @@ __all__ = [
     "Change",
     "Policy",
     "ValidationMatch",
+    "inherited_change",
     "probation_change",
     "rated_states",
     "validation_change",
@@ -139,3 +140,40 @@ def probation_change(state: str, recent: Sequence[int], policy: Policy) -> Chang
                 f"probation ended: {policy.recover} clean matches in a row; rated again.",
             )
     return None
+
+
+def inherited_change(
+    predecessor: str | None, inherited: str | None, claimed: Sequence[str], policy: Policy
+) -> Change:
+    """The first standing of a bots row: a new version's follows its predecessor's (a version
+    bump never ends a probation nor a disable, and keeps what its lineage validated, so it is
+    rated at once in those games); a new bot, or a version after a failed or unfinished
+    validation, validates (or is rated at once when there is no gate)."""
+    after = f"new version after {predecessor}; " if predecessor else ""
+    if inherited == "rated":
+        return Change(
+            "rated",
+            "inherited",
+            f"{after}rated like its predecessor in the games its lineage validated; a game it"
+            " claims that its lineage has not played validates first.",
+        )
+    if inherited == "probation":
+        return Change(
+            "probation",
+            "inherited",
+            f"{after}on probation like its predecessor: unrated and fewer games until"
+            f" {policy.recover} matches in a row are clean.",
+        )
+    if inherited == "disabled":
+        return Change(
+            "disabled", "inherited", f"{after}disabled like its predecessor, until enabled."
+        )
+    if policy.matches == 0:
+        return Change("rated", "admitted", f"{after}admitted to rated play (no validation set).")
+    return Change(
+        "validating",
+        "validating",
+        f"{after}validating: {policy.matches} unrated match(es) against the built-ins in each"
+        f" game it plays ({', '.join(claimed)}) before rated play; until then its matches are"
+        " unrated.",
+    )

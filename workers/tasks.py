@@ -15,6 +15,7 @@ import grpc
 from celery import signals
 
 from games.interface import options_as_text
+from premiere.admission import SeatStanding, judge
 from premiere_wire import match_pb2
 from workers import gate, leagues
 from workers.app import TICK_SECONDS, app
@@ -81,6 +82,11 @@ def standing() -> None:
             log.info("bot %s: %s", bot, change.kind)
 
 
+def _unknown(name: str) -> SeatStanding:
+    """A seat nobody is registered under: the arbiter refuses the table itself."""
+    return SeatStanding(name, name, None)
+
+
 def _create_match(settings: WorkerSettings, request: match_pb2.CreateMatchRequest) -> str:
     credentials = (("authorization", f"Bearer {settings.operator_token or ''}"),)
     reply = matches(settings).CreateMatch(request, timeout=30, metadata=credentials)
@@ -140,34 +146,39 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
             return
         league, table = found
         policy = _policy(settings)
-        states = gate.resolve_seats(conn, table["seats"])
-        if any(state is None for state in states.values()):
+        if any(state is None for state in gate.resolve_seats(conn, table["seats"]).values()):
             gate.admit_new(conn, policy)
-            states = gate.resolve_seats(conn, table["seats"])
-        disabled = sorted(name for name, state in states.items() if state == "disabled")
-        if disabled:
+        # The one gate (premiere.admission): refused tables are not played; a rated league's
+        # table is rated only if every registered seat is in rated play in this game and no
+        # owner sits twice (docs/ratings.md, "Validation and probation").
+        standings = gate.seat_standings(conn, table["seats"])
+        verdict = judge(
+            league.game,
+            [
+                None if seat.startswith("builtin:") else standings.get(seat, _unknown(seat))
+                for seat in table["seats"]
+            ],
+            rated=league.rated,
+            allow_same_owner=league.allow_same_owner,
+        )
+        if verdict.refused is not None:
             log.info(
-                "league %s round %d table %d not played: %s disabled",
+                "league %s round %d table %d not played: %s",
                 league.name,
                 number,
                 table_no,
-                ", ".join(disabled),
+                verdict.refused,
             )
             leagues.record_refusal(conn, league_id, number, table_no)
             return
-        # Rated only if the league is and every registered seat is in rated play (not
-        # validating, failed or on probation): docs/ratings.md, "Validation and probation".
-        # A bot that has not connected yet has no standing: without a gate it is rated when
-        # it plays, as every bot is; with one, it is validated first.
-        rated = league.rated and all(
-            state == "rated" or (state is None and policy.matches == 0) for state in states.values()
-        )
+        rated = verdict.rated
         request = match_pb2.CreateMatchRequest(
             game=league.game,
             options=options_as_text(league.options),
             seed=table["seed"],
             idempotency_key=leagues.idempotency_key(league_id, number, table_no),
             rated=rated,
+            unrated_reason=verdict.unrated_reason or "",
         )
         _add_seats(request, list(table["seats"]))
         request.deal_tables = max(1, int(table["deal_tables"] or 1))

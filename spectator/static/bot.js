@@ -1,10 +1,74 @@
-// A bot's page: /bots/<name> (or builtin:<name>). Its ratings per game with their history, its
-// recent matches, and its health as the arbiter recorded it: faults by kind, forfeits and
-// decision latency over the last day and week. Reads /api/bots/<name>.
+// A bot's page: /bots/<name> (or builtin:<name>). Its standing (validating, rated, probation,
+// failed, disabled) and why, its versions, its ratings per game with their history, its matches
+// page by page (?page=N) with each one's rating change and faults, its latest faults linked to
+// the moves they happened at, and its health as the arbiter recorded it: faults by kind,
+// forfeits and decision latency over the last day and week. Reads /api/bots/<name>.
 
 import { $, api, botLink, el, gameName, nav, showError, when } from "./common.js";
 
 const player = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const STANDING = {
+  validating: "Validating: playing its first matches against the built-ins, unrated, before rated play",
+  failed: "Failed validation: unrated play only until a new version or an operator enables it",
+  rated: "Rated: in rated play on the ladder",
+  probation: "On probation: too many faults lately; unrated, and seated less often, until its matches are clean again",
+  disabled: "Disabled by an operator: seated nowhere",
+};
+
+function scroll(table) {
+  return el("div", { class: "scroll-box" }, table);
+}
+
+function standing(profile) {
+  if (profile.builtin) return el("p", { id: "standing", "data-state": "builtin", text: "A built-in bot: always available, rated wherever it plays." });
+  const s = profile.standing;
+  const state = s && s.state;
+  return el("div", { id: "standing", "data-state": state || "none" },
+    el("p", {},
+      el("span", { class: `standing-badge standing-${state || "none"}`, text: state || "not connected yet" }),
+      " ",
+      el("span", { text: state ? STANDING[state] || state : "It gets a standing when it first connects." })),
+    s && s.reason ? el("p", { class: "standing-why" }, el("strong", { text: "Why: " }), s.reason) : null,
+    s && s.since ? el("p", { class: "muted small", text: `since ${when(s.since)}` }) : null,
+    s && s.events.length
+      ? el("details", { id: "standing-events" }, el("summary", { text: `History (${s.events.length} latest)` }),
+        el("ul", { class: "events" }, s.events.slice().reverse().map((e) =>
+          el("li", {}, el("span", { class: "muted small", text: `${when(e.at)} · ${e.kind}: ` }), e.message))))
+      : null);
+}
+
+function versions(profile) {
+  const v = profile.versions;
+  if (!v || v.versions.length === 0) return el("p", { class: "empty", text: profile.builtin ? "Built-ins have no versions." : "No versions." });
+  return scroll(el("table", { class: "grid", id: "versions" },
+    el("thead", {}, el("tr", {}, ["Version", "Follows", "Active", "Registered", "Live Elo"].map((t) => el("th", { text: t })))),
+    el("tbody", {}, v.versions.map((row) =>
+      el("tr", { "data-version": row.name, class: row.name === profile.player ? "current" : undefined },
+        el("td", {}, row.name === profile.player ? el("strong", { text: row.name }) : botLink(row.name)),
+        el("td", { text: row.predecessor ?? "" }),
+        el("td", { text: row.active ? "active" : "" }),
+        el("td", { text: when(row.created_at) }),
+        el("td", { text: Object.entries(row.ratings).map(([g, r]) => `${gameName(g)} ${r.elo.toFixed(0)} (${r.games}${r.provisional ? ", provisional" : ""})`).join("; ") || "–" }))))));
+}
+
+function faults(profile) {
+  if (profile.faults.length === 0) return el("p", { class: "empty", id: "faults-empty", text: "No faults in ended matches." });
+  return scroll(el("table", { class: "grid", id: "faults" },
+    el("thead", {}, el("tr", {}, ["When", "Game", "Fault", "At move", ""].map((t) => el("th", { text: t })))),
+    el("tbody", {}, profile.faults.map((f) =>
+      el("tr", { "data-match": f.match_id },
+        el("td", { text: when(f.at) }),
+        el("td", { text: gameName(f.game) }),
+        el("td", { class: "bad", text: f.kind }),
+        el("td", { class: "num", text: f.ply + 1 }),
+        el("td", {}, el("a", { class: "watch", href: `/replay/${f.match_id}?ply=${f.ply}`, text: "see the move" })))))));
+}
+
+function change(m) {
+  if (m.elo_after === null || m.elo_before === null) return m.rated ? (m.status === "finished" ? "not rated yet" : "–") : "unrated";
+  const delta = m.elo_after - m.elo_before;
+  return `${delta >= 0 ? "+" : "−"}${Math.abs(delta).toFixed(1)} → ${m.elo_after.toFixed(0)}`;
+}
 
 function spark(points) {
   // A small inline SVG line of the live Elo after each rated match.
@@ -33,7 +97,7 @@ function spark(points) {
 
 function ratings(profile) {
   if (profile.ratings.length === 0) return el("p", { class: "empty", text: "No rated matches yet." });
-  return el(
+  return scroll(el(
     "table",
     { class: "grid", id: "ratings" },
     el("thead", {}, el("tr", {}, ["Game", "Live Elo", "Games", "History (last 200)"].map((t) => el("th", { text: t })))),
@@ -51,16 +115,16 @@ function ratings(profile) {
         ),
       ),
     ),
-  );
+  ));
 }
 
 function health(profile) {
   const kinds = [...new Set(profile.health.flatMap((h) => Object.keys(h.faults)))];
-  const row = (label, cells, bad = () => false) =>
-    el("tr", { "data-row": label }, el("th", { scope: "row", text: label }),
-      cells.map((c) => el("td", { class: `num${bad(c) ? " bad" : ""}`, text: c ?? "–" })));
+  const row = (label, cells, bad = () => false, link = null) =>
+    el("tr", { "data-row": label }, el("th", { scope: "row" }, link ? el("a", { href: link, text: label }) : label),
+      cells.map((c) => el("td", { class: `num${bad(c) ? " bad" : ""}` }, link && c > 0 ? el("a", { href: link, text: c }) : String(c ?? "–"))));
   const windows = profile.health;
-  return el(
+  return scroll(el(
     "table",
     { class: "grid health", id: "health" },
     el("thead", {}, el("tr", {}, el("th", {}), windows.map((h) => el("th", { class: "num", text: `last ${h.window}` })))),
@@ -69,19 +133,19 @@ function health(profile) {
       {},
       row("matches", windows.map((h) => h.matches)),
       row("decisions", windows.map((h) => h.decisions)),
-      kinds.map((k) => row(k, windows.map((h) => h.faults[k]), (c) => c > 0)),
+      kinds.map((k) => row(k, windows.map((h) => h.faults[k]), (c) => c > 0, "#faults-section")),
       row("forfeits", windows.map((h) => h.forfeits), (c) => c > 0),
       ["p50", "p90", "p99", "max"].map((q) => row(`latency ${q} (ms)`, windows.map((h) => h.latency_ms[q]))),
     ),
-  );
+  ));
 }
 
 function recent(profile) {
-  if (profile.recent.length === 0) return el("p", { class: "empty", text: "No matches yet." });
-  return el(
+  if (profile.recent.length === 0) return el("p", { class: "empty", text: profile.page ? "No older matches." : "No matches yet." });
+  return scroll(el(
     "table",
     { class: "grid", id: "recent" },
-    el("thead", {}, el("tr", {}, ["Game", "When", "Seat", "Result", "Players", ""].map((t) => el("th", { text: t })))),
+    el("thead", {}, el("tr", {}, ["Game", "Result", "Elo change", "Faults", "When", "Seat", "Players", ""].map((t) => el("th", { text: t })))),
     el(
       "tbody",
       {},
@@ -90,44 +154,74 @@ function recent(profile) {
           "tr",
           { "data-match": m.match_id },
           el("td", { text: gameName(m.game) }),
+          el("td", { text: m.rank ? `#${m.rank} of ${m.seats} (${m.score})${m.forfeited ? " forfeited" : ""}` : m.status }),
+          el("td", { class: `num elo-change${m.elo_after !== null && m.elo_after < m.elo_before ? " down" : ""}`, text: change(m) }),
+          el("td", { class: "faults" }, Object.entries(m.faults).length
+            ? el("a", { class: "bad", href: m.status === "running" ? `/live/${m.match_id}` : `/replay/${m.match_id}`, text: Object.entries(m.faults).map(([k, n]) => `${n} ${k}`).join(", ") })
+            : "–"),
           el("td", { text: m.finished_at ? when(m.finished_at) : m.status }),
           el("td", { class: "num", text: m.seat }),
-          el("td", { text: m.rank ? `#${m.rank} of ${m.seats} (${m.score})${m.forfeited ? " forfeited" : ""}` : m.status }),
           el("td", {}, m.players.map((p, i) => [i ? ", " : "", botLink(p)])),
           el("td", {}, el("a", { class: "watch", href: m.status === "running" ? `/live/${m.match_id}` : `/replay/${m.match_id}`, text: m.status === "running" ? "watch live" : "replay" })),
         ),
       ),
     ),
-  );
+  ));
 }
 
-async function main() {
-  $("nav").replaceWith(nav(""));
+function pager(profile) {
+  const go = (page) => {
+    const url = new URL(location.href);
+    if (page) url.searchParams.set("page", page);
+    else url.searchParams.delete("page");
+    history.pushState({}, "", url);
+    load();
+  };
+  return el("p", { class: "pager", id: "pager" },
+    el("button", { type: "button", id: "newer", disabled: profile.page === 0, onclick: () => go(profile.page - 1), text: "← Newer" }),
+    el("span", { class: "muted small", text: ` matches ${profile.page * profile.page_size + 1}–${profile.page * profile.page_size + profile.recent.length} ` }),
+    el("button", { type: "button", id: "older", disabled: !profile.has_more, onclick: () => go(profile.page + 1), text: "Older →" }));
+}
+
+async function load() {
+  const page = Math.max(0, Number(new URLSearchParams(location.search).get("page")) || 0);
   try {
-    const profile = await api(`/api/bots/${encodeURIComponent(player)}`);
+    const profile = await api(`/api/bots/${encodeURIComponent(player)}?page=${page}`);
     document.title = `${profile.player} · Premiere`;
     $("title").textContent = profile.player;
     const facts = [
       ["kind", profile.builtin ? "built-in bot" : "registered bot"],
+      profile.account ? ["author", el("a", { href: `/authors/${encodeURIComponent(profile.account)}`, id: "author", text: profile.account })] : null,
       profile.registered_at ? ["registered", when(profile.registered_at)] : null,
       profile.builtin ? null : ["last connected", profile.last_connected_at ? when(profile.last_connected_at) : "never"],
       profile.removed ? ["removed", "yes"] : null,
       profile.games_declared ? ["plays", profile.games_declared.length ? profile.games_declared.map(gameName).join(", ") : "every game"] : null,
     ].filter(Boolean);
     $("content").replaceChildren(
-      el("section", {}, el("dl", { class: "facts inline" }, facts.map(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]))),
+      el("section", { id: "standing-section" }, el("h2", { text: "Standing" }), standing(profile),
+        el("dl", { class: "facts inline" }, facts.map(([k, v]) => [el("dt", { text: k }), typeof v === "string" ? el("dd", { text: v }) : el("dd", {}, v)]))),
+      profile.builtin ? null : el("section", { id: "versions-section" }, el("h2", { text: "Versions" }), versions(profile)),
       el("section", { id: "ratings-section" }, el("h2", { text: "Ratings" }), ratings(profile)),
+      el("section", { id: "recent-section" }, el("h2", { text: "Matches" }),
+        el("p", { class: "muted small", text: "Newest first. Elo change: the bot's live Elo on that game before → after the match, once rated; unrated matches (casual, validation, probation) move nothing." }),
+        recent(profile), pager(profile)),
+      el("section", { id: "faults-section" }, el("h2", { text: "Faults" }),
+        el("p", { class: "muted small", text: "The latest faults charged to this bot in ended matches, each linked to the move it happened at (a running match's faults appear once it ends)." }),
+        faults(profile)),
       el("section", { id: "health-section" }, el("h2", { text: "Health" }),
         el("p", { class: "muted small", text: "Faults the arbiter charged to this bot (timeouts, illegal and malformed answers, disconnects), forfeits, and how long it took to answer, over matches started in the window." }),
         health(profile)),
-      el("section", { id: "recent-section" }, el("h2", { text: "Recent matches" }), recent(profile)),
     );
     $("status").textContent = "";
+    showError(null);
     document.body.dataset.ready = "true";
+    document.body.dataset.matchesPage = String(profile.page);
   } catch (error) {
     $("status").textContent = "";
     showError(error);
   }
 }
 
-main();
+$("nav").replaceWith(nav(""));
+window.addEventListener("popstate", load);
+load();

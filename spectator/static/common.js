@@ -64,6 +64,7 @@ export function nav(current) {
   const links = [
     ["/", "Leaderboards"],
     ["/live", "Live"],
+    ["/bots", "Bots"],
     ["/leagues", "Leagues"],
   ];
   return el(

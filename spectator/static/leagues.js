@@ -1,6 +1,8 @@
 // The leagues: /leagues lists every league with its progress; /leagues/<name> shows one:
 // format, schedule, standings (the format's own scoring, stored when a round closes), and its
-// rounds with each table's seats, duplicate group, result and replay. Refreshes itself.
+// rounds with each table's seats, duplicate group, result and replay; an SPRT league also its
+// test: the verdict, the LLR after every round between its bounds (a chart), the Elo estimate
+// with its error, and the pentanomial counts explained. Refreshes itself.
 
 import { $, api, botLink, el, gameName, nav, showError, when } from "./common.js";
 
@@ -9,47 +11,58 @@ const name = parts.length > 1 ? decodeURIComponent(parts[1]) : null;
 const refreshSeconds = Math.max(0.5, Number(new URLSearchParams(location.search).get("refresh")) || 5);
 
 function progress(l) {
+  const sprt = l.format === "sprt";
+  const ended = l.status === "finished" || l.status === "cancelled";
   const total = l.rounds ?? null;
-  const label = total ? `${l.rounds_closed} of ${total} rounds` : `${l.rounds_closed} rounds`;
-  return el("span", {}, total ? el("progress", { class: "progress", max: total, value: l.rounds_closed }) : null, ` ${label}`,
+  const rounds = `${l.rounds_closed} round${l.rounds_closed === 1 ? "" : "s"}`;
+  let label;
+  if (ended) label = `${l.status} after ${rounds}`;
+  else if (sprt) label = `${rounds} so far; stops at a verdict${total ? ` (at most ${total})` : ""}`;
+  else label = total ? `${l.rounds_closed} of ${total} rounds` : rounds;
+  const bar = total && !sprt && !ended ? el("progress", { class: "progress", max: total, value: l.rounds_closed }) : null;
+  return el("span", { class: "league-progress" }, bar, ` ${label}`,
     el("span", { class: "muted small", text: ` · ${l.tables_done}/${l.tables} tables` }));
+}
+
+function scroll(table) {
+  return el("div", { class: "scroll-box" }, table);
 }
 
 function listPage(leagues) {
   if (leagues.length === 0) return el("p", { class: "empty", id: "leagues-empty", text: "No leagues yet." });
-  return el(
+  return scroll(el(
     "table",
     { class: "grid", id: "leagues" },
-    el("thead", {}, el("tr", {}, ["League", "Game", "Format", "Schedule", "Status", "Progress"].map((t) => el("th", { text: t })))),
+    el("thead", {}, el("tr", {}, ["League", "Status", "Progress", "Game", "Format", "Schedule"].map((t) => el("th", { text: t })))),
     el("tbody", {}, leagues.map((l) =>
       el("tr", { "data-league": l.name },
         el("td", {}, el("a", { href: `/leagues/${encodeURIComponent(l.name)}`, text: l.name })),
+        el("td", { text: l.status }),
+        el("td", {}, progress(l)),
         el("td", { text: gameName(l.game) }),
         el("td", { text: `${l.format}, ${l.players} seats` }),
-        el("td", { text: l.schedule }),
-        el("td", { text: l.status }),
-        el("td", {}, progress(l))))),
-  );
+        el("td", { text: l.schedule })))),
+  ));
 }
 
 function standings(detail) {
   if (detail.standings.length === 0) return el("p", { class: "empty", text: "No round has closed yet." });
   const first = ["rank", "bot", "points", "games", "wins"];
   const columns = [...first.filter((c) => c in detail.standings[0]), ...Object.keys(detail.standings[0]).filter((c) => !first.includes(c))];
-  return el(
+  return scroll(el(
     "table",
     { class: "grid", id: "standings" },
     el("thead", {}, el("tr", {}, columns.map((c) => el("th", { text: c })))),
     el("tbody", {}, detail.standings.map((row) =>
-      el("tr", { "data-bot": row.bot }, columns.map((c) => el("td", {}, c === "bot" ? botLink(row[c]) : String(row[c])))))),
-  );
+      el("tr", { "data-bot": row.bot }, columns.map((c) => el("td", { "data-column": c }, c === "bot" ? botLink(row[c]) : String(row[c])))))),
+  ));
 }
 
 function rounds(detail) {
   return detail.rounds.map((r) =>
     el("section", { class: "round", "data-round": r.number },
       el("h3", { text: `Round ${r.number} · ${r.status}` }, el("span", { class: "muted small", text: ` opened ${when(r.opened_at)}${r.closed_at ? `, closed ${when(r.closed_at)}` : ""}` })),
-      el("table", { class: "grid compact" },
+      scroll(el("table", { class: "grid compact" },
         el("thead", {}, el("tr", {}, ["Table", "Group", "Seats (place, score)", "Status", ""].map((t) => el("th", { text: t })))),
         el("tbody", {}, r.tables.map((t) =>
           el("tr", { "data-match": t.match_id ?? "" },
@@ -59,7 +72,112 @@ function rounds(detail) {
             el("td", { text: t.status }),
             el("td", {}, t.match_id
               ? el("a", { class: "watch", href: t.status === "dispatched" ? `/live/${t.match_id}` : `/replay/${t.match_id}`, text: t.status === "dispatched" ? "watch" : "replay" })
-              : null)))))));
+              : null))))))));
+}
+
+// --- the SPRT ---------------------------------------------------------------------------------
+
+const PAIRS = [
+  ["0", (a, b) => `${b} finished above ${a} in both games`],
+  ["¼", (a, b) => `${b} above in one game, the other level`],
+  ["½", () => "one game each, or both level"],
+  ["¾", (a) => `${a} above in one game, the other level`],
+  ["1", (a, b) => `${a} finished above ${b} in both games`],
+];
+
+let llrChart = null;
+
+function verdictText(p, l) {
+  const a = p.a, b = p.b;
+  if (p.verdict === "H1") return `H1 accepted: ${a} is stronger than ${b} (by ${p.elo1} Elo or more, with at most ${p.alpha * 100}% chance of a false positive)`;
+  if (p.verdict === "H0") return `H0 accepted: ${a} is not stronger than ${b} by more than ${p.elo0} Elo (at most ${p.beta * 100}% chance of missing a real +${p.elo1})`;
+  if (p.verdict === "inconclusive") return `Inconclusive: ${p.max_pairs ?? "the most"} pairs played without the LLR reaching a bound`;
+  if (l.status === "finished" || l.status === "cancelled") return `Stopped (${l.status}) before a verdict`;
+  return "No verdict yet: the test goes on until the LLR reaches a bound";
+}
+
+function sign(x, digits) {
+  return `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(digits)}`;
+}
+
+function eloText(p) {
+  if (p.elo === null || p.elo === undefined) return "–";
+  if (p.elo_error !== null && p.elo_error !== undefined) return `${sign(p.elo, 1)} ± ${p.elo_error.toFixed(1)}`;
+  if (p.elo_low !== null && p.elo_low !== undefined) return `${sign(p.elo, 1)} (95%: at least ${sign(p.elo_low, 0)})`;
+  if (p.elo_high !== null && p.elo_high !== undefined) return `${sign(p.elo, 1)} (95%: at most ${sign(p.elo_high, 0)})`;
+  return `${sign(p.elo, 1)} (too few pairs for an interval)`;
+}
+
+function drawLlr(canvas, history, p) {
+  if (llrChart) {
+    llrChart.destroy();
+    llrChart = null;
+  }
+  const points = history.map((h) => ({ x: h.pairs.reduce((a, n) => a + n, 0), y: h.llr }));
+  canvas.dataset.points = String(points.length);
+  if (!window.Chart) return;
+  const xs = points.map((q) => q.x);
+  const span = [Math.min(0, ...xs), Math.max(1, ...xs)];
+  const line = (y, label, color) => ({ label, data: span.map((x) => ({ x, y })), borderColor: color, borderDash: [6, 4], pointRadius: 0, borderWidth: 1.5 });
+  llrChart = new window.Chart(canvas, {
+    type: "line",
+    data: {
+      datasets: [
+        { label: "LLR", data: [{ x: 0, y: 0 }, ...points], borderColor: "#2563eb", backgroundColor: "#2563eb", pointRadius: points.length > 60 ? 0 : 2.5, borderWidth: 2, tension: 0 },
+        line(p.upper, `H1 bound ${p.upper.toFixed(2)}`, "#15803d"),
+        line(p.lower, `H0 bound ${p.lower.toFixed(2)}`, "#b91c1c"),
+      ],
+    },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      parsing: false,
+      scales: {
+        x: { type: "linear", title: { display: true, text: "pairs played" }, ticks: { precision: 0 } },
+        y: { title: { display: true, text: "LLR" }, suggestedMin: p.lower * 1.1, suggestedMax: p.upper * 1.1 },
+      },
+      plugins: { legend: { position: "bottom", labels: { boxWidth: 18 } } },
+    },
+  });
+}
+
+function sprtSection(detail) {
+  const p = detail.progress;
+  const l = detail.league;
+  if (!p || p.kind !== "sprt") {
+    return el("section", { id: "sprt-section" }, el("h2", { text: "Sequential test (SPRT)" }),
+      el("p", { class: "empty", text: "No pair has finished yet: the test starts after the first round." }));
+  }
+  const pairs = p.pairs.reduce((a, n) => a + n, 0);
+  const figures = [
+    ["LLR", `${p.llr.toFixed(3)}`, "llr"],
+    ["bounds (H0 … H1)", `${p.lower.toFixed(3)} … ${p.upper.toFixed(3)}`, "bounds"],
+    ["pairs / games", `${pairs} / ${p.games}`, "pairs"],
+    [`score of ${p.a}`, p.score === null ? "–" : `${(p.score * 100).toFixed(1)}%`, "score"],
+    [`Elo of ${p.a} over ${p.b}`, eloText(p), "elo"],
+    ["LOS", p.los === null || p.los === undefined ? "–" : `${(p.los * 100).toFixed(1)}%`, "los"],
+  ];
+  const canvas = el("canvas", { id: "llr-chart", role: "img", "aria-label": `LLR after each round, between the bounds ${p.lower.toFixed(2)} and ${p.upper.toFixed(2)}` });
+  const section = el("section", { id: "sprt-section" },
+    el("h2", { text: "Sequential test (SPRT)" }),
+    el("p", { class: "muted small", text: `Is ${p.a} stronger than ${p.b} by ${p.elo1} Elo (H1), or by no more than ${p.elo0} (H0)? α = ${p.alpha}, β = ${p.beta}.` }),
+    el("p", { class: `verdict ${p.verdict ?? "open"}`, id: "verdict", "data-verdict": p.verdict ?? "" }, verdictText(p, l)),
+    el("dl", { class: "sprt-figures", id: "sprt-figures" }, figures.map(([k, v, key]) => el("div", { "data-figure": key }, el("dt", { text: k }), el("dd", { text: v })))),
+    el("div", { class: "llr-chart" }, canvas),
+    el("p", { class: "muted small", text: `The log-likelihood ratio after every round, against the number of pairs: H1 is accepted when it reaches the upper bound, H0 when it reaches the lower one. Elo ± is the 95% interval of ${p.a}'s Elo over ${p.b} from the pairs so far (one-sided while the pairs are nearly all one way); LOS the chance that ${p.a} is stronger at all.` }),
+    el("h3", { text: "Pairs by score (the pentanomial counts)" }),
+    el("p", { class: "muted small", text: `Each pair is two games on one deal, with ${p.a} and ${p.b} in each other's seats, so the luck of the cards cancels. A game scores 1 for ${p.a} finishing above ${p.b}, ½ level, 0 below (a forfeit is a loss); a pair scores the mean of its two games. The test counts pairs, not games.` }),
+    scroll(el("table", { class: "grid compact pentanomial", id: "pentanomial" },
+      el("thead", {}, el("tr", {}, ["Pair score", "Meaning", "Pairs", "Share"].map((t) => el("th", { text: t })))),
+      el("tbody", {}, PAIRS.map(([score, meaning], i) => el("tr", { "data-score": score },
+        el("td", { class: "num", text: score }),
+        el("td", { text: meaning(p.a, p.b) }),
+        el("td", { class: "num", text: p.pairs[i] }),
+        el("td", { class: "num", text: pairs ? `${((p.pairs[i] / pairs) * 100).toFixed(0)}%` : "–" })))))),
+  );
+  queueMicrotask(() => drawLlr(canvas, detail.progress_history, p));
+  return section;
 }
 
 function detailPage(detail) {
@@ -67,10 +185,13 @@ function detailPage(detail) {
   return [
     el("section", {}, el("dl", { class: "facts inline", id: "league-facts" }, [
       ["game", gameName(l.game)], ["format", l.format], ["seats", l.players], ["schedule", l.schedule],
-      ["status", l.status], ["bots", l.bots.length], ["options", JSON.stringify(detail.options)],
+      ["status", l.status], ["bots", l.bots.length], ["rated", detail.rated ? "yes" : "no"],
+      ...(Object.keys(detail.settings).length ? [["settings", Object.entries(detail.settings).map(([k, v]) => `${k}=${v}`).join(", ")]] : []),
+      ["options", JSON.stringify(detail.options)],
     ].map(([k, v]) => [el("dt", { text: k }), el("dd", { text: String(v) })])), el("p", {}, progress(l))),
+    l.format === "sprt" ? sprtSection(detail) : null,
     el("section", { id: "standings-section" }, el("h2", { text: `Standings${detail.standings_round ? ` after round ${detail.standings_round}` : ""}` }), standings(detail),
-      el("p", { class: "muted small", text: "Points from places (ties share), then head-to-head, Buchholz and wins (docs/leagues.md)." })),
+      el("p", { class: "muted small", text: "Points from places (ties share), then head-to-head, Buchholz and wins: matches finished first alone (a tie for first is not a win; docs/leagues.md)." })),
     el("section", { id: "rounds-section" }, el("h2", { text: "Rounds" }), rounds(detail)),
   ];
 }

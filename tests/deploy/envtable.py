@@ -44,6 +44,7 @@ PROCESS_SOURCES: dict[str, tuple[str, ...]] = {
     "bots/league": ("premiere/cli.py::bots_add", "premiere/cli.py::league_create"),
     "up": ("premiere/stack.py",),
     "premiere-bot run": ("clients/python/premiere_bot/cli.py",),
+    "premiere-bot account/bots": ("clients/python/premiere_bot/author_cli.py",),
 }
 
 # Which processes read each setting.
@@ -73,12 +74,14 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_LADDER_OMNISCIENT_DELAY_MOVES": ("ladder",),
     "PREMIERE_LADDER_MAX_LIVE_MATCHES": ("ladder",),
     "PREMIERE_LADDER_MAX_LIVE_VIEWERS": ("ladder",),
+    "PREMIERE_LADDER_MAX_LIVE_VIEWERS_PER_ADDRESS": ("ladder",),
     "PREMIERE_LADDER_METRICS_TOP_PLAYERS": ("ladder",),
     "PREMIERE_LADDER_METRICS_REFRESH_S": ("ladder",),
     "PREMIERE_TICK_SECONDS": ("beat", "worker"),
     "PREMIERE_STATE_DIR": ("up",),
     "PREMIERE_ARBITER": ("premiere-bot run",),
     "PREMIERE_BOT_TOKEN": ("premiere-bot run",),
+    "PREMIERE_ACCOUNT_TOKEN": ("premiere-bot account/bots",),
     "PREMIERE_TLS": ("premiere-bot run",),
     "PREMIERE_CA": ("premiere-bot run",),
     "PREMIERE_TLS_CERT": ("arbiter", "ladder"),
@@ -90,6 +93,12 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_METRICS_HOST": ("arbiter", "worker"),
     "PREMIERE_MAX_OUTBOX": ("arbiter",),
     "PREMIERE_MAX_STREAMS_PER_BOT": ("arbiter",),
+    "PREMIERE_MAX_STREAMS_PER_ACCOUNT": ("arbiter",),
+    "PREMIERE_SIGNUP": ("arbiter",),
+    "PREMIERE_MAX_BOTS_PER_ACCOUNT": ("arbiter",),
+    "PREMIERE_MAX_VERSIONS_PER_DAY": ("arbiter",),
+    "PREMIERE_MAX_CHALLENGES_PER_MINUTE": ("arbiter",),
+    "PREMIERE_MAX_RATED_CHALLENGES_PER_DAY": ("arbiter",),
     "PREMIERE_MAX_WATCHERS_PER_MATCH": ("arbiter",),
     "PREMIERE_MAX_WATCHERS_PER_PEER": ("arbiter",),
     "PREMIERE_MAX_STREAMS_PER_PEER": ("arbiter", "ladder"),
@@ -118,8 +127,12 @@ DIRECT_MEANINGS: dict[str, str] = {
     " `stack.json` (`premiere up`, `make demo`). Unset: the `.state` folder that `premiere up`"
     " made in the working directory or the nearest parent that has one, else `./.state`.",
     "PREMIERE_ARBITER": "host:port of the arbiter the bot dials (its `--arbiter` default).",
-    "PREMIERE_BOT_TOKEN": "The bot's token from `premiere bots add` (its `--token` default;"
-    " pass it this way, not on a command line everyone can read).",
+    "PREMIERE_BOT_TOKEN": "The bot's token from `premiere-bot bots create` (or an operator's"
+    " `premiere bots add`; its `--token` default; pass it this way, not on a command line"
+    " everyone can read).",
+    "PREMIERE_ACCOUNT_TOKEN": "An author's account token from `premiere-bot account create` (the"
+    " `--account-token` default; unset: the one that command stored, owner-only, in"
+    " `$XDG_CONFIG_HOME/premiere/account.json`).",
     "PREMIERE_TLS": "`1` or `true`: dial the arbiter over TLS (its `--tls` default).",
     "PREMIERE_CA": "PEM file of the CA to trust instead of the system's roots (its `--ca`).",
     "PREMIERE_LADDER": "host:port of the ladder's gRPC API, to print each match's rating change"

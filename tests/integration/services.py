@@ -198,6 +198,32 @@ class Arbiter:
         )
         return result.stdout.strip()
 
+    def cli(self, *args: str) -> str:
+        """`premiere ARGS` on this arbiter's database, as its operator runs it."""
+        result = subprocess.run(
+            [str(BIN / "premiere"), *args], env=self.env(), capture_output=True, text=True
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    def admit(self, bot: str, games: Sequence[str], state: str = "rated") -> None:
+        """Give ``bot`` the standing the workers would after it passed validation in ``games``
+        (for tests that run no workers)."""
+        import psycopg
+
+        with psycopg.connect(self.database_url, autocommit=True) as conn:
+            conn.execute(
+                "INSERT INTO bot_standing (bot, state) VALUES (%s, %s)"
+                " ON CONFLICT (bot) DO UPDATE SET state = EXCLUDED.state",
+                (bot, state),
+            )
+            conn.execute(
+                "INSERT INTO lineage_validations (family, game, bot)"
+                " SELECT l.family, g, %s FROM bot_lineage l, unnest(%s::text[]) g"
+                " WHERE l.name = %s ON CONFLICT DO NOTHING",
+                (bot, list(games), bot),
+            )
+
     def matches(self) -> match_pb2_grpc.MatchServiceStub:
         """A client holding the operator's token (so it may create matches)."""
         operator = self.settings.get("PREMIERE_OPERATOR_TOKEN", OPERATOR_TOKEN)

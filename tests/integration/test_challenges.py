@@ -125,6 +125,8 @@ def test_rated_challenges_against_bots_that_accept_them(
 ) -> None:
     arbiter = rated_arbiter
     tokens = {name: arbiter.add_bot(name) for name in ("author", "shy", "open")}
+    for name in tokens:
+        arbiter.admit(name, ["magic-trick"])
     assert refused(arbiter, tokens["author"], BUILTINS).code == grpc.StatusCode.FAILED_PRECONDITION
     bots = [
         start_bot(arbiter, STEADY, tokens["author"], tmp_path / "author.log"),

@@ -193,6 +193,8 @@ def test_node_bot_runs_outside_the_repository_and_challenges_for_a_rated_match(
         database_url, free_port(), free_port(), settings={"PREMIERE_CHALLENGES": "rated"}
     )
     arbiter.start(tmp_path / "arbiter.log")
+    token = arbiter.add_bot("node")
+    arbiter.admit("node", ["magic-trick"])  # validated already: a rated challenge is rated
     log_path = tmp_path / "node.log"
     process = subprocess.Popen(
         [
@@ -206,7 +208,7 @@ def test_node_bot_runs_outside_the_repository_and_challenges_for_a_rated_match(
             "builtin:random,builtin:heuristic",
             "--rated",
         ],
-        env=os.environ | {"PREMIERE_BOT_TOKEN": arbiter.add_bot("node")},
+        env=os.environ | {"PREMIERE_BOT_TOKEN": token},
         cwd=outside,
         stdout=log_path.open("ab"),
         stderr=subprocess.STDOUT,

@@ -70,6 +70,20 @@ def test_sprt_accepts_h1_for_heuristic_and_h0_for_two_random_bots(
                 name,
             )
             assert all(r["status"] == "closed" for r in rounds)
+            # Every round's test is kept, the last one the league's progress.
+            kept = query(
+                arbiter,
+                "SELECT h.round, h.progress FROM league_progress_history h JOIN leagues l"
+                " ON l.id = h.league_id WHERE l.name = %s ORDER BY h.round",
+                name,
+            )
+            assert [k["round"] for k in kept] == [r["number"] for r in rounds]
+            final = (h1 if name == "h1" else h0)["progress"]
+            assert kept[-1]["progress"] == final
+            assert [sum(k["progress"]["pairs"]) for k in kept] == [
+                4 * (n + 1) for n in range(len(kept))
+            ]
+            assert all(k["progress"]["verdict"] is None for k in kept[:-1])
             tables = query(
                 arbiter,
                 "SELECT t.match_id, t.seats, t.seed, t.grp FROM league_tables t"

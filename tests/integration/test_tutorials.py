@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from premiere_wire import ladder_pb2
-from tests.integration.services import BIN, ROOT, Arbiter, free_port
+from tests.integration.services import BIN, ROOT, Arbiter, Workers, free_port
 from tests.ladder.test_api import Ladder
 
 BLOCK = re.compile(r"```(\w+)\n(.*?)```", re.DOTALL)
@@ -30,14 +30,21 @@ LONG_RUNNING = ("premiere-bot run ", "premiere-bot-go ", "node bot.js ")
 @pytest.fixture
 def stack(database_url: str, tmp_path: Path) -> Iterator[tuple[Arbiter, Ladder]]:
     arbiter = Arbiter(
-        database_url, free_port(), free_port(), settings={"PREMIERE_CHALLENGES": "rated"}
+        database_url,
+        free_port(),
+        free_port(),
+        settings={"PREMIERE_CHALLENGES": "rated", "PREMIERE_SIGNUP": "open"},
     )
     arbiter.start(tmp_path / "arbiter.log")
+    workers = Workers(arbiter, tmp_path)  # the validation gate, as `premiere up` runs it
+    workers.start_worker()
+    workers.start_beat()
     ladder = Ladder(database_url, tmp_path / "ladder.log")
     try:
         ladder.wait_serving()
         yield arbiter, ladder
     finally:
+        workers.stop()
         ladder.process.terminate()
         ladder.process.wait(10)
         arbiter.stop()
@@ -91,6 +98,7 @@ def follow(readme: Path, stack: tuple[Arbiter, Ladder], tmp_path: Path) -> tuple
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREMIERE_")}
     env["PREMIERE_DATABASE_URL"] = arbiter.database_url
     env["PREMIERE_ARBITER"] = arbiter.address  # the stack's address: where `make demo` listens
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")  # the author's stored account token
     result = subprocess.run(
         ["bash", "-c", script(commands, arbiter, ladder, log)],
         cwd=clone,
@@ -151,12 +159,13 @@ def test_the_node_tutorial_ends_with_a_rated_match(
     stack: tuple[Arbiter, Ladder], tmp_path: Path
 ) -> None:
     try:
-        _, log = follow(ROOT / "clients" / "node" / "README.md", stack, tmp_path)
-        accepted = wait_for(log, r"challenge accepted: match (\S+) magic-trick \(rated\)")
-        wait_for(log, rf"match {accepted[1]} ended: seat 0 ranked")
+        out, log = follow(ROOT / "clients" / "node" / "README.md", stack, tmp_path)
+        created = re.search(r"match (\S+) magic-trick created \(rated\)", out)
+        assert created, out
+        wait_for(log, rf"match {created[1]} ended: seat 0 ranked")
     finally:
         stop(tmp_path / "bot.log")
-    assert rated_match(stack[1], "my-node-bot").match_id == accepted[1]
+    assert rated_match(stack[1], "my-node-bot").match_id == created[1]
 
 
 def test_the_go_tutorial_ends_with_a_rated_match(

@@ -192,3 +192,28 @@ def test_the_live_list_shows_each_running_table_kept_up_to_date(arbiter: Arbiter
             }
             assert cache[match_id].applied == decisions
         assert replays.tables(conn, [], cache) == {} and cache == {}
+
+
+def test_a_match_waiting_for_its_host_or_bots_is_told_from_one_being_played(
+    arbiter: Arbiter,
+) -> None:
+    """Played to its end by one arbiter: it never waited. Taken over (a higher fencing number,
+    nothing written under it yet) it waits for its bots; its lease lapsed, for a host."""
+    stub = arbiter.matches()
+    match_id = create_match(stub, ["builtin:random"] * 3, "waiting", game="magic-trick")
+    assert wait_ended(stub, match_id).status == match_pb2.MATCH_STATUS_FINISHED
+    with psycopg.connect(arbiter.database_url, autocommit=True) as conn:
+        assert replays.waiting(conn, [match_id]) == set()
+        conn.execute(
+            "UPDATE match_leases SET fence = fence + 1, expires_at = now() + interval '1 hour'"
+            " WHERE match_id = %s",
+            (match_id,),
+        )
+        assert replays.waiting(conn, [match_id]) == {match_id}
+        conn.execute(
+            "UPDATE match_leases SET fence = fence - 1, expires_at = now() - interval '1 second'"
+            " WHERE match_id = %s",
+            (match_id,),
+        )
+        assert replays.waiting(conn, [match_id]) == {match_id}
+        assert replays.waiting(conn, []) == set()

@@ -88,3 +88,29 @@ def test_a_version_starts_from_its_predecessor_and_a_void_keeps_that_start(
         assert beta_now is not None
         assert replayed == elo.update([before, beta_now[0]], [0, 10], [1, 2]).ratings[0]
         assert replayed != after_two
+
+
+def test_a_version_starts_from_its_lineages_last_rating_when_its_predecessor_never_played(
+    database_url: str,
+) -> None:
+    """Finding 6 of issue #24: alpha@3 follows alpha@2, which never played this game; it starts
+    from alpha's rating there (the lineage's last), not from 1500."""
+    with psycopg.connect(database_url) as conn:
+        bots = add_bots(conn, ["alpha", "beta"])
+        insert_matches(
+            conn,
+            [Synthetic(("alpha", "beta"), (1, 2) if i < 8 else (2, 1)) for i in range(10)],
+            bots,
+        )
+    announce_version(database_url, "alpha", "1")
+    announce_version(database_url, "alpha", "2")
+    third, name, _ = announce_version(database_url, "alpha", "3")
+    assert name == "alpha@3"
+    assert rate_finished(database_url) == 10
+    with psycopg.connect(database_url) as conn:
+        lineage, _, _ = _rating(conn, "alpha")
+        insert_matches(conn, [Synthetic(("alpha@3", "beta"), (1, 2))], {**bots, name: third})
+    assert rate_finished(database_url) == 1
+    with psycopg.connect(database_url) as conn:
+        _rating_now, games, start = _rating(conn, "alpha@3")
+        assert games == 1 and start == lineage and lineage > 1500

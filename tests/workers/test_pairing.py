@@ -639,3 +639,13 @@ def test_standings_are_ordered_and_independent_of_result_order(
     shuffled = list(results)
     rnd.shuffle(shuffled)
     assert standings(shuffled) == table
+
+
+def test_a_tie_for_first_is_not_a_win() -> None:
+    results = [
+        MatchResult(("a", "b"), (1, 1)),
+        MatchResult(("a", "b", "c"), (1, 1, 3)),
+        MatchResult(("a", "c"), (1, 2)),
+    ]
+    wins = {s.bot: s.wins for s in standings(results)}
+    assert wins == {"a": 1, "b": 0, "c": 0}

@@ -6,7 +6,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from workers.standing import Policy, ValidationMatch, probation_change, validation_change
+from workers.standing import (
+    Policy,
+    ValidationMatch,
+    inherited_change,
+    probation_change,
+    validation_change,
+)
 
 
 def _match(game: str, status: str = "finished", *faults: str) -> ValidationMatch:
@@ -74,3 +80,26 @@ def test_probation_starts_exactly_above_the_threshold(faults: list[int]) -> None
 def test_other_states_are_not_moved_by_faults(state: str) -> None:
     assert probation_change(state, [1] * 30, POLICY) is None
     assert probation_change(state, [0] * 30, POLICY) is None
+
+
+@pytest.mark.parametrize(
+    ("inherited", "state"),
+    [
+        ("rated", "rated"),
+        ("probation", "probation"),
+        ("disabled", "disabled"),
+        ("failed", "validating"),
+        ("validating", "validating"),
+        (None, "validating"),
+    ],
+)
+def test_a_new_version_takes_its_predecessors_standing(inherited: str | None, state: str) -> None:
+    """Finding 6 of issue #24: a version bump while on probation stays on probation (and needs
+    its clean matches), it does not restart at validation and escape after one match."""
+    change = inherited_change("x", inherited, ["magic-trick"], Policy())
+    assert change.state == state
+    assert change.message.startswith("new version after x;")
+
+
+def test_without_a_gate_a_new_bot_is_rated_at_once() -> None:
+    assert inherited_change(None, None, ["magic-trick"], Policy(matches=0)).state == "rated"

@@ -55,7 +55,9 @@ class ChallengeRequest(_message.Message):
     """The game id, e.g. "magic-trick"."""
     rated: _builtins.bool
     """Ask for a rated match. Refused with PERMISSION_DENIED where the operator allows casual
-    challenges only (PREMIERE_CHALLENGES); a rated match's seed is drawn by the arbiter.
+    challenges only (PREMIERE_CHALLENGES), and with FAILED_PRECONDITION when two seats would
+    be one owner's (every version of a bot, and every bot of an account, is one owner); a
+    rated match's seed is drawn by the arbiter.
     """
     seat: _builtins.int
     """The challenger's seat among the players (0-based, at most the number of opponents)."""
@@ -95,19 +97,27 @@ class ChallengeResponse(_message.Message):
 
     MATCH_ID_FIELD_NUMBER: _builtins.int
     RATED_FIELD_NUMBER: _builtins.int
+    UNRATED_REASON_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """The match id; MatchStarted and the decision requests follow on the Connect stream."""
     rated: _builtins.bool
-    """Whether the match is rated."""
+    """Whether the match is rated. A rated challenge is played unrated when a seat is not in
+    rated play in this game yet (validating, not validated in this game, on probation).
+    """
+    unrated_reason: _builtins.str
+    """When it is unrated, why: "casual" (not asked for), "validating", "unvalidated", "failed"
+    or "probation" (docs/protocol.md, "Challenges").
+    """
     def __init__(
         self,
         *,
         match_id: _builtins.str = ...,
         rated: _builtins.bool = ...,
+        unrated_reason: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "rated", b"rated"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "rated", b"rated", "unrated_reason", b"unrated_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -148,6 +148,7 @@ class CreateMatchRequest(_message.Message):
     RATED_FIELD_NUMBER: _builtins.int
     VALIDATION_FIELD_NUMBER: _builtins.int
     DEAL_TABLES_FIELD_NUMBER: _builtins.int
+    UNRATED_REASON_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game id, e.g. "magic-trick"."""
     seed: _builtins.str
@@ -168,6 +169,12 @@ class CreateMatchRequest(_message.Message):
     """How many matches are dealt from this seed (the tables of a duplicate group; 0 or 1: this
     match alone). The seed, the replay and the watch stream of each stay private until that
     many matches dealt from the seed have ended: one table would show the hands of the next.
+    """
+    unrated_reason: _builtins.str
+    """When the match is unrated, why (the caller's judgement, kept for the match list): "casual",
+    "validation", "validating", "failed", "probation", "unvalidated" (the bot is not validated
+    in this game yet) or "same-owner". Empty: "validation" for a validation match, "casual"
+    for any other unrated one; ignored for a rated match.
     """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
@@ -193,10 +200,11 @@ class CreateMatchRequest(_message.Message):
         rated: _builtins.bool = ...,
         validation: _builtins.bool = ...,
         deal_tables: _builtins.int = ...,
+        unrated_reason: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deal_tables", b"deal_tables", "game", b"game", "idempotency_key", b"idempotency_key", "options", b"options", "rated", b"rated", "seats", b"seats", "seed", b"seed", "time_control", b"time_control", "validation", b"validation"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deal_tables", b"deal_tables", "game", b"game", "idempotency_key", b"idempotency_key", "options", b"options", "rated", b"rated", "seats", b"seats", "seed", b"seed", "time_control", b"time_control", "unrated_reason", b"unrated_reason", "validation", b"validation"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

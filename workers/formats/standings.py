@@ -13,7 +13,7 @@ still level:
   shared (1 per bot finished above, a half per tie);
 - ``buchholz``: the sum, over every match played, of the final points of the bots met in it
   (the Swiss measure of the strength of opposition);
-- ``wins``: matches finished first (alone or tied).
+- ``wins``: matches finished first alone (a tie for first is not a win).
 
 Bots level on everything share a rank (competition ranking: 1, 2, 2, 4) and are listed by id.
 """
@@ -126,7 +126,7 @@ def standings(
         bot
         for result in played
         for bot, rank in zip(result.seats, result.ranks, strict=True)
-        if rank == min(result.ranks)
+        if rank == min(result.ranks) and result.ranks.count(rank) == 1
     )
     games = Counter(bot for result in played for bot in result.seats)
     bye_counts = Counter(bye_list)

@@ -4,6 +4,8 @@
   PREMIERE_BOT_TOKEN=T premiere-bot challenge --game magic-trick --vs builtin:random,builtin:first
   premiere-bot try mybot:MyBot --game magic-trick --vs heuristic,random --games 100
   premiere-bot check mybot:MyBot
+  premiere-bot account create NAME [--invite CODE]      # an author's account, once
+  premiere-bot bots create|list|rotate-token|remove|versions|activate|events ...
 
 `try` and `check` play the real engines in this process; they need the `local` extra
 (`pip install 'premiere-bot[local]'`, which installs Premiere's engines).
@@ -121,23 +123,28 @@ def _parser() -> argparse.ArgumentParser:
     )
     _connection_options(challenger)
 
-    from premiere_bot import local_cli
+    from premiere_bot import author_cli, local_cli
 
+    author_cli.add_commands(commands, _arbiter_options)
     local_cli.add_commands(commands)
     return parser
 
 
 def _connection_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--arbiter",
-        default=os.environ.get("PREMIERE_ARBITER", "127.0.0.1:50051"),
-        help="the arbiter's gRPC address (default: $PREMIERE_ARBITER or 127.0.0.1:50051)",
-    )
+    _arbiter_options(parser)
     parser.add_argument(
         "--token",
         default=os.environ.get("PREMIERE_BOT_TOKEN"),
         help="the bot's token; prefer the environment variable PREMIERE_BOT_TOKEN: a command"
         " line is visible to every user of the machine",
+    )
+
+
+def _arbiter_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--arbiter",
+        default=os.environ.get("PREMIERE_ARBITER", "127.0.0.1:50051"),
+        help="the arbiter's gRPC address (default: $PREMIERE_ARBITER or 127.0.0.1:50051)",
     )
     parser.add_argument(
         "--tls",
@@ -157,7 +164,10 @@ def _credentials(
     parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> tuple[str, bytes | None, grpc.ChannelCredentials | None]:
     if not args.token:
-        parser.error("set PREMIERE_BOT_TOKEN (or --token) to the token `premiere bots add` printed")
+        parser.error(
+            "set PREMIERE_BOT_TOKEN (or --token) to the token `premiere-bot bots create NAME`"
+            " printed"
+        )
     ca = None
     if args.ca:
         try:
@@ -193,7 +203,7 @@ def _challenge(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
         )
     except ChallengeRefused as error:
         raise SystemExit(f"the arbiter at {args.arbiter} refused the challenge: {error}") from None
-    kind = "rated" if reply.rated else "casual"
+    kind = "rated" if reply.rated else f"unrated: {reply.unrated_reason or 'casual'}"
     print(f"match {reply.match_id} {args.game} created ({kind}); your running bot plays it")
     return 0
 
@@ -203,6 +213,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.command == "challenge":
         raise SystemExit(_challenge(parser, args))
+    if args.command in ("account", "bots"):
+        from premiere_bot import author_cli
+
+        raise SystemExit(author_cli.main(args))
     if args.command != "run":
         from premiere_bot import local_cli
 
@@ -237,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except AuthenticationError as error:
         raise SystemExit(
             f"the arbiter at {args.arbiter} refused the token ({error}); check"
-            " PREMIERE_BOT_TOKEN, or get a new one with `premiere bots rotate-token NAME`"
+            " PREMIERE_BOT_TOKEN, or get a new one with `premiere-bot bots rotate-token NAME`"
         ) from None
     except RefusedError as error:
         raise SystemExit(f"the arbiter at {args.arbiter} refused this bot: {error}") from None

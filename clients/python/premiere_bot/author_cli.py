@@ -1,0 +1,263 @@
+"""`premiere-bot account ...` and `premiere-bot bots ...`: an author's own account and bots,
+over the arbiter's AuthorService (no operator needed).
+
+The account token is read from --account-token, then $PREMIERE_ACCOUNT_TOKEN, then the file
+`account create` offers to write (`$XDG_CONFIG_HOME/premiere/account.json`, default
+`~/.config/premiere/account.json`, readable by its owner only). Tokens a command prints go
+to standard output alone, so `export PREMIERE_BOT_TOKEN=$(premiere-bot bots create NAME)`
+works; everything else goes to standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from premiere_wire import author_pb2, author_pb2_grpc
+
+
+def config_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "premiere" / "account.json"
+
+
+def save_token(arbiter: str, name: str, token: str) -> Path:
+    """Write the account token to a file only its owner can read (created 0600 from the start,
+    never widened)."""
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as out:
+        json.dump({"arbiter": arbiter, "account": name, "token": token}, out)
+    os.chmod(path, 0o600)
+    return path
+
+
+def stored_token() -> str | None:
+    try:
+        data = json.loads(config_path().read_text())
+    except (OSError, ValueError):
+        return None
+    token = data.get("token") if isinstance(data, dict) else None
+    return token if isinstance(token, str) and token else None
+
+
+def add_commands(commands: Any, connection: Callable[[argparse.ArgumentParser], None]) -> None:
+    account = commands.add_parser("account", help="your author account on an arena")
+    verbs = account.add_subparsers(dest="verb", required=True, metavar="VERB")
+    create = verbs.add_parser(
+        "create",
+        help="make an account and print its token once",
+        description="Make an account on the arena and print its token, once. Sign-up may need"
+        " an invite code from the arena's operator.",
+    )
+    create.add_argument("name", help="the account's name (letters, digits, . _ -)")
+    create.add_argument("--invite", help="an invite code, where sign-up is by invite")
+    create.add_argument(
+        "--save",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help=f"store the token in {config_path()} (owner-only); asked when interactive",
+    )
+    show = verbs.add_parser("show", help="the account your token logs in")
+    for parser in (create, show):
+        connection(parser)
+        _account_token_option(parser)
+
+    bots = commands.add_parser("bots", help="your account's bots")
+    bot_verbs = bots.add_subparsers(dest="verb", required=True, metavar="VERB")
+    for verb, text in (
+        ("create", "register a bot and print its token once"),
+        ("list", "your bots with their standing"),
+        ("rotate-token", "print a new token for a bot; the old one stops working"),
+        ("remove", "retire a bot and every version of it (its matches and ratings stay)"),
+        ("versions", "a bot's versions, oldest first (* marks the one seated)"),
+        ("activate", "seat one of a bot's versions from now on (a roll back)"),
+        ("events", "a bot's standing (validating, rated, probation, ...) and why"),
+    ):
+        parser = bot_verbs.add_parser(verb, help=text, description=text[0].upper() + text[1:])
+        if verb != "list":
+            parser.add_argument("name", help="the bot's name")
+        if verb == "activate":
+            parser.add_argument("version", help="one of its versions")
+        if verb == "events":
+            parser.add_argument(
+                "--wait",
+                metavar="STATE",
+                help="wait until the bot's standing is STATE (e.g. rated: validation done);"
+                " exits 1 if it fails validation or --timeout passes",
+            )
+            parser.add_argument(
+                "--timeout", type=float, default=300, help="seconds --wait waits (default 300)"
+            )
+        connection(parser)
+        _account_token_option(parser)
+
+
+def _account_token_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--account-token",
+        default=os.environ.get("PREMIERE_ACCOUNT_TOKEN"),
+        help="the account token (default: $PREMIERE_ACCOUNT_TOKEN, else the stored one)",
+    )
+
+
+def _err(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+class Refused(RuntimeError):
+    pass
+
+
+async def _call(args: argparse.Namespace, method: str, request: Any, token: str | None) -> Any:
+    """AuthorService.``method``(request), with the account token when given."""
+    ca = Path(args.ca).read_bytes() if args.ca else None
+    channel = (
+        grpc.aio.secure_channel(args.arbiter, grpc.ssl_channel_credentials(root_certificates=ca))
+        if args.tls or ca is not None
+        else grpc.aio.insecure_channel(args.arbiter)
+    )
+    metadata = (("authorization", f"Bearer {token}"),) if token else ()
+    async with channel:
+        stub = author_pb2_grpc.AuthorServiceStub(channel)
+        try:
+            return await getattr(stub, method)(request, metadata=metadata, timeout=30)
+        except grpc.aio.AioRpcError as error:
+            if error.code() == grpc.StatusCode.UNAVAILABLE:
+                raise Refused(
+                    f"cannot reach the arbiter at {args.arbiter}; is it running, and is the"
+                    " address right?"
+                ) from None
+            raise Refused(f"{error.details()} ({error.code().name})") from None
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        if args.command == "account":
+            return asyncio.run(_account(args))
+        return asyncio.run(_bots(args))
+    except Refused as error:
+        _err(f"premiere-bot: {error}")
+        return 1
+
+
+def _token(args: argparse.Namespace) -> str:
+    token = args.account_token or stored_token()
+    if not token:
+        raise Refused(
+            "no account token: run `premiere-bot account create NAME` first, or set"
+            " PREMIERE_ACCOUNT_TOKEN"
+        )
+    return str(token)
+
+
+async def _account(args: argparse.Namespace) -> int:
+    if args.verb == "show":
+        reply = await _call(args, "GetAccount", author_pb2.GetAccountRequest(), _token(args))
+        print(f"{reply.name}: {reply.state}, {reply.bots} of {reply.max_bots} bots")
+        return 0
+    created = await _call(
+        args,
+        "CreateAccount",
+        author_pb2.CreateAccountRequest(name=args.name, invite=args.invite or ""),
+        None,
+    )
+    print(created.token)
+    save = args.save
+    if save is None and sys.stdin.isatty():
+        answer = input(f"store the token in {config_path()} (readable by you only)? [Y/n] ")
+        save = answer.strip().lower() in ("", "y", "yes")
+    if save:
+        path = save_token(args.arbiter, created.name, created.token)
+        _err(f"account {created.name} created; its token is stored in {path}")
+    else:
+        _err(
+            f"account {created.name} created; keep the token above (it is shown once) and"
+            " set PREMIERE_ACCOUNT_TOKEN to it"
+        )
+    return 0
+
+
+async def _bots(args: argparse.Namespace) -> int:
+    token = _token(args)
+    verb = args.verb
+    if verb == "create":
+        made = await _call(args, "CreateBot", author_pb2.CreateBotRequest(name=args.name), token)
+        print(made.token)
+        _err(
+            f"bot {made.name} created; run it with PREMIERE_BOT_TOKEN set to the token above"
+            " (shown once): `premiere-bot run module:Class`"
+        )
+    elif verb == "list":
+        listed = await _call(args, "ListBots", author_pb2.ListBotsRequest(), token)
+        if not listed.bots:
+            _err("no bots yet; `premiere-bot bots create NAME` registers one")
+        for bot in listed.bots:
+            plays = ", ".join(bot.games) or "every game" if bot.connected else "never connected"
+            print(f"{bot.name:<28} {bot.state or '-':<11} {bot.active:<36} {plays}")
+    elif verb == "rotate-token":
+        rotated = await _call(
+            args,
+            "RotateBotToken",
+            author_pb2.RotateBotTokenRequest(name=args.name),
+            token,
+        )
+        print(rotated.token)
+        _err(f"new token for {args.name}; the old one logs in no more")
+    elif verb == "remove":
+        removed = await _call(args, "RemoveBot", author_pb2.RemoveBotRequest(name=args.name), token)
+        _err(f"{args.name} removed ({removed.retired} version(s)); its matches and ratings stay")
+    elif verb == "versions":
+        found = await _call(
+            args, "ListVersions", author_pb2.ListVersionsRequest(name=args.name), token
+        )
+        for v in found.versions:
+            after = f"after {v.predecessor}" if v.predecessor else "first"
+            print(f"{'*' if v.active else ' '} {v.name:<40} {v.version or '-':<12} {after}")
+    elif verb == "activate":
+        active = await _call(
+            args,
+            "ActivateVersion",
+            author_pb2.ActivateVersionRequest(name=args.name, version=args.version),
+            token,
+        )
+        print(f"{args.name} plays as {active.active} from now on")
+    else:
+        events = await _events(args, token)
+        if args.wait and events.state != args.wait:
+            _show(events)
+            return 1
+        _show(events)
+    return 0
+
+
+async def _events(args: argparse.Namespace, token: str) -> author_pb2.GetBotEventsResponse:
+    """The bot's standing; with --wait, once it is that state (or failed, or timed out)."""
+    deadline = time.monotonic() + args.timeout
+    while True:
+        events: author_pb2.GetBotEventsResponse = await _call(
+            args, "GetBotEvents", author_pb2.GetBotEventsRequest(name=args.name), token
+        )
+        done = events.state in (args.wait, "failed", "disabled")
+        if not args.wait or done or time.monotonic() > deadline:
+            return events
+        await asyncio.sleep(1.0)
+
+
+def _show(events: author_pb2.GetBotEventsResponse) -> None:
+    print(f"{events.name}: {events.state or 'no standing yet (not connected)'}")
+    if events.reason:
+        print(f"  {events.reason}")
+    for event in events.events:
+        when = event.at.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
+        print(f"{when}  {event.kind:<18} {event.message}")

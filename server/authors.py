@@ -1,0 +1,249 @@
+"""AuthorService: bot authors make an account and manage their own bots over the network.
+
+Thin around ``server.accounts`` (the account checks and caps) and ``server.bots`` (versions,
+tokens, removal): every call but CreateAccount first finds the account its token logs in, then
+the named bot *within that account*, so an author can reach no other account's bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
+
+import grpc
+import psycopg
+from google.protobuf.timestamp_pb2 import Timestamp
+from psycopg.rows import dict_row
+
+from premiere_wire import author_pb2, author_pb2_grpc
+from server import accounts, bots
+from server.config import ArbiterSettings
+from server.gateway import bearer_token
+from server.limits import Rate, peer_host
+
+_T = TypeVar("_T")
+
+SIGNUPS_PER_MINUTE = 10
+"""Accounts one network address may make a minute (whatever the sign-up mode)."""
+
+_CODES: tuple[tuple[type[accounts.AccountError], grpc.StatusCode], ...] = (
+    (accounts.NotFound, grpc.StatusCode.NOT_FOUND),
+    (accounts.Exists, grpc.StatusCode.ALREADY_EXISTS),
+    (accounts.Forbidden, grpc.StatusCode.PERMISSION_DENIED),
+    (accounts.QuotaExceeded, grpc.StatusCode.RESOURCE_EXHAUSTED),
+)
+
+
+def _timestamp(moment: datetime.datetime | None) -> Timestamp | None:
+    if moment is None:
+        return None
+    stamp = Timestamp()
+    stamp.FromDatetime(moment.astimezone(datetime.UTC))
+    return stamp
+
+
+async def _fail(context: grpc.aio.ServicerContext[Any, Any], error: Exception) -> NoReturn:
+    code = grpc.StatusCode.INVALID_ARGUMENT
+    for kind, status in _CODES:
+        if isinstance(error, kind):
+            code = status
+    if isinstance(error, bots.VersionQuota):
+        code = grpc.StatusCode.RESOURCE_EXHAUSTED
+    if isinstance(error, (bots.UnknownBot, LookupError)) and not isinstance(error, KeyError):
+        code = grpc.StatusCode.NOT_FOUND
+    await context.abort(code, str(error).strip("'\""))
+    raise AssertionError("unreachable")
+
+
+class AuthorService(author_pb2_grpc.AuthorServiceServicer):
+    def __init__(self, database_url: str, settings: ArbiterSettings) -> None:
+        self.database_url = database_url
+        self.settings = settings
+        self.signups: dict[str, Rate] = {}
+
+    async def _call(
+        self, context: grpc.aio.ServicerContext[Any, Any], work: Callable[..., _T], *args: Any
+    ) -> _T:
+        try:
+            return await asyncio.to_thread(work, self.database_url, *args)
+        except (accounts.AccountError, bots.UnknownBot, LookupError, ValueError) as error:
+            await _fail(context, error)
+
+    async def _account(self, context: grpc.aio.ServicerContext[Any, Any]) -> accounts.Account:
+        token = bearer_token(context)
+        account = await self._call(context, accounts.account_by_token, token) if token else None
+        if account is None:
+            await context.abort(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "send 'authorization: Bearer <account token>' with the token"
+                " `premiere-bot account create` printed (a bot token is not an account token)",
+            )
+            raise AssertionError("unreachable")
+        return account
+
+    async def _own(self, context: grpc.aio.ServicerContext[Any, Any], name: str) -> str:
+        account = await self._account(context)
+        return await self._call(context, accounts.bot_of, account, name[:200])
+
+    async def CreateAccount(
+        self,
+        request: author_pb2.CreateAccountRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> author_pb2.CreateAccountResponse:
+        rate = self.signups.setdefault(peer_host(context.peer()), Rate(SIGNUPS_PER_MINUTE))
+        if not rate.allow():
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"at most {SIGNUPS_PER_MINUTE} accounts a minute from one address",
+            )
+        token = await self._call(
+            context,
+            accounts.create_account,
+            request.name[:200],
+            self.settings.signup,
+            request.invite[:200] or None,
+        )
+        return author_pb2.CreateAccountResponse(name=request.name, token=token)
+
+    async def GetAccount(
+        self, request: author_pb2.GetAccountRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> author_pb2.GetAccountResponse:
+        account = await self._account(context)
+        owned = await self._call(context, accounts.owned_bots, account)
+        return author_pb2.GetAccountResponse(
+            name=account.name,
+            state=account.state,
+            created_at=_timestamp(account.created_at),
+            bots=len(owned),
+            max_bots=self.settings.max_bots_per_account,
+        )
+
+    async def CreateBot(
+        self, request: author_pb2.CreateBotRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> author_pb2.CreateBotResponse:
+        account = await self._account(context)
+        token = await self._call(
+            context,
+            accounts.create_bot,
+            account,
+            request.name[:200],
+            self.settings.max_bots_per_account,
+        )
+        return author_pb2.CreateBotResponse(name=request.name, token=token)
+
+    async def ListBots(
+        self, request: author_pb2.ListBotsRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> author_pb2.ListBotsResponse:
+        account = await self._account(context)
+        owned = await self._call(context, accounts.owned_bots, account)
+        return author_pb2.ListBotsResponse(
+            bots=[
+                author_pb2.AuthorBot(
+                    name=bot.name,
+                    created_at=_timestamp(bot.created_at),
+                    games=bot.games or (),
+                    connected=bot.games is not None,
+                    last_connected_at=_timestamp(bot.last_connected_at),
+                    versions=bot.versions,
+                    active=bot.active,
+                    state=bot.state or "",
+                    reason=bot.reason,
+                )
+                for bot in owned
+            ]
+        )
+
+    async def RotateBotToken(
+        self,
+        request: author_pb2.RotateBotTokenRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> author_pb2.RotateBotTokenResponse:
+        root = await self._own(context, request.name)
+        token = await self._call(context, bots.rotate_token, root)
+        return author_pb2.RotateBotTokenResponse(token=token)
+
+    async def RemoveBot(
+        self, request: author_pb2.RemoveBotRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> author_pb2.RemoveBotResponse:
+        await self._own(context, request.name)
+        retired = await self._call(context, bots.remove_bot, request.name)
+        return author_pb2.RemoveBotResponse(retired=retired)
+
+    async def ListVersions(
+        self,
+        request: author_pb2.ListVersionsRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> author_pb2.ListVersionsResponse:
+        root = await self._own(context, request.name)
+        entries = await self._call(context, bots.lineage, root)
+        return author_pb2.ListVersionsResponse(
+            versions=[
+                author_pb2.BotVersion(
+                    name=entry.name,
+                    version=entry.version or "",
+                    predecessor=entry.predecessor or "",
+                    active=entry.active,
+                    created_at=_timestamp(entry.created_at),
+                )
+                for entry in entries
+            ]
+        )
+
+    async def ActivateVersion(
+        self,
+        request: author_pb2.ActivateVersionRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> author_pb2.ActivateVersionResponse:
+        root = await self._own(context, request.name)
+        active = await self._call(context, bots.activate_version, root, request.version[:40])
+        return author_pb2.ActivateVersionResponse(active=active)
+
+    async def GetBotEvents(
+        self,
+        request: author_pb2.GetBotEventsRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> author_pb2.GetBotEventsResponse:
+        root = await self._own(context, request.name)
+        name = request.name if request.name != root else None
+        found = await self._call(context, _standing, name or root, name is None)
+        return author_pb2.GetBotEventsResponse(
+            name=found["name"],
+            state=found["state"] or "",
+            reason=found["reason"] or "",
+            events=[
+                author_pb2.BotEvent(at=_timestamp(e["at"]), kind=e["kind"], message=e["message"])
+                for e in found["events"]
+            ],
+        )
+
+
+def _standing(database_url: str, name: str, active: bool) -> dict[str, Any]:
+    """The standing and last 100 events of ``name`` (``active``: of its active version)."""
+    with psycopg.connect(database_url, row_factory=dict_row) as conn:
+        if active:
+            row = conn.execute(
+                "SELECT a.name FROM bots r JOIN bots a ON a.id = coalesce(r.active_id, r.id)"
+                " WHERE r.name = %s",
+                (name,),
+            ).fetchone()
+            name = row["name"] if row else name
+        standing = conn.execute(
+            "SELECT state, reason FROM bot_standing_public WHERE bot = %s", (name,)
+        ).fetchone()
+        events = conn.execute(
+            "SELECT at, kind, message FROM bot_events_public WHERE bot = %s"
+            " ORDER BY id DESC LIMIT 100",
+            (name,),
+        ).fetchall()[::-1]
+    return {
+        "name": name,
+        "state": standing["state"] if standing else None,
+        "reason": standing["reason"] if standing else None,
+        "events": events,
+    }
+
+
+def add_to_server(service: AuthorService, server: grpc.aio.Server) -> None:
+    author_pb2_grpc.add_AuthorServiceServicer_to_server(service, server)

@@ -1,0 +1,180 @@
+"""Per-bot and per-account caps that hold across every arbiter, counted in PostgreSQL.
+
+Each cap is counted in a table every arbiter writes (``bot_streams``, ``challenges``) under a
+transaction-scoped advisory lock on the owner, so two arbiters taking the last slot at once
+take it once. An owner is an account, except in the operator's account, whose bots belong to
+different people: there each bot family is its own owner (docs/security.md, "Authors").
+
+Streams live as rows the arbiter holding them renews (``renew``); an arbiter that dies leaves
+rows that expire after ``ttl_s`` and count for nothing after that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+
+from server.config import ArbiterSettings
+from server.limits import LimitExceeded
+
+__all__ = ["BotOwner", "Quotas"]
+
+_STREAMS, _CHALLENGES = 1, 2
+"""Advisory-lock namespaces (the lock's first key)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotOwner:
+    bot_id: int
+    family_id: int
+    account_id: int
+    operator: bool
+    """In the operator's account: the family is the owner."""
+
+    @property
+    def key(self) -> int:
+        return -self.family_id if self.operator else self.account_id
+
+
+class Quotas:
+    def __init__(self, database_url: str, arbiter: str, settings: ArbiterSettings) -> None:
+        self.database_url = database_url
+        self.arbiter = arbiter
+        self.settings = settings
+        self.ttl_s = max(3 * settings.lease_renew_s, settings.lease_s)
+
+    def _connect(self) -> psycopg.Connection[dict[str, Any]]:
+        return psycopg.connect(self.database_url, row_factory=dict_row, autocommit=True)
+
+    def owner(self, bot_id: int) -> BotOwner:
+        with self._connect() as conn:
+            row = conn.execute(
+                "SELECT b.id, coalesce(b.family_id, b.id) AS family, b.account_id,"
+                " a.name = 'operator' AS operator FROM bots b"
+                " JOIN accounts a ON a.id = b.account_id WHERE b.id = %s",
+                (bot_id,),
+            ).fetchone()
+        assert row is not None, bot_id
+        return BotOwner(row["id"], row["family"], row["account_id"], row["operator"])
+
+    def open_stream(self, stream: int, owner: BotOwner) -> None:
+        """Count a new stream of the bot; LimitExceeded when its bot (every version) or its
+        account holds as many as it may on all arbiters together."""
+        s = self.settings
+        with self._connect() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (_STREAMS, owner.key))
+            counts = conn.execute(
+                "SELECT count(*) FILTER (WHERE family_id = %s) AS family,"
+                " count(*) AS account FROM bot_streams"
+                " WHERE expires_at > clock_timestamp() AND"
+                " (family_id = %s OR (account_id = %s AND NOT %s))",
+                (owner.family_id, owner.family_id, owner.account_id, owner.operator),
+            ).fetchone()
+            assert counts is not None
+            if counts["family"] >= s.max_streams_per_bot:
+                raise LimitExceeded(
+                    f"at most {s.max_streams_per_bot} streams per bot, every version and arbiter"
+                    " counted (PREMIERE_MAX_STREAMS_PER_BOT); close one first"
+                )
+            if not owner.operator and counts["account"] >= s.max_streams_per_account:
+                raise LimitExceeded(
+                    f"at most {s.max_streams_per_account} streams per account, every bot and"
+                    " arbiter counted (PREMIERE_MAX_STREAMS_PER_ACCOUNT); close one first"
+                )
+            conn.execute(
+                "INSERT INTO bot_streams (arbiter, stream, bot_id, family_id, account_id,"
+                " expires_at) VALUES (%s, %s, %s, %s, %s, clock_timestamp() + %s * interval '1 s')"
+                " ON CONFLICT (arbiter, stream) DO UPDATE SET expires_at = EXCLUDED.expires_at",
+                (self.arbiter, stream, owner.bot_id, owner.family_id, owner.account_id, self.ttl_s),
+            )
+
+    def retarget(self, stream: int, bot_id: int) -> None:
+        """The stream serves this version of its bot (known once its Hello was announced)."""
+        with self._connect() as conn:
+            conn.execute(
+                "UPDATE bot_streams SET bot_id = %s WHERE arbiter = %s AND stream = %s",
+                (bot_id, self.arbiter, stream),
+            )
+
+    def close_stream(self, stream: int) -> None:
+        with self._connect() as conn:
+            conn.execute(
+                "DELETE FROM bot_streams WHERE arbiter = %s AND stream = %s", (self.arbiter, stream)
+            )
+
+    def renew(self, streams: Sequence[int]) -> set[int]:
+        """Renew this arbiter's streams; return those whose bot may no longer connect (removed,
+        or its account disabled), to be closed. A bot an operator disabled stays connected
+        and is seated nowhere."""
+        with self._connect() as conn:
+            conn.execute(
+                "DELETE FROM bot_streams WHERE (arbiter = %s AND NOT stream = ANY(%s))"
+                " OR expires_at < clock_timestamp() - interval '1 minute'",
+                (self.arbiter, list(streams)),
+            )
+            rows = conn.execute(
+                "UPDATE bot_streams s SET expires_at = clock_timestamp() + %s * interval '1 s'"
+                " FROM bots b JOIN seat_admission a ON a.bot = b.name"
+                " WHERE s.arbiter = %s AND b.id = s.bot_id"
+                " RETURNING s.stream, a.removed OR NOT a.account_active AS out",
+                (self.ttl_s, self.arbiter),
+            ).fetchall()
+        return {row["stream"] for row in rows if row["out"]}
+
+    def reserve_challenge(self, owner: BotOwner, rated: bool) -> int:
+        """Count a challenge against its owner's caps (a minute's, the open ones, a day's rated
+        ones); its id, to attach the match to once created (``attach_challenge``)."""
+        s = self.settings
+        with self._connect() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (_CHALLENGES, owner.key))
+            counts = conn.execute(
+                "SELECT count(*) FILTER (WHERE c.created_at > now() - interval '1 minute')"
+                "   AS minute,"
+                " count(*) FILTER (WHERE (c.match_id IS NULL"
+                "   AND c.created_at > now() - interval '1 minute')"
+                "   OR m.status NOT IN ('finished', 'void')) AS open,"
+                " count(*) FILTER (WHERE c.rated AND c.created_at > now() - interval '1 day')"
+                "   AS rated FROM challenges c"
+                " JOIN bots b ON b.id = c.bot_id"
+                " LEFT JOIN matches m ON m.id = c.match_id"
+                " WHERE c.created_at > now() - interval '1 day' AND"
+                " CASE WHEN %s THEN coalesce(b.family_id, b.id) = %s ELSE c.account_id = %s END",
+                (owner.operator, owner.family_id, owner.account_id),
+            ).fetchone()
+            assert counts is not None
+            if counts["minute"] >= s.max_challenges_per_minute:
+                raise LimitExceeded(
+                    f"at most {s.max_challenges_per_minute} challenges a minute per account"
+                    " (PREMIERE_MAX_CHALLENGES_PER_MINUTE)"
+                )
+            if counts["open"] >= s.max_open_challenges:
+                raise LimitExceeded(
+                    f"at most {s.max_open_challenges} unfinished challenges at a time per account"
+                    " (PREMIERE_MAX_OPEN_CHALLENGES)"
+                )
+            if rated and counts["rated"] >= s.max_rated_challenges_per_day:
+                raise LimitExceeded(
+                    f"at most {s.max_rated_challenges_per_day} rated challenges a day per account"
+                    " (PREMIERE_MAX_RATED_CHALLENGES_PER_DAY)"
+                )
+            row = conn.execute(
+                "INSERT INTO challenges (account_id, bot_id, rated) VALUES (%s, %s, %s)"
+                " RETURNING id",
+                (owner.account_id, owner.bot_id, rated),
+            ).fetchone()
+        assert row is not None
+        return int(row["id"])
+
+    def attach_challenge(self, challenge: int, match_id: str | None) -> None:
+        """The challenge's match, once created; None (not created): it counts no more."""
+        with self._connect() as conn:
+            if match_id is None:
+                conn.execute("DELETE FROM challenges WHERE id = %s", (challenge,))
+            else:
+                conn.execute(
+                    "UPDATE challenges SET match_id = %s WHERE id = %s", (match_id, challenge)
+                )
