@@ -259,62 +259,54 @@ def _frames(
         name = names[seat] if seat < len(names) else f"seat {seat}"
         return f"{name} {game.describe(before, seat, move, viewer)}"
 
-    spectator = to_plain(state.spectate())
-    seats = seat_views()
-    scores = state.current_scores()
-    frames = [Frame(None, None, None, False, spectator, seats, scores=scores)]
-    group = game.group(state)
-    frames.extend(
-        Frame(
-            None,
-            seat,
-            game.encode_move(move) if ended else None,
-            False,
-            spectator,
-            seats,
-            told(state, seat, move),
-            True,
-            scores,
-            group,
-        )
-        for seat, move in state.forced_moves()
+    def forced(ply: int | None, before: State, group: str, last: Frame) -> list[Frame]:
+        """The moves the engine applied on its own after ``last``, with its views."""
+        return [
+            Frame(
+                ply=ply,
+                seat=seat,
+                move=game.encode_move(move) if ended else None,
+                defaulted=False,
+                spectator=last.spectator,
+                seats=last.seats,
+                text=told(before, seat, move),
+                forced=True,
+                scores=last.scores,
+                group=group,
+            )
+            for seat, move in state.forced_moves()
+        ]
+
+    first = Frame(
+        None,
+        None,
+        None,
+        False,
+        to_plain(state.spectate()),
+        seat_views(),
+        "",
+        False,
+        state.current_scores(),
     )
+    frames = [first, *forced(None, state, game.group(state), first)]
     for ply, seat, move, defaulted in moves:
         decoded = game.decode_move(move, seat)
         before = state.clone()
         group = game.group(before)
         state.apply(seat, decoded)
-        spectator = to_plain(state.spectate())
-        seats = seat_views()
-        scores = state.current_scores()
-        frames.append(
-            Frame(
-                ply=ply,
-                seat=seat,
-                move=game.encode_move(decoded) if ended else None,
-                defaulted=bool(defaulted),
-                spectator=spectator,
-                seats=seats,
-                text=told(before, seat, decoded),
-                scores=scores,
-                group=group,
-            )
+        frame = Frame(
+            ply=ply,
+            seat=seat,
+            move=game.encode_move(decoded) if ended else None,
+            defaulted=bool(defaulted),
+            spectator=to_plain(state.spectate()),
+            seats=seat_views(),
+            text=told(before, seat, decoded),
+            scores=state.current_scores(),
+            group=group,
         )
-        frames.extend(
-            Frame(
-                ply,
-                auto_seat,
-                game.encode_move(auto) if ended else None,
-                False,
-                spectator,
-                seats,
-                told(before, auto_seat, auto),
-                True,
-                scores,
-                group,
-            )
-            for auto_seat, auto in state.forced_moves()
-        )
+        frames.append(frame)
+        frames.extend(forced(ply, before, group, frame))
     return frames
 
 

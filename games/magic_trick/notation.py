@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from games.interface import Labels, Viewer, knows
 from games.magic_trick.cards import RANKS, SUITS, Card
 from games.magic_trick.moves import KeepSleeveEmpty, PlayCard, SleeveCard, SortCard
+from games.magic_trick.scoring import trick_winner
 from games.magic_trick.views import MagicTrickObservation
 
 if TYPE_CHECKING:
@@ -22,7 +23,13 @@ def card_name(card: Card) -> str:
 
 def describe(before: MagicTrickState, seat: int, move: Any, viewer: Viewer) -> str:
     if isinstance(move, PlayCard):
-        return f"plays the {card_name(before.fans[seat][move.slot])}"
+        card = before.fans[seat][move.slot]
+        text = f"plays the {card_name(card)}"
+        if len(before.current) == before.players - 1:
+            plays = [(s, before.fans[s][slot]) for s, slot in before.current]
+            if trick_winner([*plays, (seat, card)]) == seat:
+                text += " and takes the trick"
+        return text
     if isinstance(move, SleeveCard):
         return f"puts the {card_name(before.fans[seat][move.slot])} up the sleeve"
     if isinstance(move, KeepSleeveEmpty):
