@@ -452,7 +452,9 @@ async def compress(
             kind = None
     else:
         kind = response.content_type
-    if accepts and not response.prepared and kind in COMPRESSIBLE:
+    # A body its handler already compressed (an ended replay, kept gzipped) goes as it is.
+    packed = hdrs.CONTENT_ENCODING in response.headers
+    if accepts and not packed and not response.prepared and kind in COMPRESSIBLE:
         response.enable_compression(web.ContentCoding.gzip)
     return response
 
