@@ -403,8 +403,9 @@ function movieFight(frame, ctx) {
       ]),
       cinema
         ? el("ol", { class: "floors" }, cinema.floors.map((floor, i) =>
-            el("li", {}, muted(`floor ${i + 1}: audience `), cards(floor.audience, "", named),
-              muted(" screens "), cards(floor.screens, "", named))))
+            el("li", { class: "floor" }, muted(`floor ${i + 1}`),
+              el("div", {}, muted("audience: "), cards(floor.audience, "", named)),
+              el("div", {}, muted("screens: "), cards(floor.screens, "", named)))))
         : null,
     ];
   });
