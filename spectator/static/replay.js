@@ -83,8 +83,10 @@ function keepInList(item) {
   const list = $("moves");
   const box = list.getBoundingClientRect();
   const row = item.getBoundingClientRect();
-  if (row.top < box.top) list.scrollTop += row.top - box.top - 24;
-  else if (row.bottom > box.bottom) list.scrollTop += row.bottom - box.bottom + 24;
+  // Out of view: bring it to the middle of the list, so the moves around it show too.
+  if (row.top < box.top + 24 || row.bottom > box.bottom - 24) {
+    list.scrollTop += row.top - box.top - (box.height - row.height) / 2;
+  }
 }
 
 function show(next, push = false) {
