@@ -441,6 +441,9 @@ COMPRESSIBLE = (
 itself, event by event: ``spectator.live``)."""
 
 
+CONDITIONAL = (hdrs.IF_NONE_MATCH, hdrs.IF_MODIFIED_SINCE, hdrs.IF_RANGE, hdrs.RANGE)
+
+
 @web.middleware
 async def compress(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -451,9 +454,16 @@ async def compress(
     accepts = "gzip" in request.headers.get(hdrs.ACCEPT_ENCODING, "").lower()
     if isinstance(response, web.FileResponse):
         kind = mimetypes.guess_type(request.path)[0]  # a file's type is set once it is sent
+        # A browser revalidating a file it holds gets a bare 304, and one asking for a range
+        # gets those bytes: compressing either sends a gzip body the client cannot take
+        # (Chromium refuses the response, and the page load fails on a second visit).
+        if any(h in request.headers for h in CONDITIONAL):
+            kind = None
     else:
         kind = response.content_type
-    if accepts and not response.prepared and kind in COMPRESSIBLE:
+    # A body its handler already compressed (an ended replay, kept gzipped) goes as it is.
+    packed = hdrs.CONTENT_ENCODING in response.headers
+    if accepts and not packed and not response.prepared and kind in COMPRESSIBLE:
         response.enable_compression(web.ContentCoding.gzip)
     return response
 

@@ -75,3 +75,12 @@ export function nav(current) {
     ),
   );
 }
+
+// A game's text with *emphasis* (a card's or a film's name, as the engines write them) as
+// nodes: the emphasised parts in <em>, everything as text, never as HTML.
+export function words(text) {
+  return String(text)
+    .split(/\*([^*]+)\*/)
+    .map((part, i) => (i % 2 ? el("em", { text: part }) : part))
+    .filter((part) => part !== "");
+}

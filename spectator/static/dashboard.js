@@ -340,6 +340,24 @@ function seatChip(seat) {
   );
 }
 
+// Why a match is unrated, in words, for the reasons the ladder gives (unrated_reason).
+const UNRATED = {
+  casual: "casual challenge",
+  validation: "validation match",
+  probation: "probation match",
+};
+
+// Rated (with its place in the rating order), created unrated and why (when the match list
+// says: created_rated, unrated_reason), or still waiting to be rated.
+function ratedText(match) {
+  if (match.rated) return `rated #${match.seq}`;
+  if (match.created_rated === false) {
+    const reason = match.unrated_reason;
+    return reason ? `unrated: ${UNRATED[reason] ?? String(reason).replaceAll("_", " ")}` : "unrated";
+  }
+  return "not rated yet";
+}
+
 function renderMatches(page) {
   const body = $("matches").tBodies[0];
   const rows = page.matches.map((match) => {
@@ -351,10 +369,7 @@ function renderMatches(page) {
         "td",
         { class: "finished", title: match.finished_at },
         el("div", { text: dateTime(match.finished_at) }),
-        el("div", {
-          class: "muted small",
-          text: match.rated ? `rated #${match.seq}` : "not rated yet",
-        }),
+        el("div", { class: "muted small rated-state", text: ratedText(match) }),
       ),
       el("td", {}, el("ol", { class: "seats" }, ...seats.map(seatChip))),
       el(
@@ -440,7 +455,8 @@ function renderReplay(replay) {
       el(
         "td",
         {},
-        el("code", { text: JSON.stringify(move.move) }),
+        // The move in words when the replay tells it (its raw form stays in the JSON link).
+        move.text ? el("span", { class: "move-text", title: JSON.stringify(move.move), text: move.text.replaceAll("*", "") }) : el("code", { text: JSON.stringify(move.move) }),
         move.defaulted ? el("span", { class: "badge forfeit", title: "the arbiter played it: no move in time", text: "defaulted" }) : null,
       ),
     ),

@@ -1,5 +1,6 @@
-// The dashboard's "being played now" strip: the matches running on the arbiter, each linking
-// to its live page (/live/<match>). Refreshes with the page's ?refresh=SECONDS (default 5).
+// The dashboard's "being played now" strip: the matches running on the arbiter with their
+// scores (a match waiting for a bot marked), each linking to its live page (/live/<match>).
+// Refreshes with the page's ?refresh=SECONDS (default 5).
 
 import { api, el, gameName } from "./common.js";
 
@@ -18,7 +19,9 @@ async function refresh() {
         el("li", { "data-match": m.match_id },
           el("a", { class: "watch", href: `/live/${m.match_id}` }, el("span", { class: "live-dot" }),
             `${gameName(m.game)}: ${m.players.join(" vs ")}`),
-          el("span", { class: "muted small", text: ` · ${m.decisions} decisions` }))),
+          Array.isArray(m.scores) && m.scores.length ? el("span", { class: "small live-scores", text: ` · ${m.scores.join(" – ")}` }) : null,
+          el("span", { class: "muted small", text: ` · ${m.decisions} decisions` }),
+          m.waiting ? el("span", { class: "badge waiting-badge", text: "waiting for a bot" }) : null)),
     );
   } catch {
     section.hidden = true; // the page's own status line reports a ladder that does not answer

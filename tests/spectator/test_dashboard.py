@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import psycopg
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 from games import all_games
 from tests.integration.services import scratch_database
@@ -329,6 +329,39 @@ def test_dashboard_in_a_real_browser(database_url: str, browser: Browser, tmp_pa
             "another refresh",
         )
         assert page.is_hidden("#error")
+
+        # A match created unrated says so, and why, when the match list tells it
+        # (created_rated, unrated_reason); one created rated and not rated yet says that.
+        told = [
+            ("casual", "unrated: casual challenge"),
+            ("validation", "unrated: validation match"),
+            ("probation", "unrated: probation match"),
+            (None, "unrated"),
+        ]
+        marked: dict[str, str] = {}
+
+        def unrated(route: Route) -> None:
+            reply = route.fetch()
+            body = reply.json()
+            for match, (reason, text) in zip(body["matches"], told, strict=False):
+                match.update(rated=False, created_rated=False, unrated_reason=reason)
+                marked[match["match_id"]] = text
+            waiting = body["matches"][len(told)]
+            waiting.update(rated=False, created_rated=True, unrated_reason=None)
+            marked[waiting["match_id"]] = "not rated yet"
+            route.fulfill(response=reply, json=body)
+
+        def listing(url: str) -> bool:
+            return f"/api/games/{TRICKS}/matches" in url
+
+        page.route(listing, unrated)
+        with page.expect_response(lambda r: listing(r.url)):
+            page.click("#newer")
+        assert len(marked) == len(told) + 1
+        for match_id, text in marked.items():
+            cell = page.locator(f"#matches tr[data-match='{match_id}'] .rated-state")
+            expect(cell).to_have_text(text)
+        page.unroute(listing)
         assert problems == []
         assert all(url.startswith(ladder.http + "/") for url in requested), requested
         assert f"{ladder.http}/static/vendor/chart.umd.js" in requested

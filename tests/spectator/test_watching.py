@@ -18,7 +18,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 import games
 from spectator.replays import expand
@@ -32,19 +32,53 @@ LEAGUE = "watch-round-robin"
 TOP_PLAYERS = 2
 
 
-STEP_TO_THE_END = """() => {
+# What a person sees on the current frame of a replay: its index, the move line, the renderer,
+# every seat's score as shown in its box, whether the result banner shows, the film named in
+# Movie Trailer's "film was" line, and how far the page itself has scrolled.
+SEEN = """() => ({
+  index: Number(document.getElementById("replay").dataset.index),
+  line: document.getElementById("move").innerText,
+  renderer: document.querySelector("#table > div").dataset.renderer,
+  scores: [...document.querySelectorAll("#table .seat")].map((seat) => {
+    const shown = seat.querySelector(".seat-score");
+    return shown && shown.offsetParent !== null ? shown.dataset.score : null;
+  }),
+  banner: document.getElementById("banner").hidden
+    ? null : document.getElementById("banner").innerText,
+  revealed: document.getElementById("film-revealed")?.innerText ?? null,
+  scrollY: window.scrollY,
+})"""
+
+STEP_TO_THE_END = (
+    """() => {
+  const seen = """
+    + SEEN
+    + """;
   const steps = [];
   const forward = document.getElementById("forward");
   while (!forward.disabled) {
     forward.click();
-    steps.push([
-      document.getElementById("replay").dataset.index,
-      document.getElementById("move").textContent,
-      document.querySelector("#table > div").dataset.renderer,
-    ]);
+    steps.push(seen());
   }
   return steps;
 }"""
+)
+
+MOVE_LIST = """() => [...document.querySelectorAll("#moves li[data-index]")].map((item) => ({
+  index: Number(item.dataset.index),
+  text: item.innerText,
+  forced: item.classList.contains("forced"),
+}))"""
+
+NO_PAGE_SCROLL = "() => document.documentElement.scrollWidth <= window.innerWidth"
+
+DESKTOP: ViewportSize = {"width": 1366, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+def plain(text: str) -> str:
+    """A move's text as the page shows it: its *emphasis* in italics, without the stars."""
+    return text.replace("*", "")
 
 
 def seats_for(game: str) -> list[str]:
@@ -82,9 +116,7 @@ class Tab:
     """A page that records every console error, page error and failed request."""
 
     def __init__(self, browser: Browser, stack: Stack) -> None:
-        self.context = browser.new_context(
-            viewport={"width": 1200, "height": 900}, timezone_id="UTC", locale="en-GB"
-        )
+        self.context = browser.new_context(viewport=DESKTOP, timezone_id="UTC", locale="en-GB")
         self.page: Page = self.context.new_page()
         self.stack = stack
         self.problems: list[str] = []
@@ -171,43 +203,87 @@ def replays_step_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
         table = page.locator("#table > div")
         assert table.get_attribute("data-renderer") == game
         assert page.is_disabled("#back") and page.is_enabled("#forward")
+        # A finished match opens with every hand shown.
+        assert page.input_value("#viewer") == "all"
+        first = page.evaluate(SEEN)
         # Step through the whole match, one move at a time: the first steps with the keyboard,
         # the rest with the Forward button, clicked in the page (one round trip per match).
+        steps = [first]
         for index in range(1, 4):
             page.keyboard.press("ArrowRight")
             assert page.get_attribute("#replay", "data-index") == str(index)
-        third = (3, page.inner_text("#move"), game)
-        steps = page.evaluate(STEP_TO_THE_END)
-        shown = [(int(index), line, renderer) for index, line, renderer in [third, *steps]]
-        assert [index for index, _, _ in shown] == list(range(3, len(frames)))
-        for index, line, renderer in shown:
-            move = json.dumps(frames[index]["move"], separators=(",", ":"))
-            assert line.startswith(f"Move {index}: ") and move in line, (line, move)
-            assert renderer == game
+            steps.append(page.evaluate(SEEN))
+        steps += page.evaluate(STEP_TO_THE_END)
+        assert [step["index"] for step in steps] == list(range(len(frames)))
+        films = views["labels"].get("film", {})
+        for step, frame in zip(steps, frames, strict=True):
+            index = step["index"]
+            assert step["renderer"] == game
+            # Every seat's score, on every frame, as the engine counts it.
+            assert step["scores"] == [str(score) for score in frame["scores"]], (game, index)
+            assert "{" not in step["line"], step["line"]
+            if index:
+                told = f"Move {index}: {plain(frame['text'])}"
+                assert step["line"].startswith(told), step["line"]
+                assert ("(forced" in step["line"]) == frame["forced"]
+            # Stepping never scrolls the page (the move list scrolls by itself).
+            assert step["scrollY"] == 0, (game, index)
+            assert (step["banner"] is not None) == (index == len(frames) - 1)
+            if game == "movie-trailer" and index:
+                # Once a turn has ended its film is named, by its title, not its slug.
+                past = frame["spectator"]["past_turns"]
+                if past:
+                    film = past[-1]["film"]
+                    assert step["revealed"] and films[film] in step["revealed"], step
+                    assert film not in step["revealed"]
+        # The result banner: the winner, every seat's final score, the tie-breaks.
+        banner = steps[-1]["banner"]
+        result = views["result"]
+        assert result is not None
+        for seat in result["winners"]:
+            assert f"{views['players'][seat]} wins" in banner or "Shared win" in banner
+        for seat, score in enumerate(result["scores"]):
+            assert f"{views['players'][seat]} {score}" in banner, banner
+        assert "Tie-breaks:" in banner
+        if result["tiebreaks"]:
+            assert result["tiebreaks"] in banner
+        # The move list: every move in words, grouped, forced moves marked.
+        listed = page.evaluate(MOVE_LIST)
+        assert [item["index"] for item in listed] == list(range(len(frames)))
+        for item in listed[1:]:
+            frame = frames[item["index"]]
+            assert "{" not in item["text"] and plain(frame["text"]) in item["text"]
+            assert item["forced"] == frame["forced"]
+        groups = page.locator("#moves .group-name").all_inner_texts()
+        assert groups and all(groups), groups
         assert page.is_disabled("#forward") and page.is_disabled("#last")
         assert table.get_attribute("data-renderer") == game
-        tab.shot(f"replay-{game}")
-        # Back, jump, and a shareable link that opens at the same move and perspective.
+        shots(tab, f"replay-{game}", match_id, len(frames))
+        # Back, Home and End from the keyboard; a jump; a link that opens where it was.
         page.keyboard.press("ArrowLeft")
         assert page.get_attribute("#replay", "data-index") == str(len(frames) - 2)
+        page.keyboard.press("Home")
+        assert page.get_attribute("#replay", "data-index") == "0"
+        page.keyboard.press("End")
+        assert page.get_attribute("#replay", "data-index") == str(len(frames) - 1)
         middle = len(frames) // 2
         page.fill("#jump", str(middle))
         page.press("#jump", "Enter")
         page.wait_for_selector(f"#replay[data-index='{middle}']", state="attached")
-        page.select_option("#viewer", "all")
-        assert f"ply={middle}" in page.url and "seen=all" in page.url
+        page.select_option("#viewer", "1")
+        assert f"ply={middle}" in page.url and "seen=1" in page.url
         shared = page.get_attribute("#share", "href")
-        assert shared == f"/replay/{match_id}?ply={middle}&seen=all"
+        assert shared == f"/replay/{match_id}?ply={middle}&seen=1"
         tab.open(shared)
         assert page.get_attribute("#replay", "data-index") == str(middle)
-        assert page.input_value("#viewer") == "all"
-        tab.shot(f"replay-{game}-all-hands")
+        assert page.input_value("#viewer") == "1"
+        assert page.evaluate("window.scrollY") == 0  # opening at a move does not scroll
 
     # Hidden cards: the spectator sees none of a Movie Tricks hand; every seat's view shows it.
     match_id = matches["movie-tricks"]
     frames = views_of(stack, match_id)["frames"]
     ply = next(i for i, f in enumerate(frames) if f["seats"][0]["hand"])
-    tab.open(f"/replay/{match_id}?ply={ply}")
+    tab.open(f"/replay/{match_id}?ply={ply}&seen=spectator")
     assert page.locator(".seat[data-seat='0'] .hand .card").count() == 0
     page.select_option("#viewer", "all")
     hand = page.locator(".seat[data-seat='0'] .hand .card")
@@ -216,7 +292,7 @@ def replays_step_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
     match_id = matches["magic-trick"]
     frames = views_of(stack, match_id)["frames"]
     ply = next(i for i, f in enumerate(frames) if f["spectator"]["fans"])
-    tab.open(f"/replay/{match_id}?ply={ply}")
+    tab.open(f"/replay/{match_id}?ply={ply}&seen=spectator")
     assert page.locator(".fan .card.back").count() > 0
     page.select_option("#viewer", "all")
     assert page.locator(".fan .card").count() > 0
@@ -245,10 +321,19 @@ def replays_step_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
     events = sse(stack, matches["movie-tricks"])
     (match,) = [data for name, data in events if name == "match"]
     assert match["omniscient_delay"] == OMNISCIENT_DELAY
-    moves = [data for name, data in events if name == "move"]
-    seen = [data for name, data in events if name == "omniscient"]
-    assert [s["ply"] for s in seen] == [m["ply"] - OMNISCIENT_DELAY for m in moves[3:]]
-    behind = frames_of(stack, matches["movie-tricks"])[-1 - OMNISCIENT_DELAY]
+    # A finished match's stream: its moves come as one backlog (and any left as single events),
+    # the latest omniscient view with them.
+    backlogs = [data for name, data in events if name == "backlog"]
+    moves = [m for b in backlogs for m in b["moves"]]
+    moves += [data for name, data in events if name == "move"]
+    seen = [b["omniscient"] for b in backlogs if b["omniscient"]]
+    seen += [data for name, data in events if name == "omniscient"]
+    frames = frames_of(stack, matches["movie-tricks"])
+    assert [m["ply"] for m in moves] == list(range(len(moves)))
+    assert len(moves) == len([f for f in frames[1:] if not f["forced"]])
+    upto = moves[-1]["ply"] - OMNISCIENT_DELAY
+    assert seen and seen[-1]["ply"] == upto
+    behind = [f for f in frames if f["ply"] == upto][-1]
     assert seen[-1]["seats"] == behind["seats"]
     assert seen[-1]["spectator"] == behind["spectator"]
     assert events[-1][0] == "end"
@@ -259,7 +344,61 @@ def replays_step_through_a_match_of_every_game(stack: Stack, tab: Tab) -> None:
     assert f"Every hand, {OMNISCIENT_DELAY} moves behind" in heading, heading
     renderer = page.locator("#omniscient > div").get_attribute("data-renderer")
     assert renderer == "movie-tricks"
+    live_page_tells_moves_and_the_result(tab, views_of(stack, matches["movie-tricks"]))
     tab.shot("live-omniscient")
+
+
+def live_page_tells_moves_and_the_result(tab: Tab, views: dict[str, Any]) -> None:
+    """An ended match on its live page: every move in words (as the replay tells them), and
+    the result: the winner and every seat's final score."""
+    page = tab.page
+    texts = page.locator("#moves li[data-index]").all_inner_texts()
+    frames = views["frames"][1:]
+    assert len(texts) == len(frames)
+    for text in texts:
+        assert "{" not in text and not text.endswith(" decided"), text
+    # Told to the spectator while it ran: a card played face down stays unnamed.
+    line = page.inner_text("#last-move")
+    assert line.startswith(f"Move {len(frames)}: ") and "{" not in line, line
+    assert not line.endswith(" decided"), line
+    result = views["result"]
+    assert result is not None
+    shown = page.inner_text("#result")
+    for seat, score in enumerate(result["scores"]):
+        assert f"{views['players'][seat]} {score}" in shown, shown
+    if len(result["winners"]) == 1:
+        assert f"{views['players'][result['winners'][0]]} wins" in shown, shown
+    assert page.evaluate("window.scrollY") == 0
+
+
+def shots(tab: Tab, name: str, match_id: str, frames: int) -> None:
+    """The start, middle and end of a replay, on a desktop and on a phone, where no page is
+    wider than the screen."""
+    page = tab.page
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        for where, index in (("start", 0), ("middle", frames // 2), ("end", frames - 1)):
+            tab.open(f"/replay/{match_id}?ply={index}")
+            assert page.get_attribute("#replay", "data-index") == str(index)
+            assert page.evaluate(NO_PAGE_SCROLL), (name, size, where)
+            assert page.evaluate("window.scrollY") == 0
+            tab.shot(f"{name}-{where}-{size}")
+    page.set_viewport_size(DESKTOP)
+
+
+def no_page_scroll_on_a_phone(
+    tab: Tab, path: str, name: str, ready: str = "body[data-ready]"
+) -> None:
+    page = tab.page
+    page.set_viewport_size(PHONE)
+    try:
+        tab.open(path, ready=ready)
+        page.wait_for_timeout(300)  # charts and late rows
+        width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], (path, width)
+        tab.shot(f"phone-{name}")
+    finally:
+        page.set_viewport_size(DESKTOP)
 
 
 def views_of(stack: Stack, match_id: str) -> dict[str, Any]:
@@ -307,10 +446,12 @@ def a_running_match_live_then_its_bot_page(stack: Stack, tab: Tab) -> None:
         tab.shot("dashboard-live-strip")
         # Listed as running on the live page too; the row leads to the live view.
         tab.open("/live?refresh=0.5")
-        row = page.locator(f"#live tr[data-match='{match_id}']")
+        row = page.locator(f"#live .live-card[data-match='{match_id}']")
         row.wait_for()
         assert "slowpoke" in row.inner_text()
         tab.shot("live-list")
+        no_page_scroll_on_a_phone(tab, "/live?refresh=0.5", "live-list")
+        row = page.locator(f"#live .live-card[data-match='{match_id}']")
         row.locator("a.watch").click()
         page.wait_for_selector("body[data-ready]")
         assert page.url.endswith(f"/live/{match_id}")
@@ -326,6 +467,12 @@ def a_running_match_live_then_its_bot_page(stack: Stack, tab: Tab) -> None:
             "moves arriving while the match runs",
         )
         assert page.locator("#table > div").get_attribute("data-renderer") == "movie-tricks"
+        # The last move in words, the seat to move, every seat's clock and time bank.
+        line = page.inner_text("#last-move")
+        assert "{" not in line and " decided" not in line, line
+        assert page.locator("#table .seat.to-move").count() >= 1
+        clocks = page.locator("#table .seat .clock").all_inner_texts()
+        assert len(clocks) == 2 and all("move" in c and "bank" in c for c in clocks), clocks
         # One browser is all this ladder may stream to (PREMIERE_LADDER_MAX_LIVE_VIEWERS=1).
         try:
             urllib.request.urlopen(f"{stack.http}/api/live/{match_id}/events", timeout=10)
@@ -342,6 +489,8 @@ def a_running_match_live_then_its_bot_page(stack: Stack, tab: Tab) -> None:
         assert page.is_visible("#ended")
         final = wait_ended(stack.arbiter.matches(), match_id)
         assert int(page.get_attribute("body", "data-moves") or 0) == final.decisions
+        live_page_tells_moves_and_the_result(tab, views_of(stack, match_id))
+        tab.shot("live-match-ended")
 
         # Its live stream, read again after the end: spectator views only, no omniscient view
         # (a network bot sits at this table), and the faults by kind without their details.
@@ -409,8 +558,10 @@ def league_pages_and_the_links_from_the_dashboard(stack: Stack, tab: Tab) -> Non
     assert tables and all(t["status"] == "finished" for t in tables)
     assert page.locator(".round a.watch").count() == len(tables)
     tab.shot("league")
+    no_page_scroll_on_a_phone(tab, page.url.removeprefix(stack.http), "league")
     tab.open("/leagues")
     tab.shot("leagues")
+    no_page_scroll_on_a_phone(tab, "/leagues", "leagues")
 
     # From the leaderboard to a bot's page, and from a match to its visual replay.
     tab.open("/?refresh=0.5#game=movie-tricks", ready="#game option")
@@ -421,6 +572,9 @@ def league_pages_and_the_links_from_the_dashboard(stack: Stack, tab: Tab) -> Non
     assert page.inner_text("#title") == "builtin:heuristic"
     assert page.locator("#ratings tr[data-game='movie-tricks']").count() == 1
     tab.shot("bot-page-builtin")
+    no_page_scroll_on_a_phone(tab, "/bots/builtin%3Aheuristic", "bot-page")
+    home = "/?refresh=0.5#game=movie-tricks"
+    no_page_scroll_on_a_phone(tab, home, "home", ready="#matches a.replay-watch")
     tab.open("/?refresh=0.5#game=movie-tricks", ready="#matches a.replay-watch")
     page.locator("#matches a.replay-watch").first.click()
     page.wait_for_selector("body[data-ready]")
