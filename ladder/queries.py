@@ -158,6 +158,11 @@ class MatchResult:
     rated: bool
     seq: int | None
     replay_path: str
+    created_rated: bool = True
+    """Whether the match was created rated: False for a casual challenge, a validation match,
+    a table with a bot not in rated play (``unrated_reason`` says which); a match created rated
+    reads ``rated`` False only until the ladder has rated it."""
+    unrated_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,14 +444,14 @@ def list_matches(
         if page_token:
             finished_at, last_id = _decode_token(page_token)
             matches = cur.execute(
-                "SELECT id, finished_at, outcome FROM matches"
+                "SELECT id, finished_at, outcome, rated, unrated_reason FROM matches"
                 " WHERE game = %s AND status = 'finished' AND (finished_at, id) < (%s, %s)"
                 " ORDER BY finished_at DESC, id DESC LIMIT %s",
                 (game, finished_at, last_id, page_size + 1),
             ).fetchall()
         else:
             matches = cur.execute(
-                "SELECT id, finished_at, outcome FROM matches"
+                "SELECT id, finished_at, outcome, rated, unrated_reason FROM matches"
                 " WHERE game = %s AND status = 'finished'"
                 " ORDER BY finished_at DESC, id DESC LIMIT %s",
                 (game, page_size + 1),
@@ -467,7 +472,7 @@ def list_matches(
     for row in seats:
         by_match.setdefault(row[0], []).append(row)
     results = []
-    for match_id, finished_at, outcome in matches:
+    for match_id, finished_at, outcome, created_rated, unrated_reason in matches:
         rows = by_match.get(match_id, [])
         forfeited = set(outcome.get("forfeited") or [])
         # A finished match always has one score and rank per seat; a hand-edited one that
@@ -501,6 +506,8 @@ def list_matches(
                 rated=seq is not None,
                 seq=seq,
                 replay_path=replay_path(str(match_id)),
+                created_rated=bool(created_rated),
+                unrated_reason=None if created_rated else unrated_reason or "casual",
             )
         )
     token = _encode_token(matches[-1][1], str(matches[-1][0])) if more and matches else ""

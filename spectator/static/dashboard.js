@@ -342,9 +342,13 @@ function seatChip(seat) {
 
 // Why a match is unrated, in words, for the reasons the ladder gives (unrated_reason).
 const UNRATED = {
-  casual: "casual challenge",
+  casual: "casual",
   validation: "validation match",
-  probation: "probation match",
+  validating: "a bot still validating",
+  unvalidated: "a bot not yet validated in this game",
+  failed: "a bot that failed validation",
+  probation: "a bot on probation",
+  "same-owner": "one owner held two seats",
 };
 
 // Rated (with its place in the rating order), created unrated and why (when the match list

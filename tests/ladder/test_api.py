@@ -240,3 +240,25 @@ def test_ladder_process_rates_and_serves_grpc_and_json(database_url: str, tmp_pa
     finally:
         code = ladder.stop()
     assert code == 0, ladder.log()
+
+
+def test_the_match_list_says_whether_a_match_was_created_rated_and_why_not(
+    database_url: str,
+) -> None:
+    """A client tells a match created unrated (and why) from one waiting to be rated."""
+    from ladder.queries import list_matches
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        bots = add_bots(conn, ["u1", "u2", "u3"])
+        ids = insert_matches(conn, random_matches(3, list(bots), seed=5, seats=3), bots)
+        conn.execute(
+            "UPDATE matches SET rated = false, unrated_reason = 'probation' WHERE id = %s",
+            (ids[0],),
+        )
+        page = list_matches(conn, GAME)
+    by_id = {m.match_id: m for m in page.matches}
+    assert (by_id[str(ids[0])].created_rated, by_id[str(ids[0])].unrated_reason) == (
+        False,
+        "probation",
+    )
+    assert by_id[str(ids[1])].created_rated and by_id[str(ids[1])].unrated_reason is None

@@ -333,9 +333,10 @@ def test_dashboard_in_a_real_browser(database_url: str, browser: Browser, tmp_pa
         # A match created unrated says so, and why, when the match list tells it
         # (created_rated, unrated_reason); one created rated and not rated yet says that.
         told = [
-            ("casual", "unrated: casual challenge"),
+            ("casual", "unrated: casual"),
             ("validation", "unrated: validation match"),
-            ("probation", "unrated: probation match"),
+            ("probation", "unrated: a bot on probation"),
+            ("same-owner", "unrated: one owner held two seats"),
             (None, "unrated"),
         ]
         marked: dict[str, str] = {}
