@@ -140,9 +140,10 @@ def test_fault_details_are_private_until_the_end(shared: Arbiter, tmp_path: Path
         watched.cancel()
         mine = shared.anonymous().GetMatch(get, timeout=10, metadata=own).match
         assert mine.status == match_pb2.MATCH_STATUS_RUNNING
-        assert mine.faults[0].detail.startswith("illegal: index")
+        assert mine.faults[0].kind == "illegal"
+        assert mine.faults[0].detail.startswith("index")
         ended = wait_ended(stub, match_id)
-        assert ended.faults[0].detail.startswith("illegal: index")
+        assert ended.faults[0].detail.startswith("index")
     finally:
         bot.kill()
         bot.wait(10)

@@ -203,7 +203,8 @@ def _challenge(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
         )
     except ChallengeRefused as error:
         raise SystemExit(f"the arbiter at {args.arbiter} refused the challenge: {error}") from None
-    kind = "rated" if reply.rated else f"unrated: {reply.unrated_reason or 'casual'}"
+    reason = reply.unrated_reason or "casual"
+    kind = "rated" if reply.rated else "casual" if reason == "casual" else f"unrated: {reason}"
     print(f"match {reply.match_id} {args.game} created ({kind}); your running bot plays it")
     return 0
 
