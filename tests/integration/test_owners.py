@@ -102,6 +102,20 @@ class Stream:
         self.channel.close()
 
 
+def until_streams(arbiter: Arbiter, count: int, timeout: float = 20) -> None:
+    """Wait until the arbiters count ``count`` live streams (a closed one is dropped once the
+    server has seen the cancellation)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ((live,),) = sql(
+            arbiter, "SELECT count(*) FROM bot_streams WHERE expires_at > clock_timestamp()"
+        )
+        if live == count:
+            return
+        time.sleep(0.1)
+    raise TimeoutError(f"the arbiters never counted {count} streams")
+
+
 def welcome(stream: Stream) -> str:
     return stream.first().welcome.bot_name
 
@@ -201,6 +215,7 @@ def test_caps_count_every_version_of_a_bot(database_url: str, tmp_path: Path) ->
         assert streams[-1].code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         ask(arbiter, token, BUILTINS, rated=False)  # v2's: one open challenge
         streams[0].close()
+        until_streams(arbiter, 1)
         streams.append(Stream(arbiter, token, version="v4", games=[GAME]))
         assert welcome(streams[-1]) == "x@v4"
         message = refused(arbiter, token, BUILTINS, rated=False)
