@@ -17,8 +17,9 @@ Every way into a match a bot can reach passes here: a league or matchmaking tabl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["SeatStanding", "Verdict", "judge"]
 
@@ -50,6 +51,19 @@ class SeatStanding:
     account_active: bool = True
     disabled: bool = False
     """An operator disabled this version or its whole family."""
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> SeatStanding:
+        """From a row of the ``seat_admission`` view."""
+        return cls(
+            row["bot"],
+            row["owner"],
+            row["state"],
+            frozenset(row["validated"]),
+            row["removed"],
+            row["account_active"],
+            row["disabled"],
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -593,18 +593,7 @@ class Store:
             " JOIN seat_admission s ON s.bot = a.name",
             (list(names),),
         )
-        return {
-            row["seat"]: SeatStanding(
-                row["bot"],
-                row["owner"],
-                row["state"],
-                frozenset(row["validated"]),
-                row["removed"],
-                row["account_active"],
-                row["disabled"],
-            )
-            for row in rows
-        }
+        return {row["seat"]: SeatStanding.from_row(row) for row in rows}
 
     async def record_hello(
         self,

@@ -158,15 +158,7 @@ def seat_standings(conn: psycopg.Connection[Row], seats: Sequence[str]) -> dict[
         ).fetchall()
     }
     return {
-        name: SeatStanding(
-            row["bot"],
-            row["owner"],
-            row["state"],
-            frozenset(row["validated"]),
-            row["removed"],
-            row["account_active"],
-            row["disabled"],
-        )
+        name: SeatStanding.from_row(row)
         for name, bot in rows_of.items()
         if (row := found.get(bot)) is not None
     }
