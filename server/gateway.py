@@ -191,8 +191,7 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 f"open a Connect stream that plays {request.game[:40]} first: the match is"
                 " played on it",
             )
-        owner = await asyncio.to_thread(self.quotas.owner, bot["id"])
-        challenge = await self._reserve(owner, verdict.rated, context)
+        challenge = await self._reserve(BotOwner.of(bot), verdict.rated, context)
         assert self.arbiter is not None
         match_id: str | None = None
         try:
@@ -264,9 +263,8 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
     ) -> None:
         hello = await self._hello(request_iterator, context)
         # Counted before a Hello's version is announced: a refused stream creates nothing.
-        owner = await asyncio.to_thread(self.quotas.owner, bot["id"])
         stream = next(self._stream_ids)
-        await asyncio.to_thread(self.quotas.open_stream, stream, owner)
+        await asyncio.to_thread(self.quotas.open_stream, stream, BotOwner.of(bot))
         try:
             await self._play(bot, hello, stream, request_iterator, context)
         finally:

@@ -11,7 +11,7 @@ rows that expire after ``ttl_s`` and count for nothing after that.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,12 @@ class BotOwner:
     def key(self) -> int:
         return -self.family_id if self.operator else self.account_id
 
+    @classmethod
+    def of(cls, bot: Mapping[str, Any]) -> BotOwner:
+        """From ``Store.bot_by_token``'s row (its ``id`` may be swapped for another version's:
+        every version has its family's owner)."""
+        return cls(bot["id"], bot["family_id"], bot["account_id"], bot["operator"])
+
 
 class Quotas:
     def __init__(self, database_url: str, arbiter: str, settings: ArbiterSettings) -> None:
@@ -49,17 +55,6 @@ class Quotas:
 
     def _connect(self) -> psycopg.Connection[dict[str, Any]]:
         return psycopg.connect(self.database_url, row_factory=dict_row, autocommit=True)
-
-    def owner(self, bot_id: int) -> BotOwner:
-        with self._connect() as conn:
-            row = conn.execute(
-                "SELECT b.id, coalesce(b.family_id, b.id) AS family, b.account_id,"
-                " a.name = 'operator' AS operator FROM bots b"
-                " JOIN accounts a ON a.id = b.account_id WHERE b.id = %s",
-                (bot_id,),
-            ).fetchone()
-        assert row is not None, bot_id
-        return BotOwner(row["id"], row["family"], row["account_id"], row["operator"])
 
     def open_stream(self, stream: int, owner: BotOwner) -> None:
         """Count a new stream of the bot; LimitExceeded when its bot (every version) or its

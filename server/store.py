@@ -573,9 +573,11 @@ class Store:
     # --- bots ----------------------------------------------------------------------------
 
     async def bot_by_token(self, token: str) -> Row | None:
-        """The bot a token logs in: none once it was removed or its account disabled."""
+        """The bot a token logs in (id, name, its family, account and whether that is the
+        operator's): none once it was removed or its account disabled."""
         rows = await self._read(
-            "SELECT b.id, b.name FROM bots b JOIN accounts a ON a.id = b.account_id"
+            "SELECT b.id, b.name, coalesce(b.family_id, b.id) AS family_id, b.account_id,"
+            " a.name = 'operator' AS operator FROM bots b JOIN accounts a ON a.id = b.account_id"
             " WHERE b.token_hash = %s AND a.state = 'active' AND b.removed_at IS NULL",
             (hash_token(token),),
         )
