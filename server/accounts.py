@@ -157,21 +157,24 @@ def account_by_token(database_url: str, token: str) -> Account | None:
     return Account(**row) if row else None
 
 
-def list_accounts(database_url: str) -> list[Account]:
+def list_accounts(database_url: str, name: str | None = None) -> list[Account]:
+    """Every account (``name``: that one only), with how many bots it has."""
     with _connect(database_url) as conn:
         rows = conn.execute(
             "SELECT a.id, a.name, a.state, a.reason, a.created_at,"
             " (SELECT count(*) FROM bots b WHERE b.account_id = a.id AND b.family_id IS NULL"
-            "  AND b.removed_at IS NULL) AS bots FROM accounts a ORDER BY a.name"
+            "  AND b.removed_at IS NULL) AS bots FROM accounts a"
+            " WHERE %s::text IS NULL OR a.name = %s ORDER BY a.name",
+            (name, name),
         ).fetchall()
     return [Account(**row) for row in rows]
 
 
 def account_named(database_url: str, name: str) -> Account:
-    for account in list_accounts(database_url):
-        if account.name == name:
-            return account
-    raise NotFound(f"no account named {name!r} (`premiere accounts list` shows them)")
+    found = list_accounts(database_url, name)
+    if not found:
+        raise NotFound(f"no account named {name!r} (`premiere accounts list` shows them)")
+    return found[0]
 
 
 def set_account_state(database_url: str, name: str, active: bool, reason: str = "") -> Account:

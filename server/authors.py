@@ -206,8 +206,10 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
         context: grpc.aio.ServicerContext[Any, Any],
     ) -> author_pb2.GetBotEventsResponse:
         root = await self._own(context, request.name)
-        name = request.name if request.name != root else None
-        found = await self._call(context, _standing, name or root, name is None)
+        name = request.name
+        if name == root:  # a bot's name: the standing of the version it seats
+            _, name = await self._call(context, bots.active_version, root)
+        found = await self._call(context, _standing, name)
         return author_pb2.GetBotEventsResponse(
             name=found["name"],
             state=found["state"] or "",
@@ -219,16 +221,9 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
         )
 
 
-def _standing(database_url: str, name: str, active: bool) -> dict[str, Any]:
-    """The standing and last 100 events of ``name`` (``active``: of its active version)."""
+def _standing(database_url: str, name: str) -> dict[str, Any]:
+    """The standing and last 100 events of the bots row ``name``."""
     with psycopg.connect(database_url, row_factory=dict_row) as conn:
-        if active:
-            row = conn.execute(
-                "SELECT a.name FROM bots r JOIN bots a ON a.id = coalesce(r.active_id, r.id)"
-                " WHERE r.name = %s",
-                (name,),
-            ).fetchone()
-            name = row["name"] if row else name
         standing = conn.execute(
             "SELECT state, reason FROM bot_standing_public WHERE bot = %s", (name,)
         ).fetchone()

@@ -78,6 +78,16 @@ def scratch_database() -> Iterator[str]:
         drop_database(admin, name)
 
 
+def premiere_cli(env: dict[str, str], *args: str) -> str:
+    """`premiere ARGS` in ``env``; its output, or RuntimeError with what it said."""
+    result = subprocess.run(
+        [str(BIN / "premiere"), *args], env=env, capture_output=True, text=True, check=False
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"premiere {' '.join(args)} failed: {result.stderr}")
+    return result.stdout
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -200,11 +210,7 @@ class Arbiter:
 
     def cli(self, *args: str) -> str:
         """`premiere ARGS` on this arbiter's database, as its operator runs it."""
-        result = subprocess.run(
-            [str(BIN / "premiere"), *args], env=self.env(), capture_output=True, text=True
-        )
-        assert result.returncode == 0, result.stderr
-        return result.stdout
+        return premiere_cli(self.env(), *args)
 
     def admit(self, bot: str, games: Sequence[str], state: str = "rated") -> None:
         """Give ``bot`` the standing the workers would after it passed validation in ``games``
@@ -371,13 +377,4 @@ class Workers:
                     os.killpg(process.pid, signal.SIGKILL)
 
     def cli(self, *args: str) -> str:
-        result = subprocess.run(
-            [str(BIN / "premiere"), *args],
-            env=self.env(),
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if result.returncode != 0:
-            raise RuntimeError(f"premiere {' '.join(args)} failed: {result.stderr}")
-        return result.stdout
+        return premiere_cli(self.env(), *args)

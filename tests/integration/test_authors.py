@@ -10,7 +10,6 @@ import json
 import os
 import stat
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ import pytest
 
 from tests.integration.services import BIN, ROOT, Arbiter, Workers, free_port, start_bot
 from tests.integration.test_leagues import query
+from tests.spectator.test_dashboard import eventually
 
 CLEAN = "tests.integration.standing_bots:CleanBot"
 
@@ -63,16 +63,6 @@ def author(
     )
 
 
-def until(check: Any, what: str, timeout: float = 120) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.5)
-    raise TimeoutError(what)
-
-
 def test_a_new_author_reaches_a_rated_match_with_premiere_bot_alone(
     arena: Arbiter, tmp_path: Path
 ) -> None:
@@ -108,7 +98,7 @@ def test_a_new_author_reaches_a_rated_match_with_premiere_bot_alone(
             shown = author(arena, home, "bots", "events", "alice-bot")
             return shown.returncode == 0 and shown.stdout.startswith("alice-bot: rated")
 
-        until(rated, "alice-bot never reached rated play", 150)
+        eventually(rated, "alice-bot in rated play", 150)
         listed = author(arena, home, "bots", "list")
         assert listed.stdout.split()[:2] == ["alice-bot", "rated"], listed.stdout
 
@@ -126,9 +116,12 @@ def test_a_new_author_reaches_a_rated_match_with_premiere_bot_alone(
         assert asked.returncode == 0, asked.stderr
         assert "(rated)" in asked.stdout
         match_id = asked.stdout.split()[1]
-        until(
-            lambda: query(arena, "SELECT 1 FROM rated_matches WHERE match_id = %s", match_id),
-            "the rated challenge was never rated on the ladder",
+        eventually(
+            lambda: (
+                query(arena, "SELECT 1 FROM rated_matches WHERE match_id = %s", match_id) or None
+            ),
+            "the rated challenge rated on the ladder",
+            120,
         )
         (row,) = query(
             arena,
@@ -142,11 +135,14 @@ def test_a_new_author_reaches_a_rated_match_with_premiere_bot_alone(
         second = author(arena, home, "bots", "create", "alice-two")
         assert second.returncode == 0, second.stderr
         bots.append(start_bot(arena, CLEAN, second.stdout.strip(), tmp_path / "two.log"))
-        until(
-            lambda: query(
-                arena, "SELECT 1 FROM bot_standing WHERE bot = 'alice-two' AND state = 'rated'"
+        eventually(
+            lambda: (
+                query(
+                    arena, "SELECT 1 FROM bot_standing WHERE bot = 'alice-two' AND state = 'rated'"
+                )
+                or None
             ),
-            "alice-two never reached rated play",
+            "alice-two in rated play",
             150,
         )
         league = [
@@ -176,7 +172,7 @@ def test_a_new_author_reaches_a_rated_match_with_premiere_bot_alone(
                 " WHERE l.name = 'private'",
             )
 
-        tables = until(played, "the private league's table was never created")
+        tables = eventually(lambda: played() or None, "the private league's table", 120)
         assert tables == [{"rated": False, "unrated_reason": "same-owner"}]
 
         # An author reaches no other account's bot, and learns nothing of it.
