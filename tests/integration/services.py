@@ -23,6 +23,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from premiere.db import create_database, drop_database, upgrade
 from premiere.services import PrivatePostgres, PrivateRedis
 from premiere_wire import match_pb2, match_pb2_grpc
+from tests.processes import spawn
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -247,7 +248,7 @@ def start_bot(
     """A bot process run exactly as a user runs one: `premiere-bot run module:Class`."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    return subprocess.Popen(
+    return spawn(
         [
             str(BIN / "premiere-bot"),
             "run",
