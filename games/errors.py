@@ -35,3 +35,9 @@ class OptionError(GameError, ValueError):
 
 class PlayerCountError(GameError, ValueError):
     """The game does not support that many players."""
+
+
+class ForcedMismatch(GameError):
+    """A move log's record of the moves the engine applied on its own differs from what the
+    engine applies from the same seed and decisions: the log was edited, or the rules changed
+    since it was written."""

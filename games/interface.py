@@ -13,7 +13,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Literal, final
 
-from games.errors import IllegalMove, MalformedMove, NotYourTurn, OptionError, PlayerCountError
+from games.errors import (
+    ForcedMismatch,
+    IllegalMove,
+    MalformedMove,
+    NotYourTurn,
+    OptionError,
+    PlayerCountError,
+)
 from games.rng import Rng, Seed, derive_seed
 from games.values import JSON, move_from_plain, to_plain
 
@@ -275,6 +282,24 @@ class Game(abc.ABC):
     def decode_move(self, data: object, seat: int = -1) -> Any:
         """Parse a move from plain data; raises `MalformedMove` on anything unexpected."""
         return move_from_plain(data, self.move_types, seat)
+
+    def encode_forced(self, forced: Sequence[tuple[int, Any]]) -> list[JSON]:
+        """Moves the engine applied on its own (`State.forced_moves`) as a move log keeps
+        them: ``{"seat": seat, "move": encoded move}`` each, oldest first."""
+        return [{"seat": seat, "move": self.encode_move(move)} for seat, move in forced]
+
+    def checked_forced(self, state: State, logged: object) -> tuple[tuple[int, Any], ...]:
+        """``state.forced_moves()``, held to a move log's record of them: ``logged`` in
+        `encode_forced`'s form, or None for a log that kept none (nothing to check). Raises
+        `ForcedMismatch` when the two differ (its message names no move: it may reach a page
+        while the match runs)."""
+        forced = state.forced_moves()
+        if logged is not None and logged != self.encode_forced(forced):
+            raise ForcedMismatch(
+                f"{self.id}: the log's forced moves differ from the {len(forced)} the engine"
+                " applies on its own here"
+            )
+        return forced
 
     @abc.abstractmethod
     def describe(self, before: State, seat: int, move: Any, viewer: Viewer) -> str:

@@ -21,6 +21,8 @@ class MoveEvent:
     move: Any
     defaulted: bool
     elapsed_ms: int = 0
+    forced: list[Any] | None = None
+    """As logged: `MoveRecord.forced`."""
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,8 @@ class MatchHost:
         self.router = router
         self.hub = hub
         self.state = self.game.new(spec.players, spec.seed, spec.options)
+        self.forced_at_start = self.game.encode_forced(self.state.forced_moves())
+        """What the engine applied on its own at set-up, kept with the match when it starts."""
         self.clocks = [SeatClock(spec.time_bank_ms) for _ in spec.seats]
         self.ply = 0
         self._latency = metrics.DECISION_LATENCY.labels(self.game.id)
@@ -77,9 +79,11 @@ class MatchHost:
         return [s.bot_id for s in self.spec.seats if s.bot_id is not None]
 
     def restore(self, moves: list[MoveRecord], faults: list[FaultRecord]) -> None:
-        """Re-execute the logs: the state, the time banks and the strikes come back exactly."""
+        """Re-execute the logs: the state, the time banks and the strikes come back exactly,
+        and every forced move the log records is the one the engine applies again."""
         for record in moves:
             self.state.apply(record.seat, self.game.decode_move(record.move, record.seat))
+            self.game.checked_forced(self.state, record.forced)
             self._charge(record.seat, record.elapsed_ms)
         self.ply = len(moves)
         for fault in faults:
@@ -126,7 +130,7 @@ class MatchHost:
         self.hub.open(self.spec.id)
         if self.state.is_over():
             # Every move is logged; only the finish was lost: it needs no bot.
-            await self.store.mark_running(self.spec.id, self.fence)
+            await self.store.mark_running(self.spec.id, self.fence, self.forced_at_start)
             await self._finish()
             return
         remote = self.remote_bots
@@ -137,7 +141,7 @@ class MatchHost:
             return
         metrics.LIVE_MATCHES.inc()
         try:
-            await self.store.mark_running(self.spec.id, self.fence)
+            await self.store.mark_running(self.spec.id, self.fence, self.forced_at_start)
             if resumed:
                 await self._record_fault(
                     FaultRecord(
@@ -190,6 +194,7 @@ class MatchHost:
         if decision.fault is not None:
             await self._record_fault(decision.fault)
         self.state.apply(seat, decision.move)
+        forced = self.game.encode_forced(self.state.forced_moves())
         await self.store.append_move(
             self.spec.id,
             self.fence,
@@ -199,11 +204,14 @@ class MatchHost:
                 self.game.encode_move(decision.move),
                 decision.defaulted,
                 decision.elapsed_ms,
+                forced,
             ),
         )
         await self.hub.publish(
             self.spec.id,
-            MoveEvent(self.ply, seat, decision.move, decision.defaulted, decision.elapsed_ms),
+            MoveEvent(
+                self.ply, seat, decision.move, decision.defaulted, decision.elapsed_ms, forced
+            ),
         )
         self.ply += 1
 

@@ -87,6 +87,9 @@ class MoveRecord:
     move: Any
     defaulted: bool
     elapsed_ms: int
+    forced: list[Any] | None = None
+    """The moves the engine applied on its own right after this one (`Game.encode_forced`);
+    None for a move logged before the log kept them."""
 
 
 @dataclass(frozen=True)
@@ -121,11 +124,13 @@ class _Write:
     statement, one row each."""
 
 
-_INSERT_MOVES = "INSERT INTO match_moves (match_id, ply, seat, move, defaulted, elapsed_ms, fence)"
-MOVE_SQL = _INSERT_MOVES + " VALUES (%s, %s, %s, %s, %s, %s, %s)"
+_INSERT_MOVES = (
+    "INSERT INTO match_moves (match_id, ply, seat, move, defaulted, elapsed_ms, fence, forced)"
+)
+MOVE_SQL = _INSERT_MOVES + " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
 MOVES_SQL = _INSERT_MOVES + (
     " SELECT * FROM unnest(%b::uuid[], %b::integer[], %b::integer[], %b::text[]::jsonb[],"
-    " %b::boolean[], %b::integer[], %b::bigint[])"
+    " %b::boolean[], %b::integer[], %b::bigint[], %b::text[]::jsonb[])"
 )
 
 
@@ -441,16 +446,26 @@ class Store:
 
     # --- the match's log (every write carries the lease's fencing number) ----------------
 
-    async def mark_running(self, match_id: str, fence: int) -> None:
+    async def mark_running(
+        self, match_id: str, fence: int, forced_at_start: list[Any] | None = None
+    ) -> None:
+        """Running from now; `forced_at_start` (the moves the engine applied on its own at
+        set-up, `Game.encode_forced`) is kept by the first start and never rewritten."""
         await self._write(
-            "UPDATE matches SET status = 'running', started_at = coalesce(started_at, now())"
+            "UPDATE matches SET status = 'running', started_at = coalesce(started_at, now()),"
+            " forced_at_start = coalesce(forced_at_start, %s::jsonb)"
             " WHERE id = %s AND status IN ('pending', 'running') AND arbiter_holds(id, %s)",
-            (match_id, fence),
+            (
+                None if forced_at_start is None else json.dumps(forced_at_start),
+                match_id,
+                fence,
+            ),
         )
 
     async def append_move(self, match_id: str, fence: int, record: MoveRecord) -> None:
-        """A ply already logged with the same content is a no-op; other content raises
-        `PlyConflict`; a stale fencing number raises `Fenced`."""
+        """A ply already logged with the same content (its forced moves included, which ride
+        in its row) is a no-op; other content raises `PlyConflict`; a stale fencing number
+        raises `Fenced`."""
         row = (
             match_id,
             record.ply,
@@ -459,6 +474,7 @@ class Store:
             record.defaulted,
             record.elapsed_ms,
             fence,
+            None if record.forced is None else json.dumps(record.forced),
         )
         await self._write_all((MOVE_SQL, row), move=row)
 
@@ -528,7 +544,7 @@ class Store:
 
     async def moves(self, match_id: str) -> list[MoveRecord]:
         rows = await self._read(
-            "SELECT ply, seat, move, defaulted, elapsed_ms FROM match_moves"
+            "SELECT ply, seat, move, defaulted, elapsed_ms, forced FROM match_moves"
             " WHERE match_id = %s ORDER BY ply",
             (match_id,),
         )

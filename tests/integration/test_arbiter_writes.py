@@ -8,6 +8,7 @@ import asyncio
 import json
 import uuid
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 import psycopg
@@ -163,6 +164,38 @@ def test_retried_writes_are_no_ops_and_a_different_ply_is_refused(database_url: 
         assert (await store.moves(match.id))[0].move == {"card": 0}
 
     run(database_url, body)
+
+
+def test_forced_moves_ride_in_their_decisions_row(database_url: str) -> None:
+    """A decision's forced moves are written with it (alone or in a group commit of several
+    matches' moves), a retried write that repeats them is a no-op, one that differs in them
+    alone is refused, and the set-up's forced moves are kept by the first start only."""
+    skip = [{"seat": 1, "move": {"kind": "skip"}}]
+
+    async def body(store: Store) -> None:
+        matches = [spec(seed=f"f{n}") for n in range(4)]
+        for match in matches:
+            await store.create_match(match, owner="a", lease_s=30)
+        first = matches[0].id
+        await store.mark_running(first, 1, skip)
+        await store.mark_running(first, 1, [])
+        await store.append_move(first, 1, replace(move(0), forced=skip))
+        await asyncio.gather(
+            *(store.append_move(m.id, 1, replace(move(1), forced=[])) for m in matches[1:]),
+            store.append_move(first, 1, replace(move(1), forced=skip * 2)),
+        )
+        await store.append_move(first, 1, replace(move(1), forced=skip * 2))
+        with pytest.raises(PlyConflict):
+            await store.append_move(first, 1, replace(move(1), forced=skip))
+        with pytest.raises(PlyConflict):
+            await store.append_move(first, 1, move(1))
+        assert [m.forced for m in await store.moves(first)] == [skip, skip * 2]
+        assert [(await store.moves(m.id))[0].forced for m in matches[1:]] == [[]] * 3
+        row = await store.match(first)
+        assert row is not None and row["forced_at_start"] == skip
+
+    run(database_url, body)
+    assert sql(database_url, "SELECT count(*) FROM match_moves WHERE forced IS NULL") == [(0,)]
 
 
 def test_a_stale_holder_is_refused_after_a_takeover(database_url: str) -> None:
