@@ -10,7 +10,7 @@ from typing import Any
 import grpc
 
 import games
-from games.interface import EVERYONE, SPECTATOR, Game, State, options_as_text
+from games.interface import EVERYONE, SPECTATOR, Game, State, Viewer, options_as_text
 from premiere_wire import match_pb2, match_pb2_grpc
 from server.arbiter import Arbiter, BadRequest
 from server.codec import move_to_wire, observation_to_wire
@@ -42,6 +42,21 @@ def _fault_message(fault: FaultRecord, show_detail: bool) -> match_pb2.Fault:
         blame=fault.blame,
         detail=fault.detail if show_detail else "",
     )
+
+
+def forced_messages(
+    game: Game, before: State, forced: tuple[tuple[int, Any], ...], viewer: Viewer
+) -> list[match_pb2.ForcedMove]:
+    """Moves the engine applied on its own, told to ``viewer``: in words as it may be told
+    them, and the move itself only to everyone (an ended match) or to the seat that made it.
+    ``before`` is the state the decision that led to them was made in (`Game.describe`)."""
+    told = []
+    for seat, move in forced:
+        message = match_pb2.ForcedMove(seat=seat, text=game.describe(before, seat, move, viewer))
+        if viewer in (EVERYONE, seat):
+            message.move.CopyFrom(move_to_wire(game, move))
+        told.append(message)
+    return told
 
 
 def operator_allowed(operator_token: str | None, given: str | None) -> bool:
@@ -210,6 +225,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
             if isinstance(event, MoveEvent):
                 before = replica.clone()
                 replica.apply(event.seat, event.move)
+                forced = game.checked_forced(replica, event.forced)
                 overtime = max(0, event.elapsed_ms - move_ms)
                 banks[event.seat] = max(0, banks[event.seat] - overtime)
                 message = match_pb2.WatchMatchResponse(
@@ -219,12 +235,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                         view=observation_to_wire(game, replica.spectate()),
                         defaulted=event.defaulted,
                         text=game.describe(before, event.seat, event.move, SPECTATOR),
-                        forced=[
-                            match_pb2.ForcedMove(
-                                seat=seat, text=game.describe(before, seat, move, SPECTATOR)
-                            )
-                            for seat, move in replica.forced_moves()
-                        ],
+                        forced=forced_messages(game, before, forced, SPECTATOR),
                         to_move=sorted(replica.to_move()),
                         clocks=[match_pb2.SeatClock(move_ms=move_ms, bank_ms=b) for b in banks],
                         scores=replica.current_scores(),
@@ -281,7 +292,9 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                 if fault.ply == record.ply:
                     yield FaultEvent(fault)
             move = game.decode_move(record.move, record.seat)
-            yield MoveEvent(record.ply, record.seat, move, record.defaulted, record.elapsed_ms)
+            yield MoveEvent(
+                record.ply, record.seat, move, record.defaulted, record.elapsed_ms, record.forced
+            )
 
     @staticmethod
     def _replayer(row: Row) -> tuple[Game, State]:
@@ -310,19 +323,9 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                     " (for a duplicate table, once every table of its deal has ended)",
                 )
             reply.seed = row["seed"]
-            game, state = self._replayer(row)
-            for record in moves:
-                move = game.decode_move(record.move, record.seat)
-                reply.steps.add(
-                    seat=record.seat,
-                    move=move_to_wire(game, move),
-                    text=game.describe(state, record.seat, move, EVERYONE),
-                    group=game.group(state),
-                )
-                state.apply(record.seat, move)
-            return reply
-        await self._check_seat_access(row, request.seat, ended, context)
-        self._seat_steps(row, request.seat, moves, reply)
+        else:
+            await self._check_seat_access(row, request.seat, ended, context)
+        self._steps(row, request.seat if request.HasField("seat") else None, moves, reply)
         return reply
 
     async def _check_seat_access(
@@ -341,18 +344,33 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                 "while a match runs, a seat's view is only for the bot in that seat",
             )
 
-    def _seat_steps(
-        self, row: Row, seat: int, moves: list[MoveRecord], reply: match_pb2.GetReplayResponse
+    def _steps(
+        self,
+        row: Row,
+        seat: int | None,
+        moves: list[MoveRecord],
+        reply: match_pb2.GetReplayResponse,
     ) -> None:
+        """Every decision with the forced moves after it (``seat`` None: the full view), or
+        that seat's decisions with what it saw, each told as that seat may be told it."""
         game, state = self._replayer(row)
+        viewer: Viewer = EVERYONE if seat is None else seat
+        start = game.checked_forced(state, row["forced_at_start"])
+        reply.forced_at_start.extend(forced_messages(game, state, start, viewer))
         for record in moves:
             move = game.decode_move(record.move, record.seat)
-            if record.seat == seat:
-                reply.steps.add(
-                    seat=seat,
-                    move=move_to_wire(game, move),
-                    observation=observation_to_wire(game, state.observe(seat)),
-                    text=game.describe(state, seat, move, seat),
-                    group=game.group(state),
-                )
+            shown = seat is None or record.seat == seat
+            before = state.clone() if shown else state
             state.apply(record.seat, move)
+            forced = game.checked_forced(state, record.forced)
+            if not shown:
+                continue
+            step = reply.steps.add(
+                seat=record.seat,
+                move=move_to_wire(game, move),
+                text=game.describe(before, record.seat, move, viewer),
+                group=game.group(before),
+                forced=forced_messages(game, before, forced, viewer),
+            )
+            if seat is not None:
+                step.observation.CopyFrom(observation_to_wire(game, before.observe(seat)))

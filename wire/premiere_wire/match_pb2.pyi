@@ -543,7 +543,9 @@ class MoveApplied(_message.Message):
 
     @_builtins.property
     def forced(self) -> _containers.RepeatedCompositeFieldContainer[Global___ForcedMove]:
-        """Moves the engine applied on its own right after this one (a seat's only legal move)."""
+        """Moves the engine applied on its own right after this one (a seat's only legal move), as
+        the move log records them, oldest first; told in words only (no `move`).
+        """
 
     @_builtins.property
     def to_move(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
@@ -582,25 +584,39 @@ Global___MoveApplied: _TypeAlias = MoveApplied  # noqa: Y015
 
 @_typing.final
 class ForcedMove(_message.Message):
-    """A move the engine applied without asking: the seat had no other legal move."""
+    """A move the engine applied without asking: the seat had no other legal move. It takes no
+    decision number; the move log records it as forced, with the decision after which it
+    happened (or with the match's start, before the first decision).
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
+    MOVE_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat the move was applied for."""
     text: _builtins.str
-    """The move in words, as in MoveApplied.text."""
+    """The move in words, as told to the reader: as in MoveApplied.text while watching, as in
+    ReplayStep.text in a replay.
+    """
+    @_builtins.property
+    def move(self) -> _game_pb2.Move:
+        """The move itself, where the reader may see it: every one in a replay's full view, the
+        seat's own in a seat view; unset otherwise (a spectator while the match runs), since it
+        may name a card nobody else has seen.
+        """
+
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         text: _builtins.str = ...,
+        move: _game_pb2.Move | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["move", b"move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["move", b"move", "seat", b"seat", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -673,6 +689,7 @@ class ReplayStep(_message.Message):
     OBSERVATION_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
     GROUP_FIELD_NUMBER: _builtins.int
+    FORCED_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat that decided."""
     text: _builtins.str
@@ -687,6 +704,12 @@ class ReplayStep(_message.Message):
     def observation(self) -> _game_pb2.Observation:
         """What the seat saw when deciding (seat views only)."""
 
+    @_builtins.property
+    def forced(self) -> _containers.RepeatedCompositeFieldContainer[Global___ForcedMove]:
+        """Moves the engine applied on its own right after this decision, oldest first, each told
+        as `text` is (to everyone in the full view, to that seat in a seat view).
+        """
+
     def __init__(
         self,
         *,
@@ -695,10 +718,11 @@ class ReplayStep(_message.Message):
         observation: _game_pb2.Observation | None = ...,
         text: _builtins.str = ...,
         group: _builtins.str = ...,
+        forced: _abc.Iterable[Global___ForcedMove] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["move", b"move", "observation", b"observation"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["group", b"group", "move", b"move", "observation", b"observation", "seat", b"seat", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["forced", b"forced", "group", b"group", "move", b"move", "observation", b"observation", "seat", b"seat", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -737,6 +761,7 @@ class GetReplayResponse(_message.Message):
     STEPS_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     RATED_FIELD_NUMBER: _builtins.int
+    FORCED_AT_START_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game id."""
     players: _builtins.int
@@ -757,6 +782,12 @@ class GetReplayResponse(_message.Message):
     def outcome(self) -> _outcome_pb2.Outcome:
         """The result, once finished."""
 
+    @_builtins.property
+    def forced_at_start(self) -> _containers.RepeatedCompositeFieldContainer[Global___ForcedMove]:
+        """Moves the engine applied on its own at set-up, before the first decision, told as each
+        step's `forced` is.
+        """
+
     def __init__(
         self,
         *,
@@ -767,10 +798,11 @@ class GetReplayResponse(_message.Message):
         steps: _abc.Iterable[Global___ReplayStep] | None = ...,
         outcome: _outcome_pb2.Outcome | None = ...,
         rated: _builtins.bool = ...,
+        forced_at_start: _abc.Iterable[Global___ForcedMove] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["outcome", b"outcome"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "options", b"options", "outcome", b"outcome", "players", b"players", "rated", b"rated", "seed", b"seed", "steps", b"steps"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["forced_at_start", b"forced_at_start", "game", b"game", "options", b"options", "outcome", b"outcome", "players", b"players", "rated", b"rated", "seed", b"seed", "steps", b"steps"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
