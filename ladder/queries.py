@@ -186,6 +186,11 @@ class Replay:
     seed: str
     outcome: Mapping[str, Any] | None
     moves: tuple[Mapping[str, Any], ...]
+    """Each decision: ply, seat, move, defaulted, and ``forced``, the moves the engine applied
+    on its own right after it (``[{seat, move}]``; null for a move logged before the log kept
+    them)."""
+    forced_at_start: tuple[Mapping[str, Any], ...] | None = None
+    """The moves the engine applied on its own at set-up (null: not kept)."""
 
 
 def replay_path(match_id: str) -> str:
@@ -524,8 +529,8 @@ def replay(conn: Connection, match_id: str) -> Replay:
     with conn.transaction():
         cur = tuples(conn)
         row = cur.execute(
-            "SELECT game, status, options, seed, outcome, match_revealed(id) FROM matches"
-            " WHERE id = %s",
+            "SELECT game, status, options, seed, outcome, match_revealed(id), forced_at_start"
+            " FROM matches WHERE id = %s",
             (key,),
         ).fetchone()
         if row is None or row[1] not in ("finished", "void"):
@@ -541,10 +546,11 @@ def replay(conn: Connection, match_id: str) -> Replay:
             (BUILTIN_PREFIX, key),
         ).fetchall()
         moves = cur.execute(
-            "SELECT ply, seat, move, defaulted FROM match_moves WHERE match_id = %s ORDER BY ply",
+            "SELECT ply, seat, move, defaulted, forced FROM match_moves WHERE match_id = %s"
+            " ORDER BY ply",
             (key,),
         ).fetchall()
-    game, status, options, seed, outcome, _revealed = row
+    game, status, options, seed, outcome, _revealed, forced_at_start = row
     return Replay(
         match_id=str(key),
         game=game,
@@ -554,9 +560,16 @@ def replay(conn: Connection, match_id: str) -> Replay:
         seed=seed,
         outcome=outcome,
         moves=tuple(
-            {"ply": ply, "seat": seat, "move": _proto_named(move), "defaulted": defaulted}
-            for ply, seat, move, defaulted in moves
+            {
+                "ply": ply,
+                "seat": seat,
+                "move": _proto_named(move),
+                "defaulted": defaulted,
+                "forced": _forced_named(forced),
+            }
+            for ply, seat, move, defaulted, forced in moves
         ),
+        forced_at_start=_forced_named(forced_at_start),
     )
 
 
@@ -566,6 +579,13 @@ def _proto_named(move: Any) -> Any:
     if isinstance(move, dict) and isinstance(move.get("kind"), str):
         return {**move, "kind": kind_field(move["kind"])}
     return move
+
+
+def _forced_named(forced: Any) -> tuple[Mapping[str, Any], ...] | None:
+    """Logged forced moves (``[{seat, move}]``) with their moves named as `_proto_named`."""
+    if not isinstance(forced, list):
+        return None
+    return tuple({**item, "move": _proto_named(item.get("move"))} for item in forced)
 
 
 def seat_advantage(conn: Connection, game: str, limit: int = 20000) -> list[SeatTable]:

@@ -10,6 +10,11 @@ public-view rules of ``docs/security.md``:
   (it may name a card passed face down), never a seat's view, never the seed;
 - an ended match (finished or void): every move and, per ply, the spectator view and every
   seat's view, as ``MatchService.GetReplay`` shows them once a match has ended.
+
+The moves the engine applied on its own (a seat's only legal move) are frames of their own,
+after the decision that led to them; the move log records them, and re-executing it must apply
+exactly those (``Game.checked_forced``), so a log that disagrees with its engine is refused
+rather than drawn.
 """
 
 from __future__ import annotations
@@ -92,8 +97,12 @@ class Logged:
     players: int
     rated: bool
     names: tuple[str, ...]
-    moves: tuple[tuple[int, int, Any, bool], ...]
+    moves: tuple[tuple[int, int, Any, bool, Any], ...]
+    """(ply, seat, move, defaulted, forced): ``forced`` as the log keeps it
+    (``Game.encode_forced``), None where it kept none."""
     truncated: bool
+    forced_at_start: Any = None
+    """The moves applied at set-up, as the log keeps them (None: not kept)."""
 
 
 def load(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> Logged:
@@ -103,7 +112,8 @@ def load(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> Logged:
         cur = tuples(conn)
         row = cur.execute(
             "SELECT game, status, options, seed, outcome, players, rated,"
-            " deal_tables > 1 AND NOT match_revealed(id) FROM matches WHERE id = %s",
+            " deal_tables > 1 AND NOT match_revealed(id), forced_at_start"
+            " FROM matches WHERE id = %s",
             (key,),
         ).fetchone()
         if row is None or row[1] == "pending":
@@ -122,11 +132,11 @@ def load(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> Logged:
             (BUILTIN_PREFIX, key),
         ).fetchall()
         moves = cur.execute(
-            "SELECT ply, seat, move, defaulted FROM match_moves WHERE match_id = %s"
+            "SELECT ply, seat, move, defaulted, forced FROM match_moves WHERE match_id = %s"
             " ORDER BY ply LIMIT %s",
             (key, limit + 1),
         ).fetchall()
-    game_id, status, options, seed, outcome, players, rated, _sealed = row
+    game_id, status, options, seed, outcome, players, rated, _sealed, forced_at_start = row
     if game_id not in games.ids():
         raise NotFound(f"match {match_id[:64]!r} is of a game this ladder does not know")
     return Logged(
@@ -141,6 +151,7 @@ def load(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> Logged:
         names=tuple(name for (name,) in names),
         moves=tuple(tuple(move) for move in moves[:limit]),
         truncated=len(moves) > limit,
+        forced_at_start=forced_at_start,
     )
 
 
@@ -170,6 +181,7 @@ def build_views(logged: Logged) -> ReplayViews:
                 logged.moves,
                 ended,
                 logged.names,
+                logged.forced_at_start,
             )
         ),
     )
@@ -248,6 +260,7 @@ def _frames(
     moves: Sequence[tuple[Any, ...]],
     ended: bool,
     names: Sequence[str] = (),
+    forced_at_start: Any = None,
 ) -> list[Frame]:
     state = game.new(players, seed, options)
     viewer: Viewer = EVERYONE if ended else SPECTATOR
@@ -259,8 +272,9 @@ def _frames(
         name = names[seat] if seat < len(names) else f"seat {seat}"
         return f"{name} {game.describe(before, seat, move, viewer)}"
 
-    def forced(ply: int | None, before: State, group: str, last: Frame) -> list[Frame]:
-        """The moves the engine applied on its own after ``last``, with its views."""
+    def forced(ply: int | None, before: State, group: str, last: Frame, logged: Any) -> list[Frame]:
+        """The moves the engine applied on its own after ``last`` (held to ``logged``, the
+        log's record of them), with its views."""
         return [
             Frame(
                 ply=ply,
@@ -274,7 +288,7 @@ def _frames(
                 scores=last.scores,
                 group=group,
             )
-            for seat, move in state.forced_moves()
+            for seat, move in game.checked_forced(state, logged)
         ]
 
     first = Frame(
@@ -288,8 +302,8 @@ def _frames(
         False,
         state.current_scores(),
     )
-    frames = [first, *forced(None, state, game.group(state), first)]
-    for ply, seat, move, defaulted in moves:
+    frames = [first, *forced(None, state, game.group(state), first, forced_at_start)]
+    for ply, seat, move, defaulted, logged in moves:
         decoded = game.decode_move(move, seat)
         before = state.clone()
         group = game.group(before)
@@ -306,7 +320,7 @@ def _frames(
             group=group,
         )
         frames.append(frame)
-        frames.extend(forced(ply, before, group, frame))
+        frames.extend(forced(ply, before, group, frame, logged))
     return frames
 
 

@@ -121,6 +121,12 @@ def test_ladder_process_rates_and_serves_grpc_and_json(database_url: str, tmp_pa
             "INSERT INTO match_moves (match_id, ply, seat, move) VALUES (%s, 0, 0, %s)",
             (ids[0], '{"kind": "pass"}'),
         )
+        forced = '[{"seat": 1, "move": {"kind": "pass-guess"}}]'
+        conn.execute(
+            "INSERT INTO match_moves (match_id, ply, seat, move, forced) VALUES (%s, 1, 1, %s, %s)",
+            (ids[0], '{"kind": "pass"}', forced),
+        )
+        conn.execute("UPDATE matches SET forced_at_start = %s WHERE id = %s", (forced, ids[0]))
         conn.commit()
 
     ladder = Ladder(database_url, tmp_path / "ladder.log")
@@ -178,9 +184,13 @@ def test_ladder_process_rates_and_serves_grpc_and_json(database_url: str, tmp_pa
         assert first["outcome"]["ranks"] == list(matches[0].ranks)
         replayed = ladder.get(first["replay_url"])
         assert replayed["players"] == list(matches[0].seats)
+        # Forced moves as logged, kinds named as the proto's (null: a log that kept none).
+        passed = [{"seat": 1, "move": {"kind": "pass_guess"}}]
         assert replayed["moves"] == [
-            {"ply": 0, "seat": 0, "move": {"kind": "pass"}, "defaulted": False}
+            {"ply": 0, "seat": 0, "move": {"kind": "pass"}, "defaulted": False, "forced": None},
+            {"ply": 1, "seat": 1, "move": {"kind": "pass"}, "defaulted": False, "forced": passed},
         ]
+        assert replayed["forced_at_start"] == passed
 
         games = {g["game"]: g["rated_matches"] for g in ladder.get("/api/games")["games"]}
         assert games[GAME] == 30

@@ -5,10 +5,12 @@ test_watching.py."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
 import games
+from games.errors import ForcedMismatch
 from games.interface import EVERYONE, SPECTATOR
 from games.play import play_match
 from games.values import to_plain
@@ -18,13 +20,19 @@ from spectator.replays import Logged, Replica, build_views, compact, expand
 SEED = "5eed" * 16
 
 
-def logged(game_id: str, status: str) -> tuple[Logged, int]:
+def logged(game_id: str, status: str, kept_forced: bool = True) -> tuple[Logged, int]:
+    """A match played by random bots, logged as the arbiter logs it: each decision with the
+    forced moves after it (or, without `kept_forced`, as a log from before they were kept)."""
     game = games.get(game_id)
     players = max(2, min(game.player_counts))
     record = play_match(game, players, SEED, ["random"] * players)
-    moves = tuple(
-        (ply, seat, game.encode_move(move), False) for ply, (seat, move) in enumerate(record.moves)
-    )
+    state = game.new(players, SEED, {})
+    start = game.encode_forced(state.forced_moves()) if kept_forced else None
+    moves = []
+    for ply, (seat, move) in enumerate(record.moves):
+        state.apply(seat, move)
+        forced = game.encode_forced(state.forced_moves()) if kept_forced else None
+        moves.append((ply, seat, game.encode_move(move), False, forced))
     match = Logged(
         match_id="00000000-0000-0000-0000-000000000001",
         game=game_id,
@@ -35,8 +43,9 @@ def logged(game_id: str, status: str) -> tuple[Logged, int]:
         players=players,
         rated=False,
         names=tuple(f"bot-{seat}" for seat in range(players)),
-        moves=moves,
+        moves=tuple(moves),
         truncated=False,
+        forced_at_start=start,
     )
     return match, players
 
@@ -53,7 +62,7 @@ def test_an_ended_match_shows_every_seat_and_move(game_id: str) -> None:
     first = views.frames[0]
     assert first.ply is None and first.spectator == to_plain(state.spectate())
     assert first.scores == state.current_scores() and first.text == ""
-    for frame, (ply, seat, move, _) in zip(decisions, match.moves, strict=True):
+    for frame, (ply, seat, move, _, _) in zip(decisions, match.moves, strict=True):
         before = state.clone()
         state.apply(seat, game.decode_move(move, seat))
         assert (frame.ply, frame.seat, frame.move) == (ply, seat, move)
@@ -69,26 +78,46 @@ def test_an_ended_match_shows_every_seat_and_move(game_id: str) -> None:
     assert views.result is not None and views.result["scores"] == list(outcome.scores)
 
 
+@pytest.mark.parametrize("kept_forced", [True, False], ids=["logged", "unlogged"])
 @pytest.mark.parametrize("game_id", games.ids())
-def test_forced_moves_are_frames_of_their_own(game_id: str) -> None:
+def test_forced_moves_are_frames_of_their_own(game_id: str, kept_forced: bool) -> None:
     """A move the engine applied on its own follows the decision that led to it, marked
-    forced, told in words, with that decision's ply and views."""
-    match, players = logged(game_id, "finished")
+    forced, told in words, with that decision's ply and views: as the log records it, or as
+    the engine applies it again for a log from before forced moves were kept."""
+    match, players = logged(game_id, "finished", kept_forced)
     game = games.get(game_id)
     frames = build_views(match).frames
     state = game.new(players, SEED, {})
-    expected: list[tuple[int | None, int]] = [(None, seat) for seat, _ in state.forced_moves()]
-    for ply, seat, move, _ in match.moves:
+    expected: list[tuple[int | None, int, object]] = [
+        (None, seat, game.encode_move(move)) for seat, move in state.forced_moves()
+    ]
+    for ply, seat, move, _, _ in match.moves:
         state.apply(seat, game.decode_move(move, seat))
-        expected.extend((ply, auto_seat) for auto_seat, _ in state.forced_moves())
+        expected.extend((ply, s, game.encode_move(m)) for s, m in state.forced_moves())
     forced = [frame for frame in frames if frame.forced]
-    assert [(f.ply, f.seat) for f in forced] == expected
+    assert [(f.ply, f.seat, f.move) for f in forced] == expected
     for index, frame in enumerate(frames):
         if frame.forced:
             previous = frames[index - 1]
             assert frame.spectator == previous.spectator and frame.ply == previous.ply
             assert frame.text.startswith(f"bot-{frame.seat} ") and "{" not in frame.text
             assert not frame.defaulted
+
+
+@pytest.mark.parametrize("game_id", ["movie-fight", "movie-tricks"])
+def test_a_log_whose_forced_moves_the_engine_does_not_apply_is_refused(game_id: str) -> None:
+    """A forced move dropped from its decision's record (or one recorded at set-up that the
+    engine does not apply): the replay refuses the log instead of drawing other moves than the
+    ones it records."""
+    match, _ = logged(game_id, "finished")
+    ply = next(n for n, move in enumerate(match.moves) if move[4])
+    dropped = list(match.moves)
+    dropped[ply] = (*dropped[ply][:4], dropped[ply][4][1:])
+    with pytest.raises(ForcedMismatch):
+        build_views(replace(match, moves=tuple(dropped)))
+    invented = [{"seat": 0, "move": match.moves[0][2]}]
+    with pytest.raises(ForcedMismatch):
+        build_views(replace(match, forced_at_start=(match.forced_at_start or []) + invented))
 
 
 def test_some_games_force_moves() -> None:
@@ -108,7 +137,7 @@ def test_a_running_match_tells_its_moves_to_the_spectator(game_id: str) -> None:
     assert views.result is None
     state = game.new(players, SEED, {})
     decisions = [frame for frame in views.frames[1:] if not frame.forced]
-    for frame, (_, seat, move, _) in zip(decisions, match.moves, strict=True):
+    for frame, (_, seat, move, _, _) in zip(decisions, match.moves, strict=True):
         before = state.clone()
         state.apply(seat, game.decode_move(move, seat))
         told = game.describe(before, seat, game.decode_move(move, seat), SPECTATOR)
@@ -130,11 +159,11 @@ def test_the_live_replica_advances_in_order_only() -> None:
     match, players = logged("movie-tricks", "running")
     replica = Replica(match.game, players, SEED, {})
     full = build_views(logged("movie-tricks", "finished")[0])
-    replica.advance([(p, s, m) for p, s, m, _ in match.moves[:10]])
+    replica.advance([(p, s, m) for p, s, m, _, _ in match.moves[:10]])
     spectator, seats = replica.views()
     assert spectator == full.frames[10].spectator and seats == list(full.frames[10].seats or ())
     with pytest.raises(ValueError, match="move 12 where move 10 was expected"):
-        replica.advance([(p, s, m) for p, s, m, _ in match.moves[12:13]])
+        replica.advance([(p, s, m) for p, s, m, _, _ in match.moves[12:13]])
     assert replica.applied == 10
 
 
