@@ -147,6 +147,8 @@ def test_no_hidden_card_reaches_a_public_surface(
     moves = [(step.seat, move_from_wire(game, step.move)) for step in replay.steps]
     views = [e.move for e in events if e.WhichOneof("event") == "move"]
     assert len(views) == len(moves)
+    # A forced move is told to the watcher in words only: the move itself may name a card.
+    assert not any(forced.HasField("move") for view in views for forced in view.forced)
     for ply, ((seat, move), view) in enumerate(zip(moves, views, strict=True)):
         state.apply(seat, move)
         assert view.view == observation_to_wire(game, state.spectate())
