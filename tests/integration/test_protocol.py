@@ -416,6 +416,40 @@ def test_anyone_may_read_every_seats_replay_once_the_match_ends(arbiter: Arbiter
     assert "anyone may read every seat's replay" in " ".join(DOC.read_text().split())
 
 
+def test_forced_moves_are_never_asked_and_in_a_seats_replay_only_as_it_may_know_them(
+    arbiter: Arbiter,
+) -> None:
+    """Point 4: a Movie Fight seat with one legal move is never asked it: every request's
+    decision_number is the number of moves logged so far, forced ones taking none. While the
+    match runs, the seat's own replay lists the forced moves after each of its decisions (and at
+    set-up), the move itself only for its own; the others' in words alone."""
+    token = arbiter.add_bot("author")
+    stream = Stream(arbiter, token)
+    stub = arbiter.matches()
+    seen_others = False
+    try:
+        stream.next("welcome")
+        seats = ["author", "builtin:random", "builtin:heuristic"]
+        match_id = create_match(stub, seats, "forced-asked", "movie-fight", move_time_ms=5000)
+        while not seen_others:
+            request = stream.next("decision").decision
+            record = stub.GetMatch(match_pb2.GetMatchRequest(match_id=match_id), timeout=10)
+            assert request.decision_number == record.match.decisions
+            own = stub.GetReplay(
+                match_pb2.GetReplayRequest(match_id=match_id, seat=0),
+                metadata=(("authorization", f"Bearer {token}"),),
+                timeout=10,
+            )
+            forced = [*own.forced_at_start, *(f for step in own.steps for f in step.forced)]
+            assert forced, "Movie Fight forces the first seat's upgrade at set-up"
+            assert [f.HasField("move") for f in forced] == [f.seat == 0 for f in forced]
+            assert all(f.text for f in forced)
+            seen_others = any(f.seat != 0 for f in forced)
+            stream.answer(request)
+    finally:
+        stream.close()
+
+
 def test_the_ladders_json_replay_names_moves_as_the_proto_does(
     arbiter: Arbiter, tmp_path: Path
 ) -> None:
