@@ -450,21 +450,43 @@ function renderReplay(replay) {
     ...fact("Players by seat", players),
     ...fact("Raw", el("a", { href: `/api/matches/${encodeURIComponent(replay.match_id)}/replay`, text: "replay JSON" })),
   );
-  const moves = replay.moves.map((move) =>
-    el(
-      "tr",
-      {},
-      el("td", { class: "num", text: move.ply }),
-      el("td", { text: `${move.seat}: ${replay.players[move.seat] ?? "?"}` }),
+  const seatCell = (seat) => el("td", { text: `${seat}: ${replay.players[seat] ?? "?"}` });
+  // Moves the engine applied on its own (the seat's only legal move): no ply of their own,
+  // listed after the decision that led to them, or first when the set-up forced them.
+  const forcedRows = (forced) =>
+    (forced || []).map((f) =>
       el(
-        "td",
-        {},
-        // The move in words when the replay tells it (its raw form stays in the JSON link).
-        move.text ? el("span", { class: "move-text", title: JSON.stringify(move.move), text: move.text.replaceAll("*", "") }) : el("code", { text: JSON.stringify(move.move) }),
-        move.defaulted ? el("span", { class: "badge forfeit", title: "the arbiter played it: no move in time", text: "defaulted" }) : null,
+        "tr",
+        { class: "forced" },
+        el("td", { class: "num" }),
+        seatCell(f.seat),
+        el(
+          "td",
+          {},
+          el("code", { text: JSON.stringify(f.move) }),
+          el("span", { class: "badge forced", title: "the seat's only legal move, applied without asking", text: "forced" }),
+        ),
       ),
-    ),
-  );
+    );
+  const moves = [...forcedRows(replay.forced_at_start)];
+  for (const move of replay.moves) {
+    moves.push(
+      el(
+        "tr",
+        {},
+        el("td", { class: "num", text: move.ply }),
+        seatCell(move.seat),
+        el(
+          "td",
+          {},
+          // The move in words when the replay tells it (its raw form stays in the JSON link).
+          move.text ? el("span", { class: "move-text", title: JSON.stringify(move.move), text: move.text.replaceAll("*", "") }) : el("code", { text: JSON.stringify(move.move) }),
+          move.defaulted ? el("span", { class: "badge forfeit", title: "the arbiter played it: no move in time", text: "defaulted" }) : null,
+        ),
+      ),
+      ...forcedRows(move.forced),
+    );
+  }
   $("replay-moves").tBodies[0].replaceChildren(...moves);
   $("replay-moves").hidden = moves.length === 0;
   showEmpty("replay-empty", moves.length ? "" : "No moves were recorded for this match.");

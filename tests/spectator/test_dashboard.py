@@ -202,9 +202,15 @@ def test_dashboard_in_a_real_browser(database_url: str, browser: Browser, tmp_pa
             ]
             insert_matches(conn, magic, bots)
             conn.execute(
-                "INSERT INTO match_moves (match_id, ply, seat, move, defaulted) VALUES"
-                " (%s, 0, 0, %s, false), (%s, 1, 1, %s, true)",
-                (tricks_ids[0], '{"kind": "pass"}', tricks_ids[0], '{"kind": "play", "card": 3}'),
+                "INSERT INTO match_moves (match_id, ply, seat, move, defaulted, forced) VALUES"
+                " (%s, 0, 0, %s, false, '[]'), (%s, 1, 1, %s, true, %s)",
+                (
+                    tricks_ids[0],
+                    '{"kind": "pass"}',
+                    tricks_ids[0],
+                    '{"kind": "play", "card": 3}',
+                    '[{"seat": 2, "move": {"kind": "play", "card": 7, "boost": false}}]',
+                ),
             )
             conn.commit()
         tricks_board = wait_fitted(ladder, TRICKS, 30)
@@ -310,9 +316,14 @@ def test_dashboard_in_a_real_browser(database_url: str, browser: Browser, tmp_pa
         row.locator("button.replay-view").click()
         page.wait_for_selector(f"#replay-section[data-match='{tricks_ids[0]}']")
         moves = page.locator("#replay-moves tbody tr")
-        assert moves.count() == 2
+        assert moves.count() == 3
         assert '{"kind":"pass"}' in moves.nth(0).inner_text()
         assert "defaulted" in moves.nth(1).inner_text()
+        # The forced move after decision 1: a row of its own, marked, with no ply.
+        forced = moves.nth(2)
+        assert forced.get_attribute("class") == "forced"
+        assert '"card":7' in forced.inner_text() and "forced" in forced.inner_text()
+        assert forced.locator("td").nth(0).inner_text() == ""
         players = page.locator(".replay-players li").all_inner_texts()
         assert [p.split(" (")[0] for p in players] == list(tricks[0].seats)
         link = row.locator("a.replay-link").get_attribute("href")
