@@ -146,6 +146,7 @@ class Cluster:
             PREMIERE_REDIS_URL=self.redis_url,
             PREMIERE_OPERATOR_TOKEN=OPERATOR_TOKEN,
             PREMIERE_VALIDATION_MATCHES="0",
+            PREMIERE_PLAINTEXT="true",
         )
         return env
 
@@ -252,7 +253,6 @@ class Cluster:
                     "PREMIERE_ARBITER_ADDRESS": self.grpc_target(name),
                     "PREMIERE_ARBITER_METRICS_PORT": "9100",
                     "PREMIERE_RELAY": "true",
-                    "PREMIERE_PLAINTEXT": "true",
                     "PREMIERE_LEASE_S": "3",
                     "PREMIERE_LEASE_RENEW_S": "0.5",
                     "PREMIERE_MOVE_TIME_MS": "400",
@@ -285,10 +285,10 @@ class Cluster:
 
     def _port_open(self, node: str, port: int) -> bool:
         probe = "import socket,sys; socket.create_connection((sys.argv[1], int(sys.argv[2])), 1)"
+        command = [sys.executable, "-c", probe, self.address(node), str(port)]
         result = subprocess.run(
-            in_namespace(self.network, node, [sys.executable, "-c", probe, self.address(node), str(port)]),
-            capture_output=True, check=False,
-        )  # fmt: skip
+            in_namespace(self.network, node, command), capture_output=True, check=False
+        )
         return result.returncode == 0
 
     def start_bot(self, name: str, arbiter: str) -> Proc:

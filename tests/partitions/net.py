@@ -14,12 +14,13 @@ SIGTERM/SIGINT.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import pwd
 import re
 import signal
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import FrameType
 
@@ -56,10 +57,8 @@ def remove_namespace(name: str) -> None:
     """Kill what still runs inside, then delete it (its veth ends go with it)."""
     pids = ip("netns", "pids", name, check=False).stdout.split()
     for pid in pids:
-        try:
+        with contextlib.suppress(ProcessLookupError, ValueError):
             os.kill(int(pid), signal.SIGKILL)
-        except (ProcessLookupError, ValueError):
-            pass
     ip("netns", "del", name, check=False)
 
 
@@ -127,7 +126,7 @@ class Network:
         ip("netns", "exec", self.hub, "sh", "-c", "echo 1 > /proc/sys/net/ipv4/ip_forward")
         ip("-n", self.hub, "link", "set", "lo", "up")
 
-    def _on_signal(self, previous: object) -> signal.Handlers | object:
+    def _on_signal(self, previous: object) -> Callable[[int, FrameType | None], None]:
         def handler(signum: int, frame: FrameType | None) -> None:
             self.close()
             if callable(previous):
