@@ -47,6 +47,7 @@ class Report:
     matches: int
     acknowledged: int
     verdicts: list[Verdict]
+    seconds: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -55,7 +56,7 @@ class Report:
     def text(self) -> str:
         head = (
             f"scenario {self.scenario}: {len(self.faults)} faults injected, {self.matches}"
-            f" matches played, {self.acknowledged} moves acknowledged"
+            f" matches played, {self.acknowledged} moves acknowledged ({self.seconds:.0f} s)"
         )
         faults = [f"  fault {f}" for f in self.faults]
         return "\n".join([head, *faults, *(v.line() for v in self.verdicts)])
@@ -77,6 +78,24 @@ def answers(records: Iterable[dict[str, Any]]) -> dict[str, dict[int, dict[str, 
         if r["kind"] == "request":
             found[r["match"]][r["decision"]] = r
     return found
+
+
+def _acknowledged(
+    record: dict[str, Any],
+    requests: list[dict[str, Any]],
+    restarts: list[tuple[int, float]],
+    players: int,
+) -> bool:
+    n, t, boot = record["decision"], record["t"], _boot(record["request_id"])
+    for later in requests:
+        if (
+            _boot(later["request_id"]) == boot
+            and later["decision"] >= n + players
+            and later["t"] > t
+            and not any(ply <= n and t < at < later["t"] for ply, at in restarts)
+        ):
+            return True
+    return False
 
 
 def _boot(request_id: str) -> str:
@@ -120,9 +139,10 @@ class Checker:
         the seed, the answer's index among the legal moves), or a default with a fault.
 
         An answer to decision N is acknowledged when the same host (the boot tag in the
-        request ids) later asked decision N + players or above: that request belongs to a
-        later step (a step asks at most every seat, all at once), and a host asks a step only
-        once every move of the step before is durable."""
+        request ids, and no resumption of the match in between that went back to N or
+        before) later asked decision N + players or above: that request belongs to a later
+        step (a step asks at most every seat, all at once), and a host asks a step only once
+        every move of the step before is durable."""
         verdict = Verdict("no acknowledged move lost")
         given = answers(self.records)
         faulted = {(r["mid"], r["ply"]) for r in self.rows(
@@ -138,12 +158,16 @@ class Checker:
                 mid,
             )
             legal_at = self._legal_by_ply(match, moves)
-            asked_by: dict[str, int] = defaultdict(lambda: -1)
-            for record in given[mid].values():
-                boot = _boot(record["request_id"])
-                asked_by[boot] = max(asked_by[boot], record["decision"])
+            restarts = [
+                (r["ply"], r["at"].timestamp())
+                for r in self.rows(
+                    "SELECT ply, at FROM match_faults WHERE match_id = %s AND kind = 'restart'",
+                    mid,
+                )
+            ]
+            mine = [r for r in self.records if r["kind"] == "request" and r["match"] == mid]
             for decision, record in given[mid].items():
-                if asked_by[_boot(record["request_id"])] < decision + match["players"]:
+                if not _acknowledged(record, mine, restarts, match["players"]):
                     continue
                 count += 1
                 if decision >= len(moves):

@@ -97,6 +97,7 @@ class Scenario:
 
 
 def run(scenario: Scenario, folder: Path, arbiter_module: str = "") -> Report:
+    began = time.monotonic()
     with running_cluster(
         folder, arbiter_settings=dict(scenario.settings), arbiter_module=arbiter_module
     ) as cluster:
@@ -119,7 +120,8 @@ def run(scenario: Scenario, folder: Path, arbiter_module: str = "") -> Report:
             scenario.bot_links_cut,
         )
         report.verdicts += [extra(cluster, schedule) for extra in scenario.extra]
-        return report
+    report.seconds = time.monotonic() - began
+    return report
 
 
 def _wait_done(cluster: Cluster, until: float) -> None:
