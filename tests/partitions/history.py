@@ -215,6 +215,25 @@ class Checker:
             ply += size
         return legal_at
 
+    def one_asker_at_a_time(self) -> Verdict:
+        """Per match, the hosts (boot tags) that asked its bots never overlap: no request of
+        one host falls between the first and the last request of another."""
+        verdict = Verdict("one host asks a match's bots at a time")
+        spans: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+        for r in self.records:
+            if r["kind"] == "request":
+                spans[r["match"]][_boot(r["request_id"])].append(r["t"])
+        for mid, boots in spans.items():
+            for a, times_a in boots.items():
+                for b, times_b in boots.items():
+                    first, last = min(times_b), max(times_b)
+                    inside = [t for t in times_a if first < t < last]
+                    if a != b and inside:
+                        verdict.problems.append(
+                            f"{mid[:8]}: host {a} asked {len(inside)} times while {b} hosted it"
+                        )
+        return verdict
+
     def every_match_ends(self, last_heal: float, bound_s: float) -> Verdict:
         """Finished, or void with a reason, at most `bound_s` after the last heal."""
         verdict = Verdict(f"every match ends within {bound_s:g} s of the last heal")
@@ -343,6 +362,7 @@ class Checker:
         moves, count = self.no_acknowledged_move_lost()
         verdicts = [
             self.one_writer(),
+            self.one_asker_at_a_time(),
             moves,
             self.every_match_ends(last_heal, bound_s),
             self.replays(),
