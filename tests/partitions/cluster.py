@@ -26,6 +26,7 @@ from psycopg.rows import dict_row
 from premiere.children import UNPRIVILEGED, chown_tree
 from premiere.db import create_database, upgrade
 from premiere.services import postgres_bin, redis_server
+from server.store import add_bot
 from tests.partitions.net import Network, in_namespace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,6 +165,8 @@ class Cluster:
         return proc
 
     def start(self) -> None:
+        """Every node, the database and Redis, the bots' tokens, and the arbiters (started,
+        not yet awaited: `wait_serving_all`)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         self.folder.chmod(0o755)
         for node in ("pg", "redis", *self.arbiter_names(), "workers", "ladder", *self.bots):
@@ -173,9 +176,11 @@ class Cluster:
         create_database(self.observer_admin_url, self.database)
         upgrade(self.observer_url)
         for name in self.bots:
-            self.tokens[name] = self._premiere("bots", "add", name).strip()
+            self.tokens[name] = add_bot(self.observer_url, name)
         for arbiter in self.arbiter_names():
             self.start_arbiter(arbiter)
+
+    def wait_serving_all(self) -> None:
         for arbiter in self.arbiter_names():
             self.wait_serving(arbiter)
 

@@ -101,10 +101,11 @@ def run(scenario: Scenario, folder: Path, arbiter_module: str = "") -> Report:
     with running_cluster(
         folder, arbiter_settings=dict(scenario.settings), arbiter_module=arbiter_module
     ) as cluster:
-        for bot, home in HOMES.items():
-            cluster.start_bot(bot, home)
         cluster.start_workers("arbiter1")
         cluster.create_league(LEAGUE, ENTRANTS, scenario.rounds)
+        cluster.wait_serving_all()
+        for bot, home in HOMES.items():
+            cluster.start_bot(bot, home)
         schedule = Run(cluster)
         scenario.schedule(schedule)
         cluster.network.heal_all()
