@@ -8,10 +8,14 @@ link, so no cut reaches the observer) and reads the bots' records from files.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator, Sequence
@@ -171,10 +175,8 @@ class Cluster:
         self.folder.chmod(0o755)
         for node in ("pg", "redis", *self.arbiter_names(), "workers", "ladder", *self.bots):
             self.network.add(node)
-        self.start_postgres()
+        self._prepare_database()
         self.start_redis()
-        create_database(self.observer_admin_url, self.database)
-        upgrade(self.observer_url)
         for name in self.bots:
             self.tokens[name] = add_bot(self.observer_url, name)
         for arbiter in self.arbiter_names():
@@ -183,6 +185,26 @@ class Cluster:
     def wait_serving_all(self) -> None:
         for arbiter in self.arbiter_names():
             self.wait_serving(arbiter)
+
+    def _prepare_database(self) -> None:
+        """A migrated database: copied from a template made by the first run for these
+        migrations (initdb and the migrations are most of a short scenario's start-up)."""
+        data = self.folder / "pg" / "data"
+        template = _template()
+        if (template / "PG_VERSION").exists():
+            shutil.copytree(template, data, symlinks=True)
+            self.start_postgres()
+            return
+        self.start_postgres()
+        create_database(self.observer_admin_url, self.database)
+        upgrade(self.observer_url)
+        self.procs["pg"].stop(signal.SIGINT)
+        partial = template.with_name(f"{template.name}.{os.getpid()}")
+        shutil.copytree(data, partial, symlinks=True, ignore=shutil.ignore_patterns("*.pid"))
+        with contextlib.suppress(OSError):
+            partial.rename(template)
+        shutil.rmtree(partial, ignore_errors=True)
+        self.start_postgres()
 
     @property
     def observer_admin_url(self) -> str:
@@ -392,6 +414,15 @@ class Cluster:
             except Exception:
                 time.sleep(0.1)
         raise TimeoutError(f"{proc.name} not ready:\n{proc.tail()}")
+
+
+def _template() -> Path:
+    """Where the migrated data directory for this tree's migrations is kept between runs."""
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "premiere" / "migrations").iterdir()):
+        digest.update(path.name.encode() + path.read_bytes())
+    digest.update(str(postgres_bin()).encode())
+    return Path(tempfile.gettempdir()) / f"premiere-partitions-pg-{digest.hexdigest()[:16]}"
 
 
 @contextmanager
