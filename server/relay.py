@@ -44,6 +44,10 @@ MAX_POLL_S = 1.0
 REDIS_WAIT_S = 2.0
 """How long one Redis call of a forward may take before the relay counts as unavailable (a
 cut link drops packets silently: without a bound the call would wait for TCP to give up)."""
+VANISHED_S = 60.0
+"""For this long after an arbiter holding a bot's stream stopped refreshing its presence, a
+bot reachable nowhere is taken to be stranded by that arbiter (the infrastructure's fault),
+not away by its own doing."""
 HOLDER_SILENT_S = 3 * HEARTBEAT_S
 """A holder whose presence was not refreshed for this long is taken to be gone (dead or
 paused) by a request waiting on it."""
@@ -171,15 +175,28 @@ class Relay:
 
     async def _elsewhere(self, bot_id: int) -> dict[str, list[tuple[frozenset[str], int]]]:
         """Other arbiters holding live streams of the bot: their streams' (games, capacity)."""
+        return (await self._presence_of(bot_id))[0]
+
+    async def _presence_of(
+        self, bot_id: int
+    ) -> tuple[dict[str, list[tuple[frozenset[str], int]]], set[str]]:
+        """The other arbiters holding live streams of the bot, and those whose entry went
+        stale within VANISHED_S: an arbiter deletes its entry when the bot's last stream on
+        it closes, so a stale one means the arbiter died or stalled while holding the bot."""
         entries = await self.redis.hgetall(self._presence(bot_id))
         now = time.time()
         found = {}
+        vanished = set()
         for arbiter, raw in entries.items():
             name = arbiter.decode() if isinstance(arbiter, bytes) else str(arbiter)
             entry = json.loads(raw)
-            if name != self.name and entry["until"] > now:
+            if name == self.name:
+                continue
+            if entry["until"] > now:
                 found[name] = [(frozenset(g), int(n)) for g, n in entry["streams"]]
-        return found
+            elif entry["until"] > now - VANISHED_S:
+                vanished.add(name)
+        return found, vanished
 
     @staticmethod
     def _playing(streams: list[tuple[frozenset[str], int]], game: str) -> int:
@@ -275,10 +292,9 @@ class Relay:
         while True:
             if self.router.streams(bot_id, game):
                 return await self.router.ask(bot_id, game, request, _left(deadline))
+            holders, vanished = await self._holders(bot_id, deadline)
             playing = {
-                a: n
-                for a, s in (await self._holders(bot_id, deadline)).items()
-                if a not in gone and (n := self._playing(s, game))
+                a: n for a, s in holders.items() if a not in gone and (n := self._playing(s, game))
             }
             if playing:
                 arbiter = max(playing, key=lambda a: playing[a])
@@ -288,21 +304,21 @@ class Relay:
                     log.warning("arbiter %s went away mid-request; asking again", arbiter)
                     gone.add(arbiter)
                     continue
-            if not gone:
+            if not gone and not vanished:
                 return await self.router.ask(bot_id, game, request, _left(deadline))
             if _left(deadline) <= 0:
                 raise Unreachable(
-                    "the arbiter holding the bot's stream went away mid-request and the bot"
-                    " was not reachable elsewhere before the deadline"
+                    "the arbiter holding the bot's stream went away (died or stalled) and the"
+                    " bot was not reachable elsewhere before the deadline"
                 )
             await asyncio.sleep(min(POLL_S * 4, _left(deadline)))
 
     async def _holders(
         self, bot_id: int, deadline: float
-    ) -> dict[str, list[tuple[frozenset[str], int]]]:
+    ) -> tuple[dict[str, list[tuple[frozenset[str], int]]], set[str]]:
         try:
             async with asyncio.timeout(min(_left(deadline), REDIS_WAIT_S)):
-                return await self._elsewhere(bot_id)
+                return await self._presence_of(bot_id)
         except (aioredis.RedisError, TimeoutError) as error:
             raise Unreachable(f"the relay is unavailable ({type(error).__name__})") from None
 

@@ -178,6 +178,38 @@ def stopped_before_takeover(cluster: Cluster, run: Run) -> Verdict:
     return verdict
 
 
+_STOPPED = re.compile(
+    r"^(\S+ \S+) premiere\.arbiter WARNING (?:lease of match (\S+) unrenewed"
+    r"|match (\S+) is hosted by another arbiter now|lost the lease of match (\S+);)"
+)
+
+
+def stopped_on_resuming(cluster: Cluster, run: Run) -> Verdict:
+    """A paused arbiter cannot act before its leases move; once resumed it stops hosting each
+    match taken from it within 2 s (self-fenced, fenced by a refused write, or by renewal)."""
+    verdict = Verdict("the resumed arbiter stopped hosting its moved matches within 2 s")
+    stopped: dict[str, float] = {}
+    for line in cluster.procs["arbiter1"].log.read_text(errors="replace").splitlines():
+        hit = _STOPPED.match(line)
+        if hit:
+            at = datetime.strptime(hit.group(1), "%Y-%m-%d %H:%M:%S,%f").timestamp()
+            match_id = next(g for g in hit.groups()[1:] if g)
+            stopped.setdefault(match_id, at)
+    moved = cluster.rows(
+        "SELECT DISTINCT match_id::text AS mid FROM match_faults WHERE kind = 'restart'"
+    )
+    if not moved:
+        verdict.problems.append("no match was taken over (the scenario tested nothing)")
+    for row in moved:
+        when = stopped.get(row["mid"])
+        if when is None:
+            verdict.problems.append(f"{row['mid'][:8]} moved; arbiter1 never stopped it")
+        elif when > run.last_heal + 2:
+            late = when - run.last_heal
+            verdict.problems.append(f"{row['mid'][:8]} stopped {late:.1f} s after resuming")
+    return verdict
+
+
 def bots_served_by_new_holder(cluster: Cluster, run: Run) -> Verdict:
     """The bots of taken-over matches answered the new holder: after each takeover, the
     match's moves are the bots' own (none defaulted)."""
@@ -290,7 +322,7 @@ def scenarios() -> dict[str, Scenario]:
             Scenario("arbiter-redis-cut", arbiter_redis_cut),
             Scenario("worker-redis-cut", worker_redis_cut),
             Scenario("bot-arbiter-flapping", bot_arbiter_flapping, bot_links_cut=True),
-            Scenario("paused-arbiter", paused_arbiter, extra=(stopped_before_takeover,)),
+            Scenario("paused-arbiter", paused_arbiter, extra=(stopped_on_resuming,)),
             Scenario("postgres-restart", postgres_restart),
             Scenario(
                 "random-schedule",
