@@ -398,9 +398,21 @@ class Cluster:
             )
         ]
 
-    def stop(self) -> None:
-        for name in reversed(list(self.procs)):
-            self.procs[name].stop(signal.SIGINT if name == "pg" else signal.SIGTERM)
+    def stop(self, grace: float = 5.0) -> None:
+        """Every process asked to stop at once (PostgreSQL with a fast shutdown), then killed
+        once `grace` has passed."""
+        running = [p for p in self.procs.values() if p.running()]
+        for proc in running:
+            proc.resume()
+            proc.send(signal.SIGINT if proc.name == "pg" else signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        for proc in running:
+            assert proc.process is not None
+            try:
+                proc.process.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.send(signal.SIGKILL)
+                proc.process.wait(10)
 
     @staticmethod
     def _wait(check: Any, proc: Proc, timeout: float = 60) -> None:
