@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 DEMO_STAMP := $(VENV)/.demo-stamp
 INSTALL_LOG := $(VENV)/install.log
 
-.PHONY: demo up test test-integration prerequisites lint format bench golden proto clean
+.PHONY: demo up test test-integration partitions prerequisites lint format bench golden proto clean
 
 # Quiet unless it fails: the installers' output goes to $(INSTALL_LOG), shown on failure.
 # `make demo` installs what running needs; `make test` (and lint, ...) adds the tools.
@@ -50,6 +50,11 @@ test: prerequisites $(STAMP) $(NODE_DEPS)
 # The tests that need PostgreSQL, Redis and running processes, once.
 test-integration: prerequisites $(STAMP) $(NODE_DEPS)
 	$(BIN)/python -m pytest -n auto tests/integration tests/ladder tests/spectator
+
+# Every partition scenario (minutes; needs root for network namespaces): per scenario, the
+# faults injected, matches played, moves acknowledged and each promise's verdict.
+partitions: $(STAMP)
+	@$(BIN)/python -m tests.partitions
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -7,6 +7,7 @@ import contextlib
 import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -77,6 +78,10 @@ class Arbiter:
         self.hosted: dict[str, MatchHost] = {}
         self.fences: dict[str, int] = {}
         self._keeper: asyncio.Task[None] | None = None
+        self._watchdog: asyncio.Task[None] | None = None
+        self.leased_at: dict[str, float] = {}
+        """Per hosted match, when the write that last set its lease's expiry was sent (this
+        process's monotonic clock): the lease runs at least `lease_s` from then."""
 
     async def create(
         self,
@@ -166,6 +171,7 @@ class Arbiter:
             if rated
             else (unrated_reason or ("validation" if validation else "casual")),
         )
+        leased = time.monotonic()
         await self.store.create_match(
             spec, idempotency_key or None, self.owner, self.settings.lease_s
         )
@@ -174,6 +180,7 @@ class Arbiter:
             if winner != spec.id:
                 assert winner is not None
                 return winner
+        self.leased_at[spec.id] = leased
         self._host(MatchHost(spec, self.store, self.router, self.hub, 1), False)
         return spec.id
 
@@ -247,6 +254,7 @@ class Arbiter:
             self.hosts.pop(match_id, None)
             self.hosted.pop(match_id, None)
             self.fences.pop(match_id, None)
+            self.leased_at.pop(match_id, None)
             await self.hub.close(match_id)
 
     async def _give_up(self, host: MatchHost, error: Exception) -> None:
@@ -270,6 +278,7 @@ class Arbiter:
         """Adopt the matches nobody holds, then keep leases and adopt orphans periodically."""
         await self.adopt()
         self._keeper = asyncio.create_task(self._keep(), name="arbiter-leases")
+        self._watchdog = asyncio.create_task(self._watch_leases(), name="arbiter-lease-watchdog")
 
     async def _keep(self) -> None:
         while True:
@@ -280,10 +289,51 @@ class Arbiter:
             except Exception:
                 log.exception("lease upkeep failed; trying again")
 
+    def self_fence_after_s(self) -> float:
+        """How long after the last renewal was sent this arbiter stops hosting on its own.
+
+        The database extends a lease to `lease_s` after it *executes* the renewal, which is no
+        earlier than when it was sent; stopping `lease_renew_s` before that (on this process's
+        clock) means an arbiter cut from the database has stopped asking its bots and writing
+        before any other arbiter can take its matches over."""
+        return self.settings.lease_s - self.settings.lease_renew_s
+
+    async def _watch_leases(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.lease_renew_s / 2)
+            self.fence_self_if_unrenewed()
+
+    def fence_self_if_unrenewed(self) -> int:
+        """Stop hosting each match whose lease went unrenewed for too long (the database is
+        unreachable, or this process was paused); returns how many it stopped."""
+        now = time.monotonic()
+        limit = self.self_fence_after_s()
+        stopped = 0
+        for match_id, task in list(self.hosts.items()):
+            host = self.hosted.get(match_id)
+            leased = self.leased_at.get(match_id, now)
+            if host is not None and not task.done() and now - leased >= limit:
+                host.lost = True
+                task.cancel()
+                stopped += 1
+                log.warning(
+                    "lease of match %s unrenewed for %.1f s: stopped hosting it before the"
+                    " lease can lapse (self-fenced)",
+                    match_id,
+                    now - leased,
+                )
+        if stopped:
+            metrics.LOST_LEASES.inc(stopped)
+        return stopped
+
     async def renew(self) -> None:
         """Extend every lease still held; stop hosting the matches whose lease was taken."""
         held = dict(self.fences)
+        sent = time.monotonic()
         renewed = await self.store.renew(self.owner, held, self.settings.lease_s)
+        for match_id in renewed:
+            if self.fences.get(match_id) == held.get(match_id):
+                self.leased_at[match_id] = max(self.leased_at.get(match_id, sent), sent)
         for match_id, fence in held.items():
             if match_id not in renewed and self.fences.get(match_id) == fence:
                 task, host = self.hosts.get(match_id), self.hosted.get(match_id)
@@ -299,10 +349,12 @@ class Arbiter:
         for match_id in await self.store.orphans():
             if match_id in self.hosts:
                 continue
+            leased = time.monotonic()
             fence = await self.store.acquire(match_id, self.owner, self.settings.lease_s)
             spec = await self.store.spec(match_id) if fence is not None else None
             if fence is None or spec is None or match_id in self.hosts:
                 continue
+            self.leased_at[match_id] = leased
             host = MatchHost(spec, self.store, self.router, self.hub, fence)
             host.restore(await self.store.moves(match_id), await self.store.faults(match_id))
             self._host(host, True)
@@ -314,10 +366,11 @@ class Arbiter:
 
     async def stop(self) -> None:
         """Stop hosting and let the leases go, so other arbiters take the matches at once."""
-        if self._keeper is not None:
-            self._keeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._keeper
+        for task in (self._keeper, self._watchdog):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         held = dict(self.fences)
         for task in list(self.hosts.values()):
             task.cancel()

@@ -260,6 +260,8 @@ class MatchHost:
             detail = f"no answer within {limit_ms} ms"
             return self._fault(seat, legal, ply, limit_ms, "timeout", detail)
         except Disconnected as error:
+            if error.infrastructure:
+                return self._infrastructure_fault(seat, legal, ply, str(error))
             elapsed = int((time.monotonic() - started) * 1000)
             return self._fault(seat, legal, ply, elapsed, "disconnect", str(error))
         seconds = time.monotonic() - started
@@ -297,6 +299,13 @@ class MatchHost:
         """The seat's default move, with a strike against the bot."""
         fault = FaultRecord(ply, seat, kind, BOT, detail)
         return Decision(legal[0], elapsed_ms, defaulted=True, fault=fault, result=kind)
+
+    @staticmethod
+    def _infrastructure_fault(seat: int, legal: tuple[Any, ...], ply: int, detail: str) -> Decision:
+        """The seat's default move when Premiere itself failed to reach the bot: recorded as
+        the infrastructure's fault, with no strike and no time charged to the seat."""
+        fault = FaultRecord(ply, seat, "unreachable", INFRASTRUCTURE, detail)
+        return Decision(legal[0], 0, defaulted=True, fault=fault, result="unreachable")
 
     def _refuse(self, bot_id: int, request_id: str, reason: str) -> None:
         refused = bot_gateway_pb2.AnswerRefused(request_id=request_id, reason=reason)

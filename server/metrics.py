@@ -7,7 +7,7 @@ from prometheus_client import Counter, Gauge, Histogram
 DECISIONS = Counter(
     "premiere_arbiter_decisions_total",
     "Decisions applied, by game and result (ok, timeout, illegal, malformed, disconnect, "
-    "forfeited, builtin).",
+    "unreachable, forfeited, builtin).",
     ["game", "result"],
 )
 DECISION_LATENCY = Histogram(

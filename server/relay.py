@@ -31,7 +31,7 @@ import redis.asyncio as aioredis
 
 from premiere_wire import bot_gateway_pb2
 from server.metrics import RELAYED
-from server.router import Disconnected, Request, Router
+from server.router import Disconnected, Request, Router, Unreachable
 
 log = logging.getLogger("premiere.relay")
 
@@ -41,6 +41,16 @@ HEARTBEAT_S = 1.0
 SLOT_S = 60.0
 POLL_S = 0.05
 MAX_POLL_S = 1.0
+REDIS_WAIT_S = 2.0
+"""How long one Redis call of a forward may take before the relay counts as unavailable (a
+cut link drops packets silently: without a bound the call would wait for TCP to give up)."""
+VANISHED_S = 60.0
+"""For this long after an arbiter holding a bot's stream stopped refreshing its presence, a
+bot reachable nowhere is taken to be stranded by that arbiter (the infrastructure's fault),
+not away by its own doing."""
+HOLDER_SILENT_S = 3 * HEARTBEAT_S
+"""A holder whose presence was not refreshed for this long is taken to be gone (dead or
+paused) by a request waiting on it."""
 
 # KEYS: the bots' slot sets; ARGV: match id, now, expiry, then one capacity per key.
 # All or none: each bot must have a free slot (or already hold one for this match).
@@ -70,7 +80,14 @@ class Relay:
         self.router = router
         self.name = name
         self.prefix = f"{PREFIX}:{namespace}" if namespace else PREFIX
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(redis_url)
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(
+            redis_url, socket_timeout=REDIS_WAIT_S, socket_connect_timeout=REDIS_WAIT_S
+        )
+        """Every command is bounded: over a cut link a call fails in REDIS_WAIT_S."""
+        self._subscriber: aioredis.Redis = aioredis.Redis.from_url(
+            redis_url, socket_connect_timeout=REDIS_WAIT_S
+        )
+        """The channel's own client: a subscription idles for as long as nobody writes."""
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count()
         self._held: dict[str, tuple[int, ...]] = {}
@@ -83,7 +100,7 @@ class Relay:
     # --- lifecycle -----------------------------------------------------------------------
 
     async def start(self) -> None:
-        pubsub = self.redis.pubsub()
+        pubsub = self._subscriber.pubsub()
         await pubsub.subscribe(self._channel(self.name))
         self._tasks = [
             asyncio.create_task(self._listen(pubsub), name="relay-listen"),
@@ -98,6 +115,7 @@ class Relay:
             for bot_id in list(self.router.bot_ids()):
                 await self.redis.hdel(self._presence(bot_id), self.name)
         await self.redis.aclose()
+        await self._subscriber.aclose()
 
     def _channel(self, arbiter: str) -> str:
         return f"{self.prefix}:arbiter:{arbiter}"
@@ -157,15 +175,28 @@ class Relay:
 
     async def _elsewhere(self, bot_id: int) -> dict[str, list[tuple[frozenset[str], int]]]:
         """Other arbiters holding live streams of the bot: their streams' (games, capacity)."""
+        return (await self._presence_of(bot_id))[0]
+
+    async def _presence_of(
+        self, bot_id: int
+    ) -> tuple[dict[str, list[tuple[frozenset[str], int]]], set[str]]:
+        """The other arbiters holding live streams of the bot, and those whose entry went
+        stale within VANISHED_S: an arbiter deletes its entry when the bot's last stream on
+        it closes, so a stale one means the arbiter died or stalled while holding the bot."""
         entries = await self.redis.hgetall(self._presence(bot_id))
         now = time.time()
         found = {}
+        vanished = set()
         for arbiter, raw in entries.items():
             name = arbiter.decode() if isinstance(arbiter, bytes) else str(arbiter)
             entry = json.loads(raw)
-            if name != self.name and entry["until"] > now:
+            if name == self.name:
+                continue
+            if entry["until"] > now:
                 found[name] = [(frozenset(g), int(n)) for g, n in entry["streams"]]
-        return found
+            elif entry["until"] > now - VANISHED_S:
+                vanished.add(name)
+        return found, vanished
 
     @staticmethod
     def _playing(streams: list[tuple[frozenset[str], int]], game: str) -> int:
@@ -249,19 +280,51 @@ class Relay:
     async def ask(
         self, bot_id: int, game: str, request: Request, timeout: float
     ) -> bot_gateway_pb2.DecisionAnswer:
-        """Ask on a stream here if there is one, else through an arbiter that holds one."""
-        if self.router.streams(bot_id, game):
-            return await self.router.ask(bot_id, game, request, timeout)
+        """Ask on a stream here if there is one, else through an arbiter that holds one.
+
+        A forwarded request is watched: when its holder stops refreshing its presence (it died
+        or is paused) the request goes at once to wherever the bot's stream is now, instead of
+        waiting out the decision's deadline. Failures of Redis, or a holder gone with no other
+        in its place, raise `Unreachable`: the infrastructure's fault, not the bot's.
+        """
         deadline = time.monotonic() + timeout
+        gone: set[str] = set()
+        while True:
+            if self.router.streams(bot_id, game):
+                return await self.router.ask(bot_id, game, request, _left(deadline))
+            holders, vanished = await self._holders(bot_id, deadline)
+            playing = {
+                a: n for a, s in holders.items() if a not in gone and (n := self._playing(s, game))
+            }
+            if playing:
+                arbiter = max(playing, key=lambda a: playing[a])
+                try:
+                    return await self._forward(arbiter, bot_id, game, request, deadline)
+                except _HolderGone:
+                    log.warning("arbiter %s went away mid-request; asking again", arbiter)
+                    gone.add(arbiter)
+                    continue
+            if not gone and not vanished:
+                return await self.router.ask(bot_id, game, request, _left(deadline))
+            if _left(deadline) <= 0:
+                raise Unreachable(
+                    "the arbiter holding the bot's stream went away (died or stalled) and the"
+                    " bot was not reachable elsewhere before the deadline"
+                )
+            await asyncio.sleep(min(POLL_S * 4, _left(deadline)))
+
+    async def _holders(
+        self, bot_id: int, deadline: float
+    ) -> tuple[dict[str, list[tuple[frozenset[str], int]]], set[str]]:
         try:
-            holders = await self._elsewhere(bot_id)
-        except aioredis.RedisError as error:
-            raise Disconnected(f"the relay is unavailable ({type(error).__name__})") from None
-        playing = {a: self._playing(s, game) for a, s in holders.items()}
-        playing = {a: n for a, n in playing.items() if n}
-        if not playing:
-            return await self.router.ask(bot_id, game, request, timeout)
-        arbiter = max(playing, key=lambda a: playing[a])
+            async with asyncio.timeout(min(_left(deadline), REDIS_WAIT_S)):
+                return await self._presence_of(bot_id)
+        except (aioredis.RedisError, TimeoutError) as error:
+            raise Unreachable(f"the relay is unavailable ({type(error).__name__})") from None
+
+    async def _forward(
+        self, arbiter: str, bot_id: int, game: str, request: Request, deadline: float
+    ) -> bot_gateway_pb2.DecisionAnswer:
         RELAYED.inc()
         reply_id = f"{self.name}:{next(self._ids)}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -273,14 +336,16 @@ class Relay:
                 "id": reply_id,
                 "bot": bot_id,
                 "game": game,
-                "timeout": timeout,
+                "timeout": _left(deadline),
                 "request_id": request.id,
                 "request": base64.b64encode(request.data).decode(),
             }
-            await self.redis.publish(self._channel(arbiter), json.dumps(message))
-            reply = await asyncio.wait_for(future, max(0.0, deadline - time.monotonic()))
-        except aioredis.RedisError as error:
-            raise Disconnected(f"the relay is unavailable ({type(error).__name__})") from None
+            try:
+                async with asyncio.timeout(min(_left(deadline), REDIS_WAIT_S)):
+                    await self.redis.publish(self._channel(arbiter), json.dumps(message))
+            except (aioredis.RedisError, TimeoutError) as error:
+                raise Unreachable(f"the relay is unavailable ({type(error).__name__})") from None
+            reply = await self._reply(future, arbiter, bot_id, deadline)
         finally:
             self._waiting.pop(reply_id, None)
         if reply.get("error") == "timeout":
@@ -290,6 +355,33 @@ class Relay:
         answer = bot_gateway_pb2.DecisionAnswer()
         answer.ParseFromString(base64.b64decode(reply["answer"]))
         return answer
+
+    async def _reply(
+        self, future: asyncio.Future[dict[str, Any]], arbiter: str, bot_id: int, deadline: float
+    ) -> dict[str, Any]:
+        """The holder's reply; every HEARTBEAT_S, whether the holder is still there."""
+        while True:
+            if _left(deadline) <= 0:
+                raise TimeoutError
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(min(_left(deadline), HEARTBEAT_S)):
+                    return await asyncio.shield(future)
+            if future.done():
+                return future.result()
+            if not await self._still_holds(arbiter, bot_id, deadline):
+                raise _HolderGone(arbiter)
+
+    async def _still_holds(self, arbiter: str, bot_id: int, deadline: float) -> bool:
+        """Whether `arbiter` refreshed its presence for the bot within HOLDER_SILENT_S."""
+        try:
+            async with asyncio.timeout(min(_left(deadline), REDIS_WAIT_S)):
+                raw = await self.redis.hget(self._presence(bot_id), arbiter)
+        except (aioredis.RedisError, TimeoutError) as error:
+            raise Unreachable(f"the relay failed mid-forward ({type(error).__name__})") from None
+        if raw is None:
+            return False
+        refreshed = float(json.loads(raw)["until"]) - PRESENCE_S
+        return refreshed > time.time() - HOLDER_SILENT_S
 
     # --- what other arbiters send here ---------------------------------------------------
 
@@ -335,6 +427,14 @@ class Relay:
             reply["error"] = "disconnected"
             reply["detail"] = str(error)
         await self.redis.publish(self._channel(str(message["reply_to"])), json.dumps(reply))
+
+
+class _HolderGone(Exception):
+    """The arbiter a request was forwarded to stopped refreshing its presence."""
+
+
+def _left(deadline: float) -> float:
+    return max(0.0, deadline - time.monotonic())
 
 
 def _cancel_requested() -> bool:

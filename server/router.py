@@ -29,6 +29,18 @@ from server.metrics import CONNECTED_BOTS, STALE_ANSWERS
 class Disconnected(Exception):
     """The bot's stream closed, or no stream of the bot came up before the deadline."""
 
+    infrastructure = False
+    """Whether the failure is the service's (the relay, or the arbiter holding the bot's
+    stream), not the bot's: the decision is then charged to the infrastructure, no strike."""
+
+
+class Unreachable(Disconnected):
+    """The bot could not be asked because Premiere's own parts failed between the match's host
+    and the bot's stream: Redis (the relay) is unavailable, or the arbiter holding the stream
+    went away mid-request and no other took its place before the deadline."""
+
+    infrastructure = True
+
 
 DEFAULT_OUTBOX = 256
 DEFAULT_REFUSALS_PER_MINUTE = 600

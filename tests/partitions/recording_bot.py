@@ -1,0 +1,55 @@
+"""The bot of the partition scenarios: the deterministic random bot, which also writes down
+what it was asked and what it answered, one JSON line per event, for the history checker.
+
+Records: `request` (match, decision number, seat, request id, the answer's index), `started`
+(match, seat, resumed/resent) and `ended` (match, seat, void reason). Each line is flushed as
+it is written, so a bot killed mid-run leaves every earlier record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import IO, Any
+
+from premiere_bot import Decision
+from premiere_bot.examples.random_bot import RandomBot
+from premiere_wire import bot_gateway_pb2
+
+
+class RecordingBot(RandomBot):
+    max_matches = 8
+    inline = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._out: IO[str] = open(os.environ["PARTITIONS_RECORD"], "a", encoding="utf-8")  # noqa: SIM115
+        self._name = os.environ.get("PARTITIONS_BOT", "")
+
+    def _record(self, kind: str, **fields: Any) -> None:
+        line = {"kind": kind, "bot": self._name, "pid": os.getpid(), "t": time.time(), **fields}
+        self._out.write(json.dumps(line) + "\n")
+        self._out.flush()
+
+    def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
+        index = super().decide_raw(request)
+        self._record(
+            "request",
+            match=request.match_id,
+            decision=request.decision_number,
+            seat=request.seat,
+            request_id=request.request_id,
+            index=int(index),
+            legal=len(request.legal_moves),
+        )
+        return index
+
+    def match_started(self, event: bot_gateway_pb2.MatchStarted) -> None:
+        self._record(
+            "started", match=event.match_id, seat=event.seat, resumed=event.resumed,
+            resent=event.resent,
+        )  # fmt: skip
+
+    def match_ended(self, event: bot_gateway_pb2.MatchEnded) -> None:
+        self._record("ended", match=event.match_id, seat=event.seat, void=event.void_reason)

@@ -1,0 +1,340 @@
+"""The partition scenarios: a cluster, a league, a schedule of faults, then the checker.
+
+Every scenario starts the same cast (PostgreSQL, Redis, two arbiters with the relay on, a
+worker with beat creating the league's matches on arbiter1, the ladder, bots alpha on
+arbiter2 and beta on arbiter1), runs a duplicate league of magic-trick with two built-ins,
+injects its faults, heals everything, and waits for the league to finish and be rated.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from tests.partitions.cluster import Cluster, running_cluster
+from tests.partitions.history import Checker, Report, Verdict, read_records
+
+LEAGUE = "partitions"
+ENTRANTS = ["alpha", "beta", "builtin:random", "builtin:heuristic"]
+HOMES = {"alpha": "arbiter2", "beta": "arbiter1"}
+
+
+@dataclass
+class Run:
+    """What a scenario's schedule acts through; every action is written down."""
+
+    cluster: Cluster
+    started: float = field(default_factory=time.time)
+    faults: list[str] = field(default_factory=list)
+    last_heal: float = field(default_factory=time.time)
+
+    def note(self, text: str) -> None:
+        self.faults.append(f"t+{time.time() - self.started:5.1f}s {text}")
+
+    def cut(self, a: str, b: str) -> None:
+        self.cluster.network.cut(a, b)
+        self.note(f"cut {a} <-> {b}")
+
+    def heal(self, a: str, b: str) -> None:
+        self.cluster.network.heal(a, b)
+        self.last_heal = time.time()
+
+    def isolate(self, node: str) -> None:
+        self.cluster.network.isolate(node)
+        self.note(f"isolate {node}")
+
+    def rejoin(self, node: str) -> None:
+        self.cluster.network.rejoin(node)
+        self.last_heal = time.time()
+
+    def pause(self, name: str) -> None:
+        self.cluster.procs[name].pause()
+        self.note(f"SIGSTOP {name}")
+
+    def resume(self, name: str) -> None:
+        self.cluster.procs[name].resume()
+        self.last_heal = time.time()
+
+    def restart_postgres(self) -> None:
+        self.note("restart PostgreSQL")
+        self.cluster.restart_postgres()
+        self.last_heal = time.time()
+
+    def hosting(self, arbiter: str, timeout: float = 90) -> list[str]:
+        """Until `arbiter` hosts a running match with at least one move logged."""
+
+        def found() -> list[str]:
+            held = self.cluster.hosted_by(arbiter)
+            return [m for m in held if self._moves(m) > 0]
+
+        return list(self.cluster.wait_for(f"{arbiter} hosting a match", found, timeout))
+
+    def _moves(self, match_id: str) -> int:
+        rows = self.cluster.rows(
+            "SELECT count(*) AS n FROM match_moves WHERE match_id = %s", match_id
+        )
+        return int(rows[0]["n"])
+
+
+Schedule = Callable[[Run], None]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    schedule: Schedule
+    bound_s: float = 60.0
+    """Every match ends within this long after the last heal."""
+    bot_links_cut: bool = False
+    rounds: int = 1
+    settings: dict[str, str] = field(default_factory=dict)
+    extra: tuple[Callable[[Cluster, Run], Verdict], ...] = ()
+
+
+def run(scenario: Scenario, folder: Path, arbiter_module: str = "") -> Report:
+    began = time.monotonic()
+    with running_cluster(
+        folder, arbiter_settings=dict(scenario.settings), arbiter_module=arbiter_module
+    ) as cluster:
+        cluster.start_workers("arbiter1")
+        cluster.create_league(LEAGUE, ENTRANTS, scenario.rounds)
+        cluster.wait_serving_all()
+        for bot, home in HOMES.items():
+            cluster.start_bot(bot, home)
+        schedule = Run(cluster)
+        scenario.schedule(schedule)
+        cluster.network.heal_all()
+        for proc in cluster.procs.values():
+            proc.resume()
+        _wait_done(cluster, schedule.last_heal + scenario.bound_s + 30)
+        checker = Checker(cluster.rows, read_records(folder))
+        report = checker.check(
+            scenario.name,
+            schedule.faults,
+            schedule.last_heal,
+            scenario.bound_s,
+            scenario.bot_links_cut,
+        )
+        report.verdicts += [extra(cluster, schedule) for extra in scenario.extra]
+    report.seconds = time.monotonic() - began
+    return report
+
+
+def _wait_done(cluster: Cluster, until: float) -> None:
+    """Until the league is finished and every finished match rated, or `until` passes (the
+    checker then says what is missing)."""
+    while time.time() < until:
+        league = cluster.rows("SELECT status FROM leagues WHERE name = %s", LEAGUE)
+        unrated = cluster.rows(
+            "SELECT count(*) AS n FROM matches m WHERE m.status = 'finished' AND m.rated"
+            " AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id)"
+        )[0]["n"]
+        if league and league[0]["status"] == "finished" and unrated == 0:
+            return
+        time.sleep(0.5)
+
+
+# --- checks only some scenarios need ----------------------------------------------------
+
+_SELF_FENCED = re.compile(
+    r"^(\S+ \S+) premiere\.arbiter WARNING lease of match (\S+) unrenewed .*self-fenced"
+)
+
+
+def _self_fenced(cluster: Cluster, arbiter: str) -> dict[str, float]:
+    """match id -> when `arbiter` stopped hosting it on its own (from its log)."""
+    found: dict[str, float] = {}
+    for line in cluster.procs[arbiter].log.read_text(errors="replace").splitlines():
+        hit = _SELF_FENCED.match(line)
+        if hit:
+            at = datetime.strptime(hit.group(1), "%Y-%m-%d %H:%M:%S,%f").timestamp()
+            found.setdefault(hit.group(2), at)
+    return found
+
+
+def stopped_before_takeover(cluster: Cluster, run: Run) -> Verdict:
+    """Each match another arbiter took over from arbiter1 while arbiter1 was cut or paused:
+    arbiter1 had stopped hosting it (self-fenced) before the takeover was logged."""
+    verdict = Verdict("the cut arbiter stopped hosting before its lease could be taken over")
+    fenced = _self_fenced(cluster, "arbiter1")
+    takeovers = cluster.rows(
+        "SELECT match_id::text AS mid, min(at) AS at FROM match_faults WHERE kind = 'restart'"
+        " GROUP BY match_id"
+    )
+    if not takeovers:
+        verdict.problems.append("no match was taken over (the scenario tested nothing)")
+    for row in takeovers:
+        stopped = fenced.get(row["mid"])
+        if stopped is None:
+            verdict.problems.append(f"{row['mid'][:8]} taken over; arbiter1 never stopped it")
+        elif stopped > row["at"].timestamp():
+            late = stopped - row["at"].timestamp()
+            verdict.problems.append(f"{row['mid'][:8]} stopped {late:.2f} s after the takeover")
+    return verdict
+
+
+_STOPPED = re.compile(
+    r"^(\S+ \S+) premiere\.arbiter WARNING (?:lease of match (\S+) unrenewed"
+    r"|match (\S+) is hosted by another arbiter now|lost the lease of match (\S+);)"
+)
+
+
+def stopped_on_resuming(cluster: Cluster, run: Run) -> Verdict:
+    """A paused arbiter cannot act before its leases move; once resumed it stops hosting each
+    match taken from it within 2 s (self-fenced, fenced by a refused write, or by renewal)."""
+    verdict = Verdict("the resumed arbiter stopped hosting its moved matches within 2 s")
+    stopped: dict[str, float] = {}
+    for line in cluster.procs["arbiter1"].log.read_text(errors="replace").splitlines():
+        hit = _STOPPED.match(line)
+        if hit:
+            at = datetime.strptime(hit.group(1), "%Y-%m-%d %H:%M:%S,%f").timestamp()
+            match_id = next(g for g in hit.groups()[1:] if g)
+            stopped.setdefault(match_id, at)
+    moved = cluster.rows(
+        "SELECT DISTINCT match_id::text AS mid FROM match_faults WHERE kind = 'restart'"
+    )
+    if not moved:
+        verdict.problems.append("no match was taken over (the scenario tested nothing)")
+    for row in moved:
+        when = stopped.get(row["mid"])
+        if when is None:
+            verdict.problems.append(f"{row['mid'][:8]} moved; arbiter1 never stopped it")
+        elif when > run.last_heal + 2:
+            late = when - run.last_heal
+            verdict.problems.append(f"{row['mid'][:8]} stopped {late:.1f} s after resuming")
+    return verdict
+
+
+def bots_served_by_new_holder(cluster: Cluster, run: Run) -> Verdict:
+    """The bots of taken-over matches answered the new holder: after each takeover, the
+    match's moves are the bots' own (none defaulted)."""
+    verdict = Verdict("the bots were served by the new holder (no move defaulted after it)")
+    for row in cluster.rows(
+        "SELECT f.match_id::text AS mid, f.ply, count(mv.ply) AS defaulted FROM match_faults f"
+        " JOIN match_moves mv ON mv.match_id = f.match_id AND mv.ply >= f.ply AND mv.defaulted"
+        " WHERE f.kind = 'restart' GROUP BY f.match_id, f.ply"
+    ):
+        if row["defaulted"]:
+            verdict.problems.append(f"{row['mid'][:8]}: {row['defaulted']} defaulted moves")
+    return verdict
+
+
+# --- the schedules ----------------------------------------------------------------------
+
+
+def arbiter_postgres_cut(run: Run) -> None:
+    """Held 5 s: past the self-fence (2.5 s) and the takeover (3 s lease, 0.5 s renewal)."""
+    run.hosting("arbiter1")
+    run.cut("arbiter1", "pg")
+    time.sleep(5)
+    run.heal("arbiter1", "pg")
+
+
+def arbiter_redis_cut(run: Run) -> None:
+    run.hosting("arbiter1")
+    run.cut("arbiter1", "redis")
+    time.sleep(5)
+    run.heal("arbiter1", "redis")
+
+
+def worker_redis_cut(run: Run) -> None:
+    run.hosting("arbiter1")
+    run.cut("workers", "redis")
+    time.sleep(8)
+    run.heal("workers", "redis")
+
+
+def bot_arbiter_flapping(run: Run) -> None:
+    run.hosting("arbiter1")
+    for _ in range(5):
+        run.cut("alpha", "arbiter2")
+        time.sleep(1.5)
+        run.heal("alpha", "arbiter2")
+        time.sleep(2.0)
+
+
+def paused_arbiter(run: Run) -> None:
+    run.hosting("arbiter1")
+    run.pause("arbiter1")
+    time.sleep(8)
+    run.resume("arbiter1")
+
+
+def postgres_restart(run: Run) -> None:
+    """Two arbiters write: arbiter1 hosts the league's matches, and a short cut first hands
+    one of them to arbiter2; then PostgreSQL restarts under both."""
+    run.hosting("arbiter1")
+    run.cut("arbiter1", "pg")
+    time.sleep(4)
+    run.heal("arbiter1", "pg")
+    run.hosting("arbiter1")
+    run.restart_postgres()
+
+
+FAULTS: dict[str, tuple[Callable[[Run], None], Callable[[Run], None]]] = {
+    "arbiter1-pg": (lambda r: r.cut("arbiter1", "pg"), lambda r: r.heal("arbiter1", "pg")),
+    "arbiter2-pg": (lambda r: r.cut("arbiter2", "pg"), lambda r: r.heal("arbiter2", "pg")),
+    "arbiter1-redis": (
+        lambda r: r.cut("arbiter1", "redis"),
+        lambda r: r.heal("arbiter1", "redis"),
+    ),
+    "workers-redis": (lambda r: r.cut("workers", "redis"), lambda r: r.heal("workers", "redis")),
+    "alpha-arbiter2": (
+        lambda r: r.cut("alpha", "arbiter2"),
+        lambda r: r.heal("alpha", "arbiter2"),
+    ),
+    "pause-arbiter2": (lambda r: r.pause("arbiter2"), lambda r: r.resume("arbiter2")),
+    "pause-arbiter1": (lambda r: r.pause("arbiter1"), lambda r: r.resume("arbiter1")),
+}
+
+
+def random_schedule(seed: int, duration_s: float) -> Schedule:
+    """A fixed-seed schedule of every fault above: one at a time, each held 1-8 s, with 1-4 s
+    of calm between; the same seed gives the same sequence of faults and holds."""
+
+    def schedule(run: Run) -> None:
+        rng = random.Random(seed)
+        run.hosting("arbiter1")
+        end = time.monotonic() + duration_s
+        while time.monotonic() < end:
+            name = rng.choice(sorted(FAULTS))
+            inject, heal = FAULTS[name]
+            inject(run)
+            time.sleep(rng.uniform(1, 8))
+            heal(run)
+            if rng.random() < 0.1:
+                run.restart_postgres()
+            time.sleep(rng.uniform(1, 4))
+
+    return schedule
+
+
+def scenarios() -> dict[str, Scenario]:
+    every = (stopped_before_takeover, bots_served_by_new_holder)
+    return {
+        s.name: s
+        for s in (
+            Scenario("arbiter-postgres-cut", arbiter_postgres_cut, extra=every),
+            Scenario("arbiter-redis-cut", arbiter_redis_cut),
+            Scenario("worker-redis-cut", worker_redis_cut),
+            Scenario("bot-arbiter-flapping", bot_arbiter_flapping, bot_links_cut=True),
+            Scenario("paused-arbiter", paused_arbiter, extra=(stopped_on_resuming,)),
+            Scenario("postgres-restart", postgres_restart),
+            Scenario(
+                "random-schedule",
+                random_schedule(seed=27, duration_s=150),
+                bot_links_cut=True,
+                rounds=2,
+                bound_s=90,
+            ),
+        )
+    }
+
+
+def summary(reports: list[Report]) -> str:
+    return "\n\n".join(r.text() for r in reports)
