@@ -12,9 +12,9 @@ import psycopg
 import pytest
 
 from ladder.store import rate_finished
+from tests.integration.services import scratch_database
 from tests.ladder.synthetic import Synthetic, add_bots, insert_matches, random_matches
 from tests.ladder.test_store import NAMES, POOL, check_against_sequential, recorded_order
-from tests.integration.services import scratch_database
 
 Conn = psycopg.Connection[Any]
 
@@ -86,7 +86,8 @@ def test_a_rater_killed_in_the_middle_of_a_batch_leaves_nothing_of_it(
     rater.start()
     deadline = time.monotonic() + 60
     while not conn.execute(
-        "SELECT 1 FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND datname = current_database()"
+        "SELECT 1 FROM pg_stat_activity"
+        " WHERE wait_event = 'PgSleep' AND datname = current_database()"
     ).fetchone():
         assert time.monotonic() < deadline and rater.is_alive(), "the batch never got there"
         time.sleep(0.05)
