@@ -20,7 +20,8 @@ RATING_FAILURES = Counter(
 )
 RATING_SECONDS = Histogram(
     "premiere_ladder_rating_seconds",
-    "Applying one match's live Elo: from reading the match to the commit.",
+    "Applying one match's live Elo: from reading the match to the commit (in a batch, its "
+    "share of the batch).",
     buckets=(0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064, 0.128, 0.256, 0.512, 1, 2),
 )
 RATING_QUEUE = Gauge(
