@@ -11,7 +11,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from ladder.store import rate_finished
+from ladder.store import rate_finished, rate_match
+from server.bots import announce_version
 from tests.integration.services import scratch_database
 from tests.ladder.synthetic import Synthetic, add_bots, insert_matches, random_matches
 from tests.ladder.test_store import NAMES, POOL, check_against_sequential, recorded_order
@@ -148,3 +149,64 @@ def test_a_batch_skips_what_is_not_to_be_rated(database_url: str, conn: Conn) ->
     solo = conn.execute("SELECT seq, seats FROM rated_matches WHERE match_id = %s", (ids[1],))
     assert solo.fetchone() == (None, 0)
     assert queued(conn) == 0
+
+
+def _version_ladder(database_url: str) -> list[str]:
+    """alpha and beta play; alpha's next version joins in the middle of the queue."""
+    with psycopg.connect(database_url) as conn:
+        bots = add_bots(conn, ["alpha", "beta", "gamma"])
+    announce_version(database_url, "alpha", "1")
+    version_id, _, _ = announce_version(database_url, "alpha", "2")
+    seats = {**bots, "alpha@2": version_id}
+    matches = [Synthetic(("alpha", "beta"), (1, 2) if i % 3 else (2, 1)) for i in range(8)]
+    matches[5] = Synthetic(("alpha@2", "gamma"), (2, 1))
+    matches[6] = Synthetic(("alpha", "gamma"), (1, 2))
+    matches[7] = Synthetic(("alpha@2", "beta"), (1, 2))
+    with psycopg.connect(database_url) as conn:
+        return insert_matches(conn, matches, seats)
+
+
+def _ladder_state(conn: Conn) -> list[tuple[Any, ...]]:
+    return (
+        conn.execute(
+            "SELECT b.name, r.rating, r.games, r.start FROM ratings r"
+            " JOIN bots b ON b.id = r.bot_id"
+            " ORDER BY b.name"
+        ).fetchall()
+        + conn.execute(
+            "SELECT h.seq, b.name, h.before, h.after FROM rating_history h"
+            " JOIN ladder_players p ON p.id = h.player_id JOIN bots b ON b.id = p.bot_id"
+            " ORDER BY h.seq, h.seat"
+        ).fetchall()
+    )
+
+
+def test_a_batch_ends_before_a_new_version_so_it_starts_where_its_lineage_stands(
+    database_url: str,
+) -> None:
+    """A version's start is its lineage's live rating when its first match is prepared: the
+    batched queue ends the same, bit for bit, as rate_match one match at a time."""
+    ids = _version_ladder(database_url)
+    assert rate_finished(database_url) == 8
+    with scratch_database() as other:
+        assert _version_ladder(other) is not None
+        with psycopg.connect(other, autocommit=True) as conn:
+            for match_id in ids_in_order(conn):
+                assert rate_match(conn, match_id)
+            expected = _ladder_state(conn)
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        assert recorded_order(conn) == ids
+        assert _ladder_state(conn) == expected
+        start = conn.execute(
+            "SELECT r.start FROM ratings r JOIN bots b ON b.id = r.bot_id WHERE b.name = 'alpha@2'"
+        ).fetchone()
+        assert start is not None and start[0] is not None and start[0] != 1500.0
+
+
+def ids_in_order(conn: Conn) -> list[str]:
+    return [
+        str(match_id)
+        for (match_id,) in conn.execute(
+            "SELECT match_id FROM rating_queue ORDER BY finished_at, match_id"
+        )
+    ]
