@@ -38,7 +38,8 @@ from ladder.queries import (  # noqa: E402
     list_matches,
     rating_history,
 )
-from ladder.store import rate_finished  # noqa: E402
+from ladder.standings import Standings  # noqa: E402
+from ladder.store import rate_finished, rate_match  # noqa: E402
 from tests.integration.services import scratch_database  # noqa: E402
 
 MATCHES = int(os.environ.get("PREMIERE_BENCH_LADDER_MATCHES", "1000000"))
@@ -61,9 +62,15 @@ def _log(message: str) -> None:
     print(f"  bench.ladder: {message}", file=sys.stderr, flush=True)
 
 
-def _tables(rng: np.random.Generator, matches: int) -> tuple[np.ndarray, np.ndarray]:
+def _strengths() -> np.ndarray:
+    """The bots' true strengths: the ladder's first draw, shared by the matches added later."""
+    return np.random.default_rng(SEED).normal(0.0, 300 * np.log(10) / 400, size=BOTS)
+
+
+def _tables(
+    rng: np.random.Generator, matches: int, theta: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Rounds in which every bot sits once at a random table; ranks from Plackett-Luce."""
-    theta = rng.normal(0.0, 300 * np.log(10) / 400, size=BOTS)
     rounds = -(-matches * SEATS // BOTS)
     seating = np.concatenate([rng.permutation(BOTS) for _ in range(rounds)])
     tables = seating[: matches * SEATS].reshape(matches, SEATS) + 1  # bot ids start at 1
@@ -87,8 +94,9 @@ def _copy_staging(conn: psycopg.Connection[Any], tables: np.ndarray, ranks: np.n
 
 
 _SPREAD = [
-    "INSERT INTO bots (id, name, token_hash) SELECT g, 'bench-' || g, md5('bench' || g)"
-    " FROM generate_series(1, %(bots)s) g",
+    "INSERT INTO bots (id, name, token_hash, account_id)"
+    " SELECT g, 'bench-' || g, md5('bench' || g), a.id FROM generate_series(1, %(bots)s) g,"
+    " accounts a WHERE a.name = 'operator'",
     "SELECT setval('bots_id_seq', %(bots)s)",
     "INSERT INTO ladder_players (id, bot_id) SELECT id, id FROM bots",
     "SELECT setval('ladder_players_id_seq', %(bots)s)",
@@ -124,7 +132,8 @@ _SPREAD = [
 
 def _populate(url: str, matches: int) -> None:
     rng = np.random.default_rng(SEED)
-    tables, ranks = _tables(rng, matches)
+    theta = rng.normal(0.0, 300 * np.log(10) / 400, size=BOTS)  # the draw _strengths repeats
+    tables, ranks = _tables(rng, matches, theta)
     with psycopg.connect(url) as conn:
         # Triggers off while loading (the queue trigger and the foreign-key checks): the rows
         # are consistent by construction. Superuser only, as a scratch database allows.
@@ -138,9 +147,8 @@ def _populate(url: str, matches: int) -> None:
         conn.execute("VACUUM ANALYZE")
 
 
-def _add_new_matches(url: str, count: int, first_seq: int) -> None:
-    rng = np.random.default_rng(SEED + 1)
-    tables, ranks = _tables(rng, count)
+def _add_new_matches(url: str, count: int, first_seq: int, seed: int) -> None:
+    tables, ranks = _tables(np.random.default_rng(seed), count, _strengths())
     with psycopg.connect(url) as conn, conn.cursor() as cursor:
         rows = []
         seat_rows = []
@@ -170,6 +178,20 @@ def _add_new_matches(url: str, count: int, first_seq: int) -> None:
         conn.commit()
 
 
+def _rate_one_at_a_time(conn: psycopg.Connection[Any]) -> int:
+    """The queue rated as before batches: ``rate_match``, one transaction each, finish order."""
+    queued = conn.execute(
+        "SELECT match_id FROM rating_queue ORDER BY finished_at, match_id"
+    ).fetchall()
+    return sum(rate_match(conn, match_id) for (match_id,) in queued)
+
+
+def _apart(one: Standings[int], other: Standings[int]) -> float:
+    """The largest difference between two fits' ratings of one bot."""
+    theirs = other.by_bot()
+    return max(abs(entry.rating - theirs[entry.bot].rating) for entry in one.entries)
+
+
 def _median_of(repeats: int, work: Callable[[], _T]) -> tuple[float, _T]:
     timings = []
     result: _T | None = None
@@ -197,10 +219,15 @@ def run() -> list[dict[str, Any]]:
                 1, lambda: sum(1 for _ in history_matches(conn, GAME, 0, MATCHES))
             )
             assert read == MATCHES
-            cache = StandingsCache()
-            cold_s, standings = _median_of(1, lambda: cache.standings(conn, GAME))
+            # Before stored fits: every start fitted the whole log, and every refit extended
+            # the compiled log and refitted it whole (exact_share=0 keeps this cache at that).
+            whole = StandingsCache(exact_share=0.0)
+            cold_s, standings = _median_of(1, lambda: whole.standings(conn, GAME))
             assert standings.matches == MATCHES and len(standings.entries) == BOTS
-            board_s, board = _median_of(30, lambda: leaderboard(conn, GAME, cache))
+            restart = StandingsCache()
+            restart_s, restarted = _median_of(1, lambda: restart.standings(conn, GAME))
+            assert restarted.matches == MATCHES and len(restarted.entries) == BOTS
+            board_s, board = _median_of(30, lambda: leaderboard(conn, GAME, restart))
             assert len(board.entries) == BOTS and board.rated_matches == MATCHES
             page_s, page = _median_of(30, lambda: list_matches(conn, GAME, page_size=20))
             assert len(page.matches) == 20
@@ -220,11 +247,17 @@ def run() -> list[dict[str, Any]]:
                     for i in range(NEW_MATCHES)
                 ],
             )
-            _add_new_matches(url, NEW_MATCHES, MATCHES + 1)
+            _add_new_matches(url, NEW_MATCHES, MATCHES + 1, SEED + 1)
+            one_s, one = _median_of(1, lambda: _rate_one_at_a_time(conn))
+            assert one == NEW_MATCHES
+            warm_s, warm = _median_of(1, lambda: restart.standings(conn, GAME))
+            assert warm.matches == MATCHES + NEW_MATCHES
+            exact_s, exact = _median_of(1, lambda: whole.standings(conn, GAME))
+            assert exact.matches == MATCHES + NEW_MATCHES
+            _log(f"folded vs whole-log refit: ratings within {_apart(warm, exact):.2g} Elo")
+            _add_new_matches(url, NEW_MATCHES, MATCHES + NEW_MATCHES + 1, SEED + 2)
             rate_s, rated = _median_of(1, lambda: rate_finished(url))
             assert rated == NEW_MATCHES
-            warm_s, warm = _median_of(1, lambda: cache.standings(conn, GAME))
-            assert warm.matches == MATCHES + NEW_MATCHES
 
         rows += [
             row(
@@ -256,8 +289,17 @@ def run() -> list[dict[str, Any]]:
                 count_s * 1000,
             ),
             row(
-                f"ladder: standings cold start (load {MATCHES * SEATS:,} history rows + compile"
-                f" + fit), {BOTS:,} bots, {_blas_threads()}",
+                f"ladder: standings cold start from the stored fit, {BOTS:,} bots, {size},"
+                f" {_blas_threads()}",
+                restart_s,
+                "s",
+                f"the whole-log fit every start made before (load {MATCHES * SEATS:,} history"
+                " rows + compile + fit)",
+                cold_s,
+            ),
+            row(
+                f"ladder: standings whole-log fit (load {MATCHES * SEATS:,} history rows +"
+                f" compile + fit, store), {BOTS:,} bots, {_blas_threads()}",
                 cold_s,
                 "s",
                 "reading the same history rows alone (COPY, grouped into matches)",
@@ -265,19 +307,26 @@ def run() -> list[dict[str, Any]]:
             ),
             row(
                 f"ladder: standings warm refit after {NEW_MATCHES:,} new matches on the"
-                f" {MATCHES:,}-match ladder",
+                f" {MATCHES:,}-match ladder, folded into the last fit",
                 warm_s,
                 "s",
-                "standings cold start on the same ladder",
-                cold_s,
+                "the same refit over the whole compiled log, warm-started (before)",
+                exact_s,
             ),
             row(
-                f"ladder: rate_match, one transaction per match, mean of {NEW_MATCHES:,}"
+                f"ladder: rating the queue in batches, per match, mean of {NEW_MATCHES:,}"
                 f" on the {MATCHES:,}-match ladder",
                 rate_s / NEW_MATCHES * 1000,
                 "ms",
                 "one INSERT and its commit (autocommit), mean of 1,000",
                 insert_s / NEW_MATCHES * 1000,
+            ),
+            row(
+                f"ladder: rating the queue in batches, per match, on the {MATCHES:,}-match ladder",
+                rate_s / NEW_MATCHES * 1000,
+                "ms",
+                "rate_match, one match per transaction (before), mean of 1,000 on the same ladder",
+                one_s / NEW_MATCHES * 1000,
             ),
         ]
     return rows

@@ -57,6 +57,7 @@ from ladder import elo, queries
 from ladder.config import LadderSettings
 from ladder.metrics import PLAYERS
 from ladder.queries import BadRequest, NotFound, StandingsCache
+from ladder.queue_watch import QueueWatch, settles_in
 from ladder.seats import SeatTable
 from ladder.store import rate_queued
 from premiere.config import Settings
@@ -148,6 +149,10 @@ class Ladder:
 
         await self._run(refit)
         return rated
+
+    async def settles_in(self) -> float | None:
+        """Seconds until the next queued match not settled yet has settled (None: none)."""
+        return await self._run(settles_in, self.settle_s)
 
 
 # --- gRPC -----------------------------------------------------------------------------------
@@ -478,16 +483,24 @@ def _split(address: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-async def _rate_loop(ladder: Ladder, interval: float, stop: asyncio.Event) -> None:
+async def _rate_loop(
+    ladder: Ladder, interval: float, watch: QueueWatch, stop: asyncio.Event
+) -> None:
+    """A pass, then a wait for what comes first (``ladder.queue_watch``): the next queued match
+    settling, a new one finishing (then its settling), or ``interval``."""
     while not stop.is_set():
         try:
             rated = await ladder.rate_and_refit()
             if rated:
                 log.info("rated %d match(es)", rated)
+            due = await ladder.settles_in()
         except Exception:
             log.exception("rating pass failed; trying again in %.1f s", interval)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), interval)
+            due = None
+        wait = interval if due is None else min(interval, due)
+        if await watch.wait(wait, stop):
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), min(interval, ladder.settle_s))
 
 
 async def _metrics_loop(
@@ -560,7 +573,8 @@ async def serve(
     site = web.TCPSite(runner, host, port, ssl_context=tls)
     await site.start()
     await server.start()
-    rating = asyncio.create_task(_rate_loop(ladder, settings.rate_interval_s, stop))
+    watch = QueueWatch(database_url)
+    rating = asyncio.create_task(_rate_loop(ladder, settings.rate_interval_s, watch, stop))
     exporting = asyncio.create_task(_metrics_loop(pool, settings, stop))
     for name in ("", SERVICE):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -578,6 +592,7 @@ async def serve(
         await health.enter_graceful_shutdown()
         stop.set()
         await rating
+        await watch.close()
         await exporting
         await server.stop(grace=1.0)
         await runner.cleanup()

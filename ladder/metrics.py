@@ -20,7 +20,8 @@ RATING_FAILURES = Counter(
 )
 RATING_SECONDS = Histogram(
     "premiere_ladder_rating_seconds",
-    "Applying one match's live Elo: from reading the match to the commit.",
+    "Applying one match's live Elo: from reading the match to the commit (in a batch, its "
+    "share of the batch).",
     buckets=(0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064, 0.128, 0.256, 0.512, 1, 2),
 )
 RATING_QUEUE = Gauge(
@@ -29,7 +30,9 @@ RATING_QUEUE = Gauge(
 STANDINGS_FIT_SECONDS = Histogram(
     "premiere_ladder_standings_fit_seconds",
     "Refitting a game's official standings, loading the new matches included; start is "
-    "'cold' (whole log) or 'warm' (new matches on top of the previous fit).",
+    "'cold' (whole log), 'warm' (whole log, compiled further and warm-started), 'fold' (new "
+    "matches folded into the previous fit) or 'snapshot' (the stored fit, plus the matches "
+    "rated since, on a start).",
     ["game", "start"],
     buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120),
 )

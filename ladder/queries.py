@@ -2,16 +2,20 @@
 
 Plain functions over a psycopg connection, returning frozen dataclasses that the gRPC service and
 the JSON API both render. The official standings come from ``StandingsCache``, which refits a
-game's Plackett-Luce standings from the rating history whenever the ladder has moved: new
-matches extend the compiled log and warm-start the fit from the previous strengths; a voided
-match (the ladder's ``generation`` changes) recompiles the whole log.
+game's Plackett-Luce standings from the rating history whenever the ladder has moved: a few
+new matches are folded into the previous fit (``ladder.standings.fold``), more than a small
+share of the log extend the compiled log and refit it exactly, warm-started from the previous
+strengths; a voided match (the ladder's ``generation`` changes) recompiles the whole log. Fits
+are kept in PostgreSQL (``ladder.snapshots``), so a restarted ladder starts from the last one.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import datetime
+import logging
 import threading
 import time
 import uuid
@@ -21,7 +25,7 @@ from typing import Any
 
 import psycopg
 
-from ladder import elo, seats
+from ladder import elo, seats, snapshots
 from ladder.metrics import STANDINGS_FIT_SECONDS
 from ladder.seats import SeatTable
 from ladder.standings import (
@@ -32,6 +36,7 @@ from ladder.standings import (
     compile_log,
     extend_log,
     fit,
+    fold,
 )
 from ladder.store import reference_ratings, tuples
 from server.codec import kind_field
@@ -202,14 +207,21 @@ def replay_path(match_id: str) -> str:
 # --- standings ------------------------------------------------------------------------------
 
 
+log = logging.getLogger("premiere.ladder")
+
+
 @dataclass(frozen=True, slots=True)
 class _Fitted:
     generation: int
     last_seq: int
-    log: MatchLog[int]
+    exact_seq: int
+    log: MatchLog[int] | None
+    """The compiled log up to ``exact_seq`` when this process compiled it; None after a start
+    from a stored snapshot (an exact refit then reads the whole log)."""
     standings: Standings[int]
     seconds: float
     finished: float
+    saved: float
 
 
 class StandingsCache:
@@ -219,10 +231,23 @@ class StandingsCache:
     wait for it and share its result. ``standings`` is always current; a server answers
     requests with ``latest`` (never waits for a refit once a game has been fitted) and keeps
     the fits current with ``refresh`` from a background loop.
+
+    How a game moves on: matches rated since the last fit are folded into it while the matches
+    folded since the last whole-log fit stay within ``exact_share`` of the log; past that, and
+    after a void, the log is refitted exactly. Every whole-log fit, and a folded one at most
+    every ``save_interval_s``, is stored (``ladder.snapshots``); a cache that has no fit of a
+    game yet starts from the stored one and folds in only what was rated after it.
     """
 
-    def __init__(self, params: StandingsParams = DEFAULT_PARAMS) -> None:
+    def __init__(
+        self,
+        params: StandingsParams = DEFAULT_PARAMS,
+        exact_share: float = 0.05,
+        save_interval_s: float = 30.0,
+    ) -> None:
         self.params = params
+        self.exact_share = exact_share
+        self.save_interval_s = save_interval_s
         self._fits: dict[str, _Fitted] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
@@ -234,40 +259,105 @@ class StandingsCache:
             lock = self._locks.setdefault(game, threading.Lock())
         with lock:
             started = time.perf_counter()
-            with conn.transaction():
-                cur = tuples(conn)
-                # One snapshot for the ladder's counters and the history rows they describe.
-                cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                row = cur.execute(
-                    "SELECT generation, last_seq FROM ladders WHERE game = %s", (game,)
-                ).fetchone()
-                generation, last_seq = row if row is not None else (0, 0)
-                cached = self._fits.get(game)
-                if cached is not None and (cached.generation, cached.last_seq) == (
-                    generation,
-                    last_seq,
-                ):
-                    return cached.standings
-                if (
-                    cached is not None
-                    and cached.generation == generation
-                    and cached.last_seq < last_seq
-                ):
-                    start = "warm"
-                    log = extend_log(
-                        cached.log, history_matches(conn, game, cached.last_seq, last_seq)
-                    )
-                else:
-                    start = "cold"
-                    log = compile_log(history_matches(conn, game, 0, last_seq))
-            warm = cached.standings.log_strengths if cached is not None else None
-            standings = fit(log, self.params, warm_start=warm)
-            seconds = time.perf_counter() - started
-            self._fits[game] = _Fitted(
-                generation, last_seq, log, standings, seconds, time.monotonic()
-            )
-            STANDINGS_FIT_SECONDS.labels(game, start).observe(seconds)
-            return standings
+            fitted, start = self._fit(conn, game)
+            if start is None:
+                return fitted.standings
+            return self._keep(conn, game, fitted, start, started).standings
+
+    def _fit(self, conn: Connection, game: str) -> tuple[_Fitted, str | None]:
+        """The game's fit as of now, and how it was made (None: the kept one was current)."""
+        with conn.transaction():
+            cur = tuples(conn)
+            # One snapshot for the ladder's counters and the history rows they describe.
+            cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            row = cur.execute(
+                "SELECT generation, last_seq FROM ladders WHERE game = %s", (game,)
+            ).fetchone()
+            generation, last_seq = row if row is not None else (0, 0)
+            cached = self._fits.get(game)
+            restarted = cached is None
+            if cached is None:
+                cached = self._stored(conn, game, generation)
+            if cached is not None and (cached.generation, cached.last_seq) == (
+                generation,
+                last_seq,
+            ):
+                return cached, ("snapshot" if restarted else None)
+            current = cached is not None and cached.generation == generation
+            if cached is not None and current and self._foldable(cached, last_seq):
+                assert cached.standings.posterior is not None
+                standings = fold(
+                    cached.standings.posterior,
+                    history_matches(conn, game, cached.last_seq, last_seq),
+                    self.params,
+                )
+                fitted = dataclasses.replace(cached, last_seq=last_seq, standings=standings)
+                return fitted, ("snapshot" if restarted else "fold")
+            if cached is not None and current and cached.log is not None:
+                start = "warm"
+                matches = extend_log(
+                    cached.log, history_matches(conn, game, cached.exact_seq, last_seq)
+                )
+            else:
+                start = "cold"
+                matches = compile_log(history_matches(conn, game, 0, last_seq))
+        warm = cached.standings.log_strengths if cached is not None else None
+        standings = fit(matches, self.params, warm_start=warm)
+        return _Fitted(generation, last_seq, last_seq, matches, standings, 0.0, 0.0, 0.0), start
+
+    def _foldable(self, cached: _Fitted, last_seq: int) -> bool:
+        return (
+            cached.standings.posterior is not None
+            and last_seq - cached.exact_seq <= self.exact_share * last_seq
+        )
+
+    def _stored(self, conn: Connection, game: str, generation: int) -> _Fitted | None:
+        """The game's stored fit, as a starting point, if it is of the current generation."""
+        stored = snapshots.load(conn, game)
+        if stored is None or stored.generation != generation:
+            return None
+        standings = fold(stored.posterior, (), self.params)
+        return _Fitted(
+            stored.generation,
+            stored.last_seq,
+            stored.exact_seq,
+            None,
+            standings,
+            0.0,
+            0.0,
+            time.monotonic(),
+        )
+
+    def _keep(
+        self, conn: Connection, game: str, fitted: _Fitted, start: str, started: float
+    ) -> _Fitted:
+        """Keep a new fit (its duration paces ``refresh``) and store it when that is due: after
+        a whole-log fit, or a folded one ``save_interval_s`` after the last store."""
+        now = time.monotonic()
+        saved = fitted.saved
+        if fitted.last_seq > 0 and (
+            start in ("cold", "warm") or now - saved >= self.save_interval_s
+        ):
+            saved = now
+            self._save(conn, game, fitted)
+        seconds = time.perf_counter() - started
+        kept = dataclasses.replace(fitted, seconds=seconds, finished=time.monotonic(), saved=saved)
+        self._fits[game] = kept
+        STANDINGS_FIT_SECONDS.labels(game, start).observe(seconds)
+        return kept
+
+    @staticmethod
+    def _save(conn: Connection, game: str, fitted: _Fitted) -> None:
+        posterior = fitted.standings.posterior
+        assert posterior is not None
+        snapshot = snapshots.Snapshot(
+            fitted.generation, fitted.last_seq, fitted.exact_seq, posterior
+        )
+        try:
+            snapshots.save(conn, game, snapshot)
+        except psycopg.Error:
+            # The fit stands without its copy; a restart then starts from an older one.
+            log.exception("could not store the standings of %s", game)
 
     def latest(self, conn: Connection, game: str) -> Standings[int]:
         """The last fit of ``game``, however old; fits first only if there is none yet."""

@@ -31,6 +31,17 @@ The fit. Newton's method on the log-posterior with the analytic gradient and a d
 vectorised with numpy: eight or nine steps from a cold start on the benchmark's ladders, about
 three from the previous fit's strengths (``warm_start``). Memory grows with the square of the
 number of bots, which is fine for the few thousand bots a ladder holds.
+
+Folding in new matches. A fit also leaves its ``Posterior``: the strengths at the optimum and the
+Hessian there. ``fold`` refits after a few new matches without touching the old ones: the old
+log's negative log-posterior is replaced by its second-order expansion at the previous optimum
+(where its gradient is zero), and only the new matches enter exactly. Each Newton step then
+costs one pass over the new matches and one dense solve, whatever the length of the log. The
+error this leaves is of third order in the shift the new matches cause, and grows with the share
+of the log folded in: folding 0.5% of a 3,000-match log among 40 bots moves no rating by more
+than 0.05 Elo and no interval end by more than 0.5 Elo from the exact refit
+(tests/ladder/test_standings.py). That is why the caller refits exactly from the whole log once
+the share folded since the last exact fit gets large.
 """
 
 from __future__ import annotations
@@ -50,12 +61,14 @@ __all__ = [
     "DEFAULT_PARAMS",
     "BotId",
     "MatchLog",
+    "Posterior",
     "Standing",
     "Standings",
     "StandingsParams",
     "compile_log",
     "extend_log",
     "fit",
+    "fold",
 ]
 
 BotId = TypeVar("BotId", bound=Hashable)
@@ -141,6 +154,18 @@ class Standing(Generic[BotId]):
     provisional: bool
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Posterior(Generic[BotId]):
+    """What a fit leaves for ``fold``: the log-strengths at the optimum, the Hessian of the
+    negative log-posterior there (prior included), and each bot's games, in ``bots`` order."""
+
+    bots: tuple[BotId, ...]
+    theta: FloatArray
+    hessian: FloatArray
+    games: npt.NDArray[np.int64]
+    matches: int
+
+
 @dataclass(frozen=True, slots=True)
 class Standings(Generic[BotId]):
     """A fitted ladder: entries best first, plus what the next (warm) fit starts from."""
@@ -150,6 +175,7 @@ class Standings(Generic[BotId]):
     iterations: int
     converged: bool
     matches: int
+    posterior: Posterior[BotId] | None = None
 
     def by_bot(self) -> dict[BotId, Standing[BotId]]:
         return {entry.bot: entry for entry in self.entries}
@@ -255,20 +281,67 @@ def fit(
             position = log.index.get(bot)
             if position is not None:
                 theta[position] = value
-    objective = _Objective(log, params.prior_draws)
+    objective = _Objective(log, np.full(n, params.prior_draws))
     theta, iterations, converged = _newton(objective, theta, params)
     _, _, hessian = objective.derivatives(theta)
+    posterior = Posterior(log.bots, theta, hessian, log.games, log.matches)
+    return _standings(posterior, params, anchor, iterations, converged)
 
-    provisional = log.games < params.provisional_games
+
+def fold(
+    posterior: Posterior[BotId],
+    matches: Iterable[Mapping[BotId, int]],
+    params: StandingsParams = DEFAULT_PARAMS,
+    anchor: Collection[BotId] | None = None,
+) -> Standings[BotId]:
+    """The standings after ``matches`` are added to the log ``posterior`` was fitted on,
+    starting from that fit and reading only the new matches (module doc: an approximation
+    whose error grows with the share of the log folded in). Bots new to the log get the prior;
+    the others' prior is already part of ``posterior.hessian``."""
+    known = len(posterior.bots)
+    base: MatchLog[BotId] = MatchLog(
+        bots=posterior.bots,
+        index={bot: i for i, bot in enumerate(posterior.bots)},
+        games=posterior.games,
+        linear=np.zeros(known),
+        terms=(),
+        matches=posterior.matches,
+    )
+    log = extend_log(base, matches)
+    n = len(log.bots)
+    prior = np.zeros(n)
+    prior[known:] = params.prior_draws
+    center = _grow(posterior.theta, n)
+    curvature = np.zeros((n, n))
+    curvature[:known, :known] = posterior.hessian
+    objective = _Objective(log, prior, center, curvature)
+    theta, iterations, converged = _newton(objective, center.copy(), params)
+    _, _, hessian = objective.derivatives(theta)
+    folded = Posterior(log.bots, theta, hessian, log.games, log.matches)
+    return _standings(folded, params, anchor, iterations, converged)
+
+
+def _standings(
+    posterior: Posterior[BotId],
+    params: StandingsParams,
+    anchor: Collection[BotId] | None,
+    iterations: int,
+    converged: bool,
+) -> Standings[BotId]:
+    """Anchored ratings and intervals of a fit, from its optimum and Hessian."""
+    n = len(posterior.bots)
+    theta, games = posterior.theta, posterior.games
+    provisional = games < params.provisional_games
     if anchor is None:
         chosen = np.flatnonzero(~provisional)
         if chosen.size == 0:
             chosen = np.arange(n)
     else:
-        chosen = np.asarray(sorted(log.index[bot] for bot in anchor if bot in log.index))
+        index = {bot: i for i, bot in enumerate(posterior.bots)}
+        chosen = np.asarray(sorted(index[bot] for bot in anchor if bot in index))
         if chosen.size == 0:
             raise ValueError("none of the anchor bots has played a match in this log")
-    covariance = np.linalg.inv(hessian)
+    covariance = np.linalg.inv(posterior.hessian)
     anchor_mean = covariance[:, chosen].mean(axis=1)
     variance = np.diag(covariance) - 2.0 * anchor_mean + anchor_mean[chosen].mean()
     to_elo = params.scale / math.log(10.0)
@@ -278,12 +351,12 @@ def fit(
 
     entries = [
         Standing(
-            bot=log.bots[i],
+            bot=posterior.bots[i],
             rating=float(ratings[i]),
             low=float(ratings[i] - z * stderr[i]),
             high=float(ratings[i] + z * stderr[i]),
             stderr=float(stderr[i]),
-            games=int(log.games[i]),
+            games=int(games[i]),
             provisional=bool(provisional[i]),
         )
         for i in range(n)
@@ -291,10 +364,11 @@ def fit(
     entries.sort(key=lambda entry: -entry.rating)
     return Standings(
         entries=tuple(entries),
-        log_strengths={bot: float(theta[i]) for i, bot in enumerate(log.bots)},
+        log_strengths={bot: float(theta[i]) for i, bot in enumerate(posterior.bots)},
         iterations=iterations,
         converged=converged,
-        matches=log.matches,
+        matches=posterior.matches,
+        posterior=posterior,
     )
 
 
@@ -335,13 +409,25 @@ def _tied_match(
 
 
 class _Objective:
-    """The negative log-posterior, its gradient and Hessian, vectorised over the terms."""
+    """The negative log-posterior, its gradient and Hessian, vectorised over the terms.
 
-    def __init__(self, log: MatchLog[Any], prior_draws: float) -> None:
+    ``prior_draws`` is per bot. A ``center`` and ``curvature`` add the quadratic
+    0.5 (theta - center)' curvature (theta - center): a folded fit's stand-in for the old log.
+    """
+
+    def __init__(
+        self,
+        log: MatchLog[Any],
+        prior_draws: FloatArray,
+        center: FloatArray | None = None,
+        curvature: FloatArray | None = None,
+    ) -> None:
         self.n = len(log.bots)
         self.linear = log.linear
         self.terms = log.terms
         self.prior_draws = prior_draws
+        self.center = center
+        self.curvature = curvature
         self._pairs: list[IndexArray] | None = None
 
     def value(self, theta: FloatArray) -> float:
@@ -349,7 +435,11 @@ class _Objective:
         for terms in self.terms:
             total += float(terms.weights @ _log_sum_exp(theta[terms.members]))
         prior = np.logaddexp(0.0, theta) - 0.5 * theta
-        return total + self.prior_draws * float(prior.sum())
+        total += float(self.prior_draws @ prior)
+        if self.center is not None and self.curvature is not None:
+            shift = theta - self.center
+            total += 0.5 * float(shift @ (self.curvature @ shift))
+        return total
 
     def derivatives(self, theta: FloatArray) -> tuple[float, FloatArray, FloatArray]:
         """Value, gradient and Hessian at ``theta``."""
@@ -375,10 +465,16 @@ class _Objective:
             outer += np.bincount(pairs, products.ravel(), minlength=n * n)
         sigmoid = 0.5 * (1.0 + np.tanh(0.5 * theta))
         prior = np.logaddexp(0.0, theta) - 0.5 * theta
-        total += self.prior_draws * float(prior.sum())
+        total += float(self.prior_draws @ prior)
         gradient = expected - self.linear + self.prior_draws * (sigmoid - 0.5)
         hessian = -outer.reshape(n, n)
         hessian[np.diag_indices(n)] += expected + self.prior_draws * sigmoid * (1.0 - sigmoid)
+        if self.center is not None and self.curvature is not None:
+            shift = theta - self.center
+            pulled = self.curvature @ shift
+            total += 0.5 * float(shift @ pulled)
+            gradient += pulled
+            hessian += self.curvature
         return total, gradient, hessian
 
 

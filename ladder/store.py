@@ -41,6 +41,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -177,32 +178,65 @@ def _rate_queued(conn: Connection, params: elo.EloParams, settle_s: float) -> in
                 batch = cur.execute(
                     "SELECT finished_at, match_id FROM rating_queue"
                     " WHERE finished_at <= now() - make_interval(secs => %s)"
-                    " ORDER BY finished_at, match_id LIMIT 500",
-                    (settle_s,),
+                    " ORDER BY finished_at, match_id LIMIT %s",
+                    (settle_s, _BATCH),
                 ).fetchall()
             else:
                 batch = cur.execute(
                     "SELECT finished_at, match_id FROM rating_queue"
                     " WHERE (finished_at, match_id) > (%s, %s)"
                     " AND finished_at <= now() - make_interval(secs => %s)"
-                    " ORDER BY finished_at, match_id LIMIT 500",
-                    (*after, settle_s),
+                    " ORDER BY finished_at, match_id LIMIT %s",
+                    (*after, settle_s, _BATCH),
                 ).fetchall()
         if not batch:
             break
-        for _, match_id in batch:
-            try:
-                rated += rate_match(conn, match_id, params)
-            except Exception:
-                RATING_FAILURES.inc()
-                log.exception("could not rate match %s; it stays queued", match_id)
-                if conn.info.transaction_status != TransactionStatus.IDLE:
-                    conn.rollback()
+        rated += _rate_in_batches(conn, [match_id for _, match_id in batch], params)
         after = (batch[-1][0], batch[-1][1])
     with conn.transaction():
         cur = tuples(conn)
         waiting = cur.execute("SELECT count(*) FROM rating_queue").fetchone()
     RATING_QUEUE.set(waiting[0] if waiting else 0)
+    return rated
+
+
+_BATCH = 500
+"""Queued matches read, and rated in one transaction, at a time."""
+
+
+def _rate_in_batches(conn: Connection, match_ids: list[Any], params: elo.EloParams) -> int:
+    """Rate ``match_ids`` (in finish order) a batch transaction at a time; a batch that fails
+    as a whole is rolled back and its matches rated one transaction each, so that the one
+    that cannot be rated is found, left queued, and does not hold up the others."""
+    rated = 0
+    pending = match_ids
+    while pending:
+        started = time.perf_counter()
+        todo = pending
+        try:
+            count, done = _with_retries_pair(partial(_apply_batch, conn, todo, params))
+        except Exception:
+            log.warning("a rating batch failed; rating its %d matches one by one", len(pending))
+            if conn.info.transaction_status != TransactionStatus.IDLE:
+                conn.rollback()
+            return rated + _rate_one_by_one(conn, pending, params)
+        for _ in range(count):  # one observation per match: the batch's time, shared out
+            RATING_SECONDS.observe((time.perf_counter() - started) / count)
+        rated += count
+        pending = pending[done:]
+    return rated
+
+
+def _rate_one_by_one(conn: Connection, match_ids: list[Any], params: elo.EloParams) -> int:
+    rated = 0
+    for match_id in match_ids:
+        try:
+            rated += rate_match(conn, match_id, params)
+        except Exception:
+            RATING_FAILURES.inc()
+            log.exception("could not rate match %s; it stays queued", match_id)
+            if conn.info.transaction_status != TransactionStatus.IDLE:
+                conn.rollback()
     return rated
 
 
@@ -285,6 +319,17 @@ def _with_retries(work: Callable[[], bool]) -> bool:
             if attempt == _RETRIES - 1:
                 raise
             log.warning("rating transaction retried after a lock conflict")
+    raise AssertionError("unreachable")
+
+
+def _with_retries_pair(work: Callable[[], tuple[int, int]]) -> tuple[int, int]:
+    for attempt in range(_RETRIES):
+        try:
+            return work()
+        except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure):
+            if attempt == _RETRIES - 1:
+                raise
+            log.warning("rating batch retried after a lock conflict")
     raise AssertionError("unreachable")
 
 
@@ -592,3 +637,344 @@ def _replay_from(
             " WHERE game = %s AND player_id = %s",
             [(rating, games, game, player_id) for player_id, (rating, games) in state.items()],
         )
+
+
+# --- batches --------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Rating:
+    """One player's live Elo as it stands in the batch being applied."""
+
+    rating: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    """A match of a batch that rates: who, as whom, on which ladder."""
+
+    match_id: Any
+    game: str
+    chosen: list[RatedSeat]
+    ids: list[int]
+    reference: float | None
+
+
+def _apply_batch(conn: Connection, match_ids: list[Any], params: elo.EloParams) -> tuple[int, int]:
+    """Rate a prefix of ``match_ids`` (finish order) in one transaction; returns (matches rated,
+    matches of ``match_ids`` dealt with). The same steps as ``_prepare`` and ``_apply`` one
+    match after the other, with the same results bit for bit, in a few statements per batch:
+
+    - the game locks (shared), then each match's status, so a void excludes the batch;
+    - the ``rated_matches`` guards of every match at once: one another application holds is
+      left to it, exactly as in ``_apply`` (the guard comes before any ratings lock, so the
+      order of locks is the one ``_apply`` takes);
+    - the ratings rows of every player, locked in (game, player id) order, then the matches'
+      updates applied one after the other in memory, in finish order;
+    - the sequence numbers, from each game's ``ladders`` row as the last step.
+
+    The batch stops before a match that brings in a new version of a bot (other than its first
+    match): such a version starts from its lineage's live rating as it stands when it is
+    prepared, which the earlier matches of the batch may still change.
+
+    A match whose outcome or seats are malformed is logged, counted and left queued.
+    """
+    with conn.transaction():
+        cur = tuples(conn)
+        match_ids = match_ids[: _batch_end(cur, match_ids)]
+        games = [
+            game
+            for (game,) in cur.execute(
+                "SELECT DISTINCT game FROM matches WHERE id = ANY(%s) ORDER BY game",
+                (match_ids,),
+            )
+        ]
+        for game in games:
+            cur.execute(f"SELECT pg_advisory_xact_lock_shared({_LOCK_KEY})", (game,))
+        found = {
+            match_id: (game, status, rated, outcome, players)
+            for match_id, game, status, rated, outcome, players in cur.execute(
+                "SELECT id, game, status, rated, outcome, players FROM matches WHERE id = ANY(%s)",
+                (match_ids,),
+            )
+        }
+        ratable = [
+            match_id
+            for match_id in match_ids
+            if match_id in found and found[match_id][1] == "finished" and found[match_id][2]
+        ]
+        _prepare_batch(cur, ratable, found, params)
+        seats: dict[Any, list[tuple[int, int, Any, Any]]] = {}
+        for match_id, seat, player_id, bot_id, builtin in cur.execute(
+            _SEAT_PLAYERS_OF_MANY + " ORDER BY 1, 2", (ratable, ratable)
+        ):
+            seats.setdefault(match_id, []).append((seat, player_id, bot_id, builtin))
+        references = _reference_ids(cur, games)
+
+        planned: dict[Any, _Planned | None] = {}
+        for match_id in ratable:
+            game, _, _, outcome, players = found[match_id]
+            try:
+                planned[match_id] = _plan(
+                    match_id, game, outcome, players, seats.get(match_id, []), references
+                )
+            except ValueError:
+                RATING_FAILURES.inc()
+                log.exception("could not rate match %s; it stays queued", match_id)
+        guarded = {
+            match_id
+            for (match_id,) in cur.execute(
+                "INSERT INTO rated_matches (match_id, game, seats)"
+                " SELECT m, g, 0 FROM unnest(%s::uuid[], %s::text[]) AS u (m, g)"
+                " ON CONFLICT (match_id) DO NOTHING RETURNING match_id",
+                (list(planned), [found[match_id][0] for match_id in planned]),
+            )
+        }
+        # Rated here, rated already by whoever held the guard, or not to be rated at all.
+        done = [m for m in match_ids if m not in ratable or m in planned]
+        cur.execute("DELETE FROM rating_queue WHERE match_id = ANY(%s)", (done,))
+
+        rating = [planned[m] for m in ratable if m in guarded and planned[m] is not None]
+        applied = _apply_planned(conn, [p for p in rating if p is not None], params)
+    for game in applied:
+        MATCHES_RATED.labels(game).inc(applied[game])
+    return sum(applied.values()), len(match_ids)
+
+
+def _batch_end(cur: psycopg.Cursor[tuple[Any, ...]], match_ids: list[Any]) -> int:
+    """How many of ``match_ids`` go in this batch: up to the first, after the first, that seats
+    a bot version with a predecessor and no live rating on that game yet."""
+    newcomers = {
+        match_id
+        for (match_id,) in cur.execute(
+            "SELECT DISTINCT s.match_id FROM match_seats s JOIN matches m ON m.id = s.match_id"
+            " JOIN bots b ON b.id = s.bot_id WHERE s.match_id = ANY(%s)"
+            " AND b.predecessor_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ladder_players p"
+            " JOIN ratings r ON r.player_id = p.id AND r.game = m.game WHERE p.bot_id = b.id)",
+            (match_ids,),
+        )
+    }
+    for position, match_id in enumerate(match_ids):
+        if position > 0 and match_id in newcomers:
+            return position
+    return len(match_ids)
+
+
+_SEAT_PLAYERS_OF_MANY = (
+    "SELECT s.match_id, s.seat, p.id AS player_id, s.bot_id, s.builtin FROM match_seats s"
+    " JOIN ladder_players p ON p.bot_id = s.bot_id WHERE s.match_id = ANY(%s)"
+    " UNION ALL"
+    " SELECT s.match_id, s.seat, p.id, s.bot_id, s.builtin FROM match_seats s"
+    " JOIN ladder_players p ON p.builtin = s.builtin WHERE s.match_id = ANY(%s)"
+)
+
+
+def _prepare_batch(
+    cur: psycopg.Cursor[tuple[Any, ...]],
+    match_ids: list[Any],
+    found: dict[Any, tuple[str, str, bool, Any, int]],
+    params: elo.EloParams,
+) -> None:
+    """``_prepare`` for every match of a batch, in the batch's own transaction: the rows it
+    inserts are its own, so it can lock them; a concurrent ``_prepare`` of the same player waits
+    for it or skips the row, as between two ``_prepare``."""
+    if not match_ids:
+        return
+    games = sorted({found[match_id][0] for match_id in match_ids})
+    cur.execute(
+        "INSERT INTO ladders (game) SELECT g FROM unnest(%s::text[]) g"
+        " WHERE NOT EXISTS (SELECT 1 FROM ladders l WHERE l.game = g) ORDER BY g"
+        " ON CONFLICT DO NOTHING",
+        (games,),
+    )
+    cur.execute(
+        "INSERT INTO ladder_players (bot_id)"
+        " SELECT DISTINCT s.bot_id FROM match_seats s WHERE s.match_id = ANY(%s)"
+        " AND s.bot_id IS NOT NULL"
+        " AND NOT EXISTS (SELECT 1 FROM ladder_players p WHERE p.bot_id = s.bot_id)"
+        " ORDER BY s.bot_id ON CONFLICT (bot_id) DO NOTHING",
+        (match_ids,),
+    )
+    cur.execute(
+        "INSERT INTO ladder_players (builtin)"
+        " SELECT DISTINCT s.builtin FROM match_seats s WHERE s.match_id = ANY(%s)"
+        " AND s.builtin IS NOT NULL"
+        " AND NOT EXISTS (SELECT 1 FROM ladder_players p WHERE p.builtin = s.builtin)"
+        " ORDER BY s.builtin ON CONFLICT (builtin) DO NOTHING",
+        (match_ids,),
+    )
+    for game in games:
+        of_game = [match_id for match_id in match_ids if found[match_id][0] == game]
+        cur.execute(
+            "INSERT INTO ratings (game, player_id, bot_id, rating, start)"
+            " SELECT DISTINCT ON (seats.player_id) %s::text, seats.player_id, seats.bot_id,"
+            " coalesce(pr.rating, %s::double precision), pr.rating FROM ("
+            f"{_SEAT_PLAYERS_OF_MANY}) seats"
+            " LEFT JOIN bots b ON b.id = seats.bot_id"
+            " LEFT JOIN LATERAL (SELECT r.rating FROM bots f"
+            "   JOIN ladder_players fp ON fp.bot_id = f.id"
+            "   JOIN ratings r ON r.game = %s AND r.player_id = fp.id"
+            "   WHERE coalesce(f.family_id, f.id) = coalesce(b.family_id, b.id) AND f.id <> b.id"
+            "   ORDER BY (SELECT max(h.seq) FROM rating_history h"
+            "     WHERE h.game = r.game AND h.player_id = r.player_id) DESC NULLS LAST, f.id DESC"
+            "   LIMIT 1) pr ON b.predecessor_id IS NOT NULL"
+            " WHERE NOT EXISTS (SELECT 1 FROM ratings r"
+            " WHERE r.game = %s AND r.player_id = seats.player_id)"
+            " ORDER BY seats.player_id ON CONFLICT DO NOTHING",
+            (game, params.start_rating, of_game, of_game, game, game),
+        )
+        fixed = reference_ratings(game)
+        named = {
+            reference.player
+            for match_id in of_game
+            if (reference := reference_result(found[match_id][3], fixed)) is not None
+        }
+        for name in sorted(named):
+            _prepare_reference(cur, game, name, fixed[name])
+
+
+def _reference_ids(cur: psycopg.Cursor[tuple[Any, ...]], games: list[str]) -> dict[str, int]:
+    """The ladder player ids of the reference players of ``games``, by name."""
+    names = sorted({name for game in games for name in reference_ratings(game)})
+    if not names:
+        return {}
+    return dict(
+        cur.execute(
+            "SELECT builtin, id FROM ladder_players WHERE builtin = ANY(%s)", (names,)
+        ).fetchall()
+    )
+
+
+def _plan(
+    match_id: Any,
+    game: str,
+    outcome: Any,
+    players: int,
+    seats: list[tuple[int, int, Any, Any]],
+    references: dict[str, int],
+) -> _Planned | None:
+    """Who a match rates (``_apply``'s choice of seats, reference player included), or None
+    when fewer than two distinct players are left. Raises ValueError for a malformed match."""
+    ranks = _ranks(outcome, players, match_id)
+    if [seat for seat, *_ in seats] != list(range(players)):
+        raise ValueError(f"match {match_id}: seats {[s for s, *_ in seats]} of {players}")
+    player_ids = {(bot_id, builtin): player_id for _, player_id, bot_id, builtin in seats}
+    chosen = rated_seats([(bot_id, builtin) for _, _, bot_id, builtin in seats], ranks)
+    fixed = reference_ratings(game)
+    reference = reference_result(outcome, fixed) if len(chosen) == 1 else None
+    if reference is not None:
+        mine, theirs = reference.ranks
+        seat = chosen[0]
+        chosen = [
+            RatedSeat(seat.seat, seat.player, mine),
+            RatedSeat(players, (None, reference.player), theirs),
+        ]
+        player_ids[(None, reference.player)] = references[reference.player]
+    if len(chosen) < 2:
+        return None
+    return _Planned(
+        match_id,
+        game,
+        chosen,
+        [player_ids[seat.player] for seat in chosen],
+        fixed[reference.player] if reference is not None else None,
+    )
+
+
+def _apply_planned(
+    conn: Connection, planned: list[_Planned], params: elo.EloParams
+) -> dict[str, int]:
+    """Apply the live Elo of ``planned`` (guarded, in finish order) and record it; returns how
+    many matches each game rated."""
+    if not planned:
+        return {}
+    cur = tuples(conn)
+    keys = sorted({(p.game, player_id) for p in planned for player_id in p.ids})
+    state = {
+        (game, player_id): _Rating(rating, games)
+        for game, player_id, rating, games in cur.execute(
+            "SELECT game, player_id, rating, games FROM ratings"
+            " WHERE (game, player_id) IN (SELECT * FROM unnest(%s::text[], %s::bigint[]))"
+            " ORDER BY game, player_id FOR UPDATE",
+            ([game for game, _ in keys], [player_id for _, player_id in keys]),
+        )
+    }
+    counts: dict[str, int] = {}
+    for match in planned:
+        counts[match.game] = counts.get(match.game, 0) + 1
+    first_seq = {}
+    for game in sorted(counts):
+        row = cur.execute(
+            "UPDATE ladders SET last_seq = last_seq + %s WHERE game = %s RETURNING last_seq",
+            (counts[game], game),
+        ).fetchone()
+        assert row is not None
+        first_seq[game] = row[0] - counts[game] + 1
+
+    history = []
+    numbered = []
+    for match in planned:
+        before = [state[(match.game, player_id)] for player_id in match.ids]
+        if match.reference is not None:
+            update = elo.reference_update(
+                before[0].rating,
+                before[0].games,
+                (match.chosen[0].rank, match.chosen[1].rank),
+                match.reference,
+                params,
+            )
+        else:
+            update = elo.update(
+                [player.rating for player in before],
+                [player.games for player in before],
+                [seat.rank for seat in match.chosen],
+                params,
+            )
+        seq = first_seq[match.game]
+        first_seq[match.game] += 1
+        numbered.append((match.match_id, seq, len(match.chosen)))
+        for seat, player_id, player, new, delta in zip(
+            match.chosen, match.ids, before, update.ratings, update.deltas, strict=True
+        ):
+            history.append(
+                (
+                    match.match_id,
+                    seat.seat,
+                    match.game,
+                    seq,
+                    player_id,
+                    seat.rank,
+                    player.rating,
+                    new,
+                    delta,
+                    player.games + 1,
+                )
+            )
+            player.rating, player.games = new, player.games + 1
+
+    cur.execute(
+        "UPDATE rated_matches r SET seq = u.seq, seats = u.seats"
+        " FROM unnest(%s::uuid[], %s::bigint[], %s::integer[]) AS u (match_id, seq, seats)"
+        " WHERE r.match_id = u.match_id",
+        tuple(list(column) for column in zip(*numbered, strict=True)),
+    )
+    with cur.copy(
+        "COPY rating_history (match_id, seat, game, seq, player_id, rank, before, after, delta,"
+        " games) FROM STDIN"
+    ) as copy:
+        for record in history:
+            copy.write_row(record)
+    cur.execute(
+        "UPDATE ratings r SET rating = u.rating, games = u.games, updated_at = now()"
+        " FROM unnest(%s::text[], %s::bigint[], %s::double precision[], %s::integer[])"
+        " AS u (game, player_id, rating, games)"
+        " WHERE r.game = u.game AND r.player_id = u.player_id",
+        (
+            [game for game, _ in keys],
+            [player_id for _, player_id in keys],
+            [state[key].rating for key in keys],
+            [state[key].games for key in keys],
+        ),
+    )
+    return counts

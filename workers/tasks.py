@@ -17,7 +17,7 @@ from celery import signals
 from games.interface import options_as_text
 from premiere.admission import SeatStanding, judge
 from premiere_wire import match_pb2
-from workers import gate, leagues
+from workers import database, gate, leagues
 from workers.app import TICK_SECONDS, app
 from workers.client import matches
 from workers.config import WorkerSettings
@@ -52,7 +52,7 @@ def _policy(settings: WorkerSettings) -> Policy:
 def tick() -> None:
     settings = _settings()
     now = datetime.now(UTC)
-    with leagues.connect(settings.database_url) as conn:
+    with database.connection(settings.database_url) as conn:
         for league in leagues.list_leagues(conn, active_only=True):
             number = leagues.open_round(conn, league.id, now)
             if number is not None:
@@ -71,7 +71,7 @@ def standing() -> None:
     matches, notice ended ones, and settle what can be settled."""
     settings = _settings()
     policy = _policy(settings)
-    with leagues.connect(settings.database_url) as conn:
+    with database.connection(settings.database_url) as conn:
         for bot in gate.admit_new(conn, policy):
             log.info("bot %s admitted", bot)
         gate.plan_validation(conn, policy)
@@ -106,7 +106,7 @@ def dispatch_validation(bot: str, game: str, number: int) -> None:
     """Create one unrated validation match on a seed the arbiter draws; the idempotency key
     makes a retry harmless."""
     settings = _settings()
-    with leagues.connect(settings.database_url) as conn:
+    with database.connection(settings.database_url) as conn:
         seats = gate.validation_request(conn, bot, game, number)
         if seats is None:
             return
@@ -130,7 +130,7 @@ def dispatch_validation(bot: str, game: str, number: int) -> None:
 @app.task(name="workers.tasks.open_round", **RETRY)
 def open_round(league_id: int, number: int) -> None:
     """Plan the round's tables (once) and dispatch each."""
-    with leagues.connect(_settings().database_url) as conn:
+    with database.connection(_settings().database_url) as conn:
         tables = leagues.plan_round(conn, league_id, number)
     for table_no in range(len(tables)):
         dispatch_table.delay(league_id, number, table_no)
@@ -140,7 +140,7 @@ def open_round(league_id: int, number: int) -> None:
 def dispatch_table(league_id: int, number: int, table_no: int) -> None:
     """Create the table's match on the arbiter; the idempotency key makes a retry harmless."""
     settings = _settings()
-    with leagues.connect(settings.database_url) as conn:
+    with database.connection(settings.database_url) as conn:
         found = leagues.table_request(conn, league_id, number, table_no)
         if found is None:
             return
@@ -205,7 +205,7 @@ def dispatch_table(league_id: int, number: int, table_no: int) -> None:
 @app.task(name="workers.tasks.collect", expires=max(TICK_SECONDS * 2, 5), **RETRY)
 def collect() -> None:
     """Notice ended matches (nothing waits on a running match) and close finished rounds."""
-    with leagues.connect(_settings().database_url) as conn:
+    with database.connection(_settings().database_url) as conn:
         if leagues.collect(conn):
             # A duplicate group's next table may start now that its sibling ended.
             for league_id, number, table_no in leagues.tables_to_dispatch(conn):
@@ -217,7 +217,7 @@ def collect() -> None:
 @app.task(name="workers.tasks.close_round", **RETRY)
 def close_round(league_id: int, number: int) -> None:
     settings = _settings()
-    with leagues.connect(settings.database_url) as conn:
+    with database.connection(settings.database_url) as conn:
         took = leagues.close_round(conn, league_id, number)
         if took is None:
             return

@@ -23,6 +23,7 @@ from ladder.standings import (
     compile_log,
     extend_log,
     fit,
+    fold,
 )
 
 TO_ELO = 400 / math.log(10)
@@ -296,3 +297,26 @@ def test_warm_start_gives_the_same_fit_in_fewer_iterations() -> None:
     _assert_same_standings(cold.by_bot(), warm.by_bot())
     assert warm.iterations <= 3
     assert 2 * warm.iterations < cold.iterations
+
+
+def test_folding_a_few_matches_into_a_fit_is_close_to_refitting_the_log() -> None:
+    """15 new matches (0.5%) and one newcomer's first match folded into a 3,000-match fit of
+    40 bots, reading only the new matches, against the exact refit of the whole log."""
+    rng = np.random.default_rng(1)
+    theta = rng.normal(0.0, 1.0, size=40)
+    matches = _plackett_luce_log(rng, theta, rounds=302)
+    old, new = matches[:3000], [*matches[3000:3015], {99: 1, 0: 2}]
+    before = fit(compile_log(old))
+    assert before.posterior is not None
+    exact = fit(compile_log([*old, *new])).by_bot()
+    folded = fold(before.posterior, new)
+    assert folded.converged and folded.iterations <= 4 and folded.matches == 3016
+    by_bot = folded.by_bot()
+    assert by_bot.keys() == exact.keys() and by_bot[99].games == 1
+    for bot, entry in exact.items():
+        assert by_bot[bot].rating == pytest.approx(entry.rating, abs=0.05)
+        assert by_bot[bot].high == pytest.approx(entry.high, abs=0.5)
+        assert by_bot[bot].games == entry.games
+    # Nothing new: the fit itself, bit for bit in the strengths.
+    same = fold(before.posterior, [])
+    assert same.log_strengths == before.log_strengths

@@ -17,6 +17,7 @@ from ladder.queries import (
     BadRequest,
     NotFound,
     StandingsCache,
+    history_matches,
     leaderboard,
     list_matches,
     rating_history,
@@ -298,7 +299,7 @@ def test_standings_warm_refit_agrees_with_a_cold_fit(database_url: str, conn: Co
     assert cache.latest(conn, GAME) is before, "refresh waits long after a fit when told to"
     cache.refresh(conn, GAME, busy_share=1.0)
     warm = cache.latest(conn, GAME)
-    cold = StandingsCache().standings(conn, GAME)
+    cold = fit(compile_log(history_matches(conn, GAME, 0, 190)))
     assert warm.matches == cold.matches == 190
     assert warm.iterations <= cold.iterations
     warm_by = warm.by_bot()
