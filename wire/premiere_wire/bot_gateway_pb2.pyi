@@ -144,7 +144,9 @@ class ConnectRequest(_message.Message):
 
     @_builtins.property
     def answers(self) -> Global___AnswerBatch:
-        """Answers to several decision requests at once (only after a Hello with `batches`)."""
+        """Answers to several decision requests at once; send them only to an arbiter whose
+        Welcome set `batches` (one that predates batches ignores them).
+        """
 
     def __init__(
         self,
@@ -219,8 +221,8 @@ class Hello(_message.Message):
     """Other bots may challenge this one to matches while this stream is open (see Challenge)."""
     batches: _builtins.bool
     """The bot reads DecisionBatch messages: decision requests that are ready together come in
-    one message instead of one each. Without it the stream carries single DecisionRequests.
-    Either way the bot may answer with single answers or with AnswerBatch messages.
+    one message instead of one each. Without it the stream carries single DecisionRequests,
+    exactly as before batches. Welcome.batches says whether the arbiter took it up.
     """
     @_builtins.property
     def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
