@@ -176,7 +176,9 @@ class AnswerBatch(_message.Message):
 
     ANSWERS_FIELD_NUMBER: _builtins.int
     @_builtins.property
-    def answers(self) -> _containers.RepeatedCompositeFieldContainer[Global___DecisionAnswer]: ...
+    def answers(self) -> _containers.RepeatedCompositeFieldContainer[Global___DecisionAnswer]:
+        """The answers, at least one."""
+
     def __init__(
         self,
         *,
@@ -357,7 +359,9 @@ class DecisionBatch(_message.Message):
 
     REQUESTS_FIELD_NUMBER: _builtins.int
     @_builtins.property
-    def requests(self) -> _containers.RepeatedCompositeFieldContainer[Global___DecisionRequest]: ...
+    def requests(self) -> _containers.RepeatedCompositeFieldContainer[Global___DecisionRequest]:
+        """The requests, at least two, in the order they were asked."""
+
     def __init__(
         self,
         *,
