@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Iterator, Sequence
 
 from premiere_wire import bot_gateway_pb2
+from server.metrics import DECISION_BATCH
 from server.router import Outgoing, Request, framed_batch
 
 MAX_BATCH_BYTES = 1 << 20
@@ -56,4 +57,5 @@ def frames(messages: Sequence[Outgoing]) -> Iterator[Frame]:
 
 
 def _batch(run: list[Request]) -> bytes:
+    DECISION_BATCH.observe(len(run))
     return run[0].framed() if len(run) == 1 else framed_batch(run)
