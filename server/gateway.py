@@ -18,10 +18,11 @@ from premiere.admission import judge
 from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc
 from server.arbiter import Arbiter, BadRequest
 from server.bots import VersionQuota, active_version, announce_version
+from server.coalesce import frames, ready
 from server.config import ArbiterSettings
 from server.limits import LimitExceeded, Rate, Slots, peer_host
 from server.quotas import BotOwner, Quotas
-from server.router import Connection, Outgoing, Router, TooManyStreams
+from server.router import Connection, Outgoing, Request, Router, TooManyStreams
 from server.store import Store
 
 log = logging.getLogger("premiere.gateway")
@@ -47,8 +48,12 @@ def _cancel(task: asyncio.Task[Any]) -> None:
     task.cancel()
 
 
-def _serialize_response(message: Outgoing) -> bytes:
-    return message if isinstance(message, bytes) else message.SerializeToString()
+def _serialize_response(message: Outgoing | bytes) -> bytes:
+    if isinstance(message, bytes):
+        return message
+    if isinstance(message, Request):
+        return message.framed()
+    return message.SerializeToString()
 
 
 def add_to_server(gateway: BotGateway, server: grpc.aio.Server) -> None:
@@ -311,6 +316,7 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             max_outbox=self.settings.max_outbox,
             refusals=Rate(self.settings.max_refusals_per_minute),
             accepts_challenges=hello.accept_challenges,
+            batches=hello.batches,
         )
         try:
             await self.router.add(conn)
@@ -333,11 +339,12 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         try:
             await context.write(
                 bot_gateway_pb2.ConnectResponse(
-                    welcome=bot_gateway_pb2.Welcome(bot_name=conn.bot_name, server=SERVER)
+                    welcome=bot_gateway_pb2.Welcome(
+                        bot_name=conn.bot_name, server=SERVER, batches=conn.batches
+                    )
                 )
             )
-            while (message := await conn.outbox.get()) is not None:
-                await context.write(message)
+            await self._write(conn, context)
         except asyncio.CancelledError:
             if not conn.overflowed:
                 raise
@@ -350,6 +357,21 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         if conn.overflowed:
             log.warning("bot %s: stream closed: %s", conn.bot_name, conn.overflowed)
             await context.abort(getattr(grpc.StatusCode, conn.close_code), conn.overflowed)
+
+    @staticmethod
+    async def _write(conn: Connection, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        """Drain the outbox onto the stream until it ends. A stream that takes batches gets
+        what is ready at each write in as few messages as order allows (`server.coalesce`);
+        any other stream gets one message per write, as it always did."""
+        while (message := await conn.outbox.get()) is not None:
+            if not conn.batches:
+                await context.write(message)
+                continue
+            messages, ended = ready(message, conn.outbox)
+            for frame in frames(messages):
+                await context.write(frame)
+            if ended:
+                return
 
     async def _hello(
         self,
@@ -404,6 +426,8 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 kind = request.WhichOneof("message")
                 if kind == "answer":
                     self.router.answer(conn, request.answer)
+                elif kind == "answers":
+                    self.router.answer_batch(conn, request.answers.answers)
                 elif kind == "hello":
                     conn.close_for(
                         "a stream takes one Hello, as its first message; open another stream"

@@ -71,3 +71,8 @@ RELAYED = Counter(
     "premiere_arbiter_relayed_decisions_total",
     "Decision requests forwarded through Redis to the arbiter holding the bot's stream.",
 )
+DECISION_BATCH = Histogram(
+    "premiere_arbiter_decision_batch_size",
+    "Decision requests per write on streams that take batches (1: a plain DecisionRequest).",
+    buckets=(1, 2, 4, 8, 16, 32, 64),
+)

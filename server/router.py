@@ -55,9 +55,8 @@ class TooManyStreams(Exception):
 
 _DECISION_TAG = varint(bot_gateway_pb2.ConnectResponse.DECISION_FIELD_NUMBER << 3 | 2)
 
-Outgoing = bot_gateway_pb2.ConnectResponse | bytes
-"""What a stream sends: a message, or one already serialized (a decision request is built as
-bytes once and never parsed again on its way out)."""
+_BATCH_TAG = varint(bot_gateway_pb2.ConnectResponse.DECISIONS_FIELD_NUMBER << 3 | 2)
+_BATCH_ITEM_TAG = varint(bot_gateway_pb2.DecisionBatch.REQUESTS_FIELD_NUMBER << 3 | 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +76,20 @@ class Request:
         return _DECISION_TAG + varint(len(self.data)) + self.data
 
 
+def framed_batch(requests: Sequence[Request]) -> bytes:
+    """The serialized `ConnectResponse` carrying these requests as one `DecisionBatch`, built
+    from their serialized bytes (nothing is parsed or serialized again)."""
+    body = b"".join(
+        [part for r in requests for part in (_BATCH_ITEM_TAG, varint(len(r.data)), r.data)]
+    )
+    return _BATCH_TAG + varint(len(body)) + body
+
+
+Outgoing = bot_gateway_pb2.ConnectResponse | Request
+"""What a stream sends: a message, or a decision request, built as bytes once and never parsed
+again on its way out."""
+
+
 @dataclass(eq=False)
 class Connection:
     """One bot stream: an outbox the gateway drains and the requests awaiting answers.
@@ -91,6 +104,8 @@ class Connection:
     max_matches: int
     max_outbox: int = DEFAULT_OUTBOX
     accepts_challenges: bool = False
+    batches: bool = False
+    """The bot's Hello set `batches`: requests ready together go out as one DecisionBatch."""
     refusals: Rate = field(default_factory=lambda: Rate(DEFAULT_REFUSALS_PER_MINUTE))
     outbox: asyncio.Queue[Outgoing | None] = field(default_factory=asyncio.Queue)
     pending: dict[str, asyncio.Future[bot_gateway_pb2.DecisionAnswer]] = field(default_factory=dict)
@@ -306,7 +321,7 @@ class Router:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bot_gateway_pb2.DecisionAnswer] = loop.create_future()
         conn.pending[request.id] = future
-        conn.send(request.framed())
+        conn.send(request)
         timer = loop.call_later(max(0.0, deadline - time.monotonic()), _expire, future)
         try:
             return await future
@@ -351,6 +366,21 @@ class Router:
             )
             return
         future.set_result(answer)
+
+    def answer_batch(
+        self, conn: Connection, answers: Sequence[bot_gateway_pb2.DecisionAnswer]
+    ) -> None:
+        """Each answer of an `AnswerBatch` as if it came alone, in order: a duplicate finds its
+        request answered and is refused as stale. Stops once the stream is closed (a batch of
+        bad answers reaches the refusal limit as quickly as single ones would)."""
+        if not answers:
+            STALE_ANSWERS.labels("malformed").inc()
+            self.refuse(conn, "", "malformed: an AnswerBatch holds at least one answer")
+            return
+        for answer in answers:
+            if conn.closed:
+                return
+            self.answer(conn, answer)
 
     def refuse(self, conn: Connection, request_id: str, reason: str) -> None:
         """Tell one stream its answer was not used, unless it keeps sending refused answers."""

@@ -109,12 +109,13 @@ func session(o options) (retry bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	hello := &pb.Hello{Games: o.games, MaxMatches: uint32(o.maxMatches), Client: client}
+	hello := &pb.Hello{Games: o.games, MaxMatches: uint32(o.maxMatches), Client: client, Batches: true}
 	if err := stream.Send(&pb.ConnectRequest{Message: &pb.ConnectRequest_Hello{Hello: hello}}); err != nil {
 		return true, err
 	}
 	games := map[string]string{}
 	store := NewGameDataStore(conn)
+	batches := false
 	for {
 		message, err := stream.Recv()
 		if err == io.EOF {
@@ -126,6 +127,7 @@ func session(o options) (retry bool, err error) {
 		}
 		switch m := message.Message.(type) {
 		case *pb.ConnectResponse_Welcome:
+			batches = m.Welcome.Batches
 			logf("connected to %s as %s (%s)", o.arbiter, m.Welcome.BotName, m.Welcome.Server)
 		case *pb.ConnectResponse_MatchStarted:
 			started := m.MatchStarted
@@ -150,25 +152,48 @@ func session(o options) (retry bool, err error) {
 		case *pb.ConnectResponse_Refused:
 			logf("answer %s refused: %s", m.Refused.RequestId, m.Refused.Reason)
 		case *pb.ConnectResponse_Decision:
-			request := m.Decision
-			index := pick(request)
-			if o.heuristic {
-				if data, err := store.Get(context.Background(), request.Game, ""); err == nil {
-					index = uint32(choose(request, data))
-				}
-			}
-			if o.verbose {
-				logf("match %s seat %d decision %d: move %d of %d", request.MatchId, request.Seat,
-					request.DecisionNumber, index, len(request.LegalMoves))
-			}
-			answer := &pb.DecisionAnswer{
-				RequestId: request.RequestId,
-				Choice:    &pb.DecisionAnswer_LegalMoveIndex{LegalMoveIndex: index},
-			}
+			answer := decide(o, store, m.Decision)
 			if err := stream.Send(&pb.ConnectRequest{Message: &pb.ConnectRequest_Answer{Answer: answer}}); err != nil {
 				return true, err
 			}
+		case *pb.ConnectResponse_Decisions:
+			// Requests that were ready together: answered together, in one AnswerBatch.
+			answers := make([]*pb.DecisionAnswer, 0, len(m.Decisions.Requests))
+			for _, request := range m.Decisions.Requests {
+				answers = append(answers, decide(o, store, request))
+			}
+			if !batches {
+				for _, answer := range answers {
+					if err := stream.Send(&pb.ConnectRequest{Message: &pb.ConnectRequest_Answer{Answer: answer}}); err != nil {
+						return true, err
+					}
+				}
+				continue
+			}
+			batch := &pb.AnswerBatch{Answers: answers}
+			if err := stream.Send(&pb.ConnectRequest{Message: &pb.ConnectRequest_Answers{Answers: batch}}); err != nil {
+				return true, err
+			}
 		}
+	}
+}
+
+// decide answers one request: by the game's strategy with -heuristic (once its data is at
+// hand), else by pick.
+func decide(o options, store *GameDataStore, request *pb.DecisionRequest) *pb.DecisionAnswer {
+	index := pick(request)
+	if o.heuristic {
+		if data, err := store.Get(context.Background(), request.Game, ""); err == nil {
+			index = uint32(choose(request, data))
+		}
+	}
+	if o.verbose {
+		logf("match %s seat %d decision %d: move %d of %d", request.MatchId, request.Seat,
+			request.DecisionNumber, index, len(request.LegalMoves))
+	}
+	return &pb.DecisionAnswer{
+		RequestId: request.RequestId,
+		Choice:    &pb.DecisionAnswer_LegalMoveIndex{LegalMoveIndex: index},
 	}
 }
 

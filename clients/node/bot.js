@@ -164,7 +164,9 @@ function skip(buffer, wire) {
 
 // A ConnectResponse carrying a DecisionRequest (field 2), as
 // { message: "decision", decision: { request_id, match_id, game, seat, decision_number,
-//   legal_move_count, observation } } with the observation's serialized bytes; null otherwise.
+//   legal_move_count, observation } } with the observation's serialized bytes, or a
+// DecisionBatch (field 6) as { message: "decisions", decisions: { requests: [...] } } of
+// those; null otherwise.
 function decodeDecision(buffer) {
   cursor = 0;
   while (cursor < buffer.length) {
@@ -173,9 +175,27 @@ function decodeDecision(buffer) {
       const length = varint(buffer);
       return { message: "decision", decision: decisionRequest(buffer, cursor + length) };
     }
+    if (tag === 0x32) {
+      const length = varint(buffer);
+      return { message: "decisions", decisions: { requests: decisionBatch(buffer, cursor + length) } };
+    }
     skip(buffer, tag & 7);
   }
   return null;
+}
+
+function decisionBatch(buffer, end) {
+  const requests = [];
+  while (cursor < end) {
+    const tag = varint(buffer);
+    if (tag === 0x0a) {
+      const length = varint(buffer);
+      requests.push(decisionRequest(buffer, cursor + length));
+    } else {
+      skip(buffer, tag & 7);
+    }
+  }
+  return requests;
 }
 
 const NO_BYTES = Buffer.alloc(0);
@@ -217,21 +237,35 @@ function pushVarint(value, into) {
   into.push(value);
 }
 
-// A ConnectRequest { answer: { request_id, legal_move_index } } encoded by hand; null for any
-// other message (the Hello, or an answer with a typed move), which proto-loader encodes.
-function encodeAnswer(message) {
-  const answer = message.answer;
-  if (!answer || answer.move !== undefined || typeof answer.legal_move_index !== "number") {
-    return null;
-  }
+function byIndex(answer) {
+  return answer && answer.move === undefined && typeof answer.legal_move_index === "number";
+}
+
+// A DecisionAnswer { request_id, legal_move_index }, framed as field `tag` of its parent.
+function framedAnswer(answer, tag) {
   const id = Buffer.from(answer.request_id, "utf8");
   const head = [0x0a];
   pushVarint(id.length, head);
   const tail = [0x10];
   pushVarint(answer.legal_move_index, tail);
-  const outer = [0x12];
+  const outer = [tag];
   pushVarint(head.length + id.length + tail.length, outer);
   return Buffer.concat([Buffer.from(outer.concat(head)), id, Buffer.from(tail)]);
+}
+
+// A ConnectRequest { answer: { request_id, legal_move_index } }, or { answers: { answers:
+// [...] } } of those, encoded by hand; null for any other message (the Hello, or an answer
+// with a typed move), which proto-loader encodes.
+function encodeAnswer(message) {
+  if (message.answers) {
+    const answers = message.answers.answers;
+    if (!answers.every(byIndex)) return null;
+    const body = Buffer.concat(answers.map((answer) => framedAnswer(answer, 0x0a)));
+    const outer = [0x1a];
+    pushVarint(body.length, outer);
+    return Buffer.concat([Buffer.from(outer), body]);
+  }
+  return byIndex(message.answer) ? framedAnswer(message.answer, 0x12) : null;
 }
 
 // Picks a legal move from what the seat sees, so the same position always gets the same move:
@@ -267,6 +301,7 @@ class Bot {
     this.attempt = 0;
     this.timer = null;
     this.stopping = false;
+    this.batches = false;
   }
 
   start() {
@@ -304,7 +339,7 @@ class Bot {
     call.write({
       hello: {
         games, max_matches: maxMatches, client: CLIENT,
-        accept_challenges: Boolean(this.options.acceptChallenges),
+        accept_challenges: Boolean(this.options.acceptChallenges), batches: true,
       },
     });
   }
@@ -365,28 +400,41 @@ class Bot {
     });
   }
 
+  // The answer by index to one request, from the fast path's fields.
+  pick(request) {
+    const index = chooseMove(request);
+    if (this.options.verbose) {
+      log(`match ${request.match_id} seat ${request.seat} decision ${request.decision_number}: ` +
+        `move ${index} of ${request.legal_move_count}`);
+    }
+    return { request_id: request.request_id, legal_move_index: index };
+  }
+
   handle(call, message) {
     switch (message.message) {
       case "welcome":
         this.attempt = 0;
+        this.batches = Boolean(message.welcome.batches);
         log(`connected to ${this.options.arbiter} as ${message.welcome.bot_name} (${message.welcome.server})`);
         if (this.options.challenge && !this.challenged) {
           this.challenged = true;
           this.challenge(this.options.challenge);
         }
         break;
-      case "decision": {
-        const request = message.decision;
+      case "decision":
+        if (this.options.heuristic) this.decideByHeuristic(call, message.decision);
+        else call.write({ answer: this.pick(message.decision) });
+        break;
+      case "decisions": {
+        // Answered together in one AnswerBatch (the heuristic waits for game data: one by one).
+        const requests = message.decisions.requests;
         if (this.options.heuristic) {
-          this.decideByHeuristic(call, request);
-          break;
+          for (const request of requests) this.decideByHeuristic(call, request);
+        } else if (this.batches) {
+          call.write({ answers: { answers: requests.map((request) => this.pick(request)) } });
+        } else {
+          for (const request of requests) call.write({ answer: this.pick(request) });
         }
-        const index = chooseMove(request);
-        if (this.options.verbose) {
-          log(`match ${request.match_id} seat ${request.seat} decision ${request.decision_number}: ` +
-            `move ${index} of ${request.legal_move_count}`);
-        }
-        call.write({ answer: { request_id: request.request_id, legal_move_index: index } });
         break;
       }
       case "match_started": {

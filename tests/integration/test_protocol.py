@@ -34,13 +34,14 @@ Message = bot_gateway_pb2.ConnectResponse
 class Stream:
     """One Connect stream: what the arbiter sends lands in `inbox`; `error` holds how it ended."""
 
-    def __init__(self, arbiter: Arbiter, token: str, max_matches: int = 1) -> None:
+    def __init__(
+        self, arbiter: Arbiter, token: str, max_matches: int = 1, batches: bool = False
+    ) -> None:
         self.outbox: queue.Queue[bot_gateway_pb2.ConnectRequest | None] = queue.Queue()
         self.inbox: queue.Queue[Message | None] = queue.Queue()
         self.error: grpc.RpcError | None = None
-        self.send(
-            bot_gateway_pb2.ConnectRequest(hello=bot_gateway_pb2.Hello(max_matches=max_matches))
-        )
+        hello = bot_gateway_pb2.Hello(max_matches=max_matches, batches=batches)
+        self.send(bot_gateway_pb2.ConnectRequest(hello=hello))
         self.channel = arbiter.channel()
         stub = bot_gateway_pb2_grpc.BotGatewayServiceStub(self.channel)
         self.call = stub.Connect(

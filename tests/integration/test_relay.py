@@ -40,8 +40,8 @@ async def pair() -> tuple[Relay, Relay, Connection]:
 async def next_message(stream: Connection) -> bot_gateway_pb2.ConnectResponse:
     message = await asyncio.wait_for(stream.outbox.get(), 2)
     assert message is not None
-    if isinstance(message, bytes):
-        return bot_gateway_pb2.ConnectResponse.FromString(message)
+    if isinstance(message, Request):
+        return bot_gateway_pb2.ConnectResponse.FromString(message.framed())
     return message
 
 

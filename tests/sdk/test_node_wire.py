@@ -133,3 +133,50 @@ def test_node_leaves_every_other_message_to_proto_loader() -> None:
         ),
     ]
     assert run_node([m.SerializeToString() for m in others]) == [None] * len(others)
+
+
+BATCH_SCRIPT = """
+const { chooseMove, decodeDecision, encodeAnswer, loadGateway } = require(process.argv[1]);
+loadGateway();
+const lines = require("node:fs").readFileSync(0, "utf8").split("\\n").filter(Boolean);
+for (const line of lines) {
+  const decoded = decodeDecision(Buffer.from(line, "base64"));
+  const requests = decoded.decisions.requests;
+  const answers = requests.map(
+    (r) => ({ request_id: r.request_id, legal_move_index: chooseMove(r) }));
+  console.log(JSON.stringify({
+    kind: decoded.message,
+    ids: requests.map((r) => r.request_id),
+    answer: encodeAnswer({ answers: { answers } }).toString("hex"),
+  }));
+}
+"""
+
+
+def test_node_reads_a_decision_batch_and_answers_it_in_one_answer_batch() -> None:
+    requests = decision_requests(per_game=1)
+    batches = [requests[i : i + 1 + i % 5] for i in range(0, 200, 5)]
+    messages = []
+    for batch in batches:
+        message = bot_gateway_pb2.ConnectResponse()
+        message.decisions.requests.extend(batch)
+        messages.append(message.SerializeToString())
+    out = subprocess.run(
+        [node(), "-e", BATCH_SCRIPT, str(NODE_CLIENT / "bot.js")],
+        input="\n".join(base64.b64encode(m).decode() for m in messages) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    bot = RandomBot()
+    for batch, line in zip(batches, out.splitlines(), strict=True):
+        seen = json.loads(line)
+        assert seen["kind"] == "decisions"
+        assert seen["ids"] == [r.request_id for r in batch]
+        expected = bot_gateway_pb2.ConnectRequest()
+        for request in batch:
+            expected.answers.answers.add(
+                request_id=request.request_id, legal_move_index=bot.decide_raw(request)
+            )
+        assert seen["answer"] == expected.SerializeToString().hex()

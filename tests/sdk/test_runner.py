@@ -49,10 +49,14 @@ class ScriptedArbiter(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
     """Welcomes the bot, starts every match, sends one round of requests (a request of each
     match) at a time and waits for all their answers, then ends every match and the stream."""
 
-    def __init__(self, rounds: list[list[Any]]) -> None:
+    def __init__(self, rounds: list[list[Any]], batches: bool = False) -> None:
         self.rounds = rounds
+        self.batches = batches
+        """Speak batches (each round one DecisionBatch) with a bot whose Hello asks for them."""
         self.answers: list[Any] = []
         self.arrival: list[str] = []
+        self.kinds: Counter[str] = Counter()
+        """The kinds of the bot's messages after its Hello."""
 
     async def Connect(
         self, request_iterator: AsyncIterator[Any], context: Any
@@ -60,25 +64,39 @@ class ScriptedArbiter(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         incoming = request_iterator.__aiter__()
         hello = await incoming.__anext__()
         assert hello.WhichOneof("message") == "hello"
-        yield bot_gateway_pb2.ConnectResponse(welcome=bot_gateway_pb2.Welcome(bot_name="b"))
+        batches = self.batches and hello.hello.batches
+        welcome = bot_gateway_pb2.Welcome(bot_name="b", batches=batches)
+        yield bot_gateway_pb2.ConnectResponse(welcome=welcome)
         match_ids = sorted({r.match_id for batch in self.rounds for r in batch})
         for match_id in match_ids:
             started = bot_gateway_pb2.MatchStarted(match_id=match_id, game="magic-trick")
             yield bot_gateway_pb2.ConnectResponse(match_started=started)
         for batch in self.rounds:
-            for request in batch:
-                yield bot_gateway_pb2.ConnectResponse(decision=request)
-            for _ in batch:
+            if batches:
+                message = bot_gateway_pb2.ConnectResponse()
+                message.decisions.requests.extend(batch)
+                yield message
+            else:
+                for request in batch:
+                    yield bot_gateway_pb2.ConnectResponse(decision=request)
+            answered = 0
+            while answered < len(batch):
                 message = await incoming.__anext__()
-                self.answers.append(message.answer)
-                self.arrival.append(message.answer.request_id)
+                kind = message.WhichOneof("message")
+                self.kinds[kind] += 1
+                answers = message.answers.answers if kind == "answers" else [message.answer]
+                self.answers.extend(answers)
+                self.arrival.extend(a.request_id for a in answers)
+                answered += len(answers)
         for match_id in match_ids:
             ended = bot_gateway_pb2.MatchEnded(match_id=match_id)
             yield bot_gateway_pb2.ConnectResponse(match_ended=ended)
 
 
-async def play(bot: Bot, rounds: list[list[Any]], **options: Any) -> ScriptedArbiter:
-    arbiter = ScriptedArbiter(rounds)
+async def play(
+    bot: Bot, rounds: list[list[Any]], batches: bool = False, **options: Any
+) -> ScriptedArbiter:
+    arbiter = ScriptedArbiter(rounds, batches)
     server = grpc.aio.server()
     bot_gateway_pb2_grpc.add_BotGatewayServiceServicer_to_server(arbiter, server)
     port = server.add_insecure_port("127.0.0.1:0")
@@ -143,6 +161,31 @@ def test_every_way_of_deciding_answers_every_request_as_answer_says(make: type[B
         assert got[request.request_id] == answer(request, pick(request))
     if isinstance(bot, PooledBot):
         assert all(name.startswith("premiere-bot-decide") for name in bot.threads)
+
+
+@pytest.mark.parametrize("make", [InlineBot, PooledBot, AsyncBot])
+def test_batches_are_answered_as_answer_says_and_together_when_ready_together(
+    make: type[Bot],
+) -> None:
+    made = requests()
+    bot = make()
+    bot.max_matches = MATCHES  # type: ignore[misc]
+    arbiter = asyncio.run(play(bot, by_rounds(made), batches=True))
+    got = {a.request_id: a for a in arbiter.answers}
+    assert len(arbiter.answers) == len(got) == len(made)
+    for request in made:
+        assert got[request.request_id] == answer(request, pick(request))
+    if isinstance(bot, InlineBot):
+        assert arbiter.kinds == Counter(answers=DECISIONS)
+    else:
+        assert arbiter.kinds["answers"] > 0
+
+
+def test_an_arbiter_that_does_not_welcome_batches_gets_single_answers() -> None:
+    bot = PooledBot()
+    bot.max_matches = MATCHES  # type: ignore[misc]
+    arbiter = asyncio.run(play(bot, by_rounds(requests())))
+    assert set(arbiter.kinds) == {"answer"}
 
 
 class SlowInOneMatch(Bot):

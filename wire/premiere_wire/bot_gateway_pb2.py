@@ -26,7 +26,7 @@ from . import game_pb2 as premiere_dot_v1_dot_game__pb2
 from . import outcome_pb2 as premiere_dot_v1_dot_outcome__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dpremiere/v1/bot_gateway.proto\x12\x0bpremiere.v1\x1a\x16premiere/v1/game.proto\x1a\x19premiere/v1/outcome.proto\"\xbd\x01\n\x10\x43hallengeRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x11\n\topponents\x18\x02 \x03(\t\x12\r\n\x05rated\x18\x03 \x01(\x08\x12;\n\x07options\x18\x04 \x03(\x0b\x32*.premiere.v1.ChallengeRequest.OptionsEntry\x12\x0c\n\x04seat\x18\x05 \x01(\r\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"L\n\x11\x43hallengeResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05rated\x18\x02 \x01(\x08\x12\x16\n\x0eunrated_reason\x18\x03 \x01(\t\"o\n\x0e\x43onnectRequest\x12#\n\x05hello\x18\x01 \x01(\x0b\x32\x12.premiere.v1.HelloH\x00\x12-\n\x06\x61nswer\x18\x02 \x01(\x0b\x32\x1b.premiere.v1.DecisionAnswerH\x00\x42\t\n\x07message\"\x8f\x01\n\x05Hello\x12\r\n\x05games\x18\x01 \x03(\t\x12\x13\n\x0bmax_matches\x18\x02 \x01(\r\x12\x0e\n\x06\x63lient\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\t\x12\x15\n\rplayer_counts\x18\x05 \x03(\r\x12\x0f\n\x07\x61\x63\x63\x65pts\x18\x06 \x01(\t\x12\x19\n\x11\x61\x63\x63\x65pt_challenges\x18\x07 \x01(\x08\"m\n\x0e\x44\x65\x63isionAnswer\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x1a\n\x10legal_move_index\x18\x02 \x01(\rH\x00\x12!\n\x04move\x18\x03 \x01(\x0b\x32\x11.premiere.v1.MoveH\x00\x42\x08\n\x06\x63hoice\"\x8a\x02\n\x0f\x43onnectResponse\x12\'\n\x07welcome\x18\x01 \x01(\x0b\x32\x14.premiere.v1.WelcomeH\x00\x12\x30\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x1c.premiere.v1.DecisionRequestH\x00\x12\x32\n\rmatch_started\x18\x03 \x01(\x0b\x32\x19.premiere.v1.MatchStartedH\x00\x12.\n\x0bmatch_ended\x18\x04 \x01(\x0b\x32\x17.premiere.v1.MatchEndedH\x00\x12-\n\x07refused\x18\x05 \x01(\x0b\x32\x1a.premiere.v1.AnswerRefusedH\x00\x42\t\n\x07message\"+\n\x07Welcome\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x0e\n\x06server\x18\x02 \x01(\t\"\xc1\x02\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x05 \x01(\r\x12\x18\n\x10\x64\x65\x61\x64line_unix_ms\x18\x06 \x01(\x03\x12\x14\n\x0cmove_time_ms\x18\x07 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x08 \x01(\r\x12\x1a\n\x12last_round_trip_ms\x18\t \x01(\r\x12-\n\x0bobservation\x18\n \x01(\x0b\x32\x18.premiere.v1.Observation\x12&\n\x0blegal_moves\x18\x0b \x03(\x0b\x32\x11.premiere.v1.Move\x12\x1a\n\x12last_round_trip_us\x18\x0c \x01(\r\"\x85\x02\n\x0cMatchStarted\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0f\n\x07players\x18\x04 \x01(\x05\x12\x37\n\x07options\x18\x05 \x03(\x0b\x32&.premiere.v1.MatchStarted.OptionsEntry\x12\x12\n\nseat_names\x18\x06 \x03(\t\x12\x0f\n\x07resumed\x18\x07 \x01(\x08\x12\x0e\n\x06resent\x18\x08 \x01(\x08\x12\x18\n\x10game_data_digest\x18\t \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"h\n\nMatchEnded\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12%\n\x07outcome\x18\x03 \x01(\x0b\x32\x14.premiere.v1.Outcome\x12\x13\n\x0bvoid_reason\x18\x04 \x01(\t\"3\n\rAnswerRefused\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t2\xa9\x01\n\x11\x42otGatewayService\x12H\n\x07\x43onnect\x12\x1b.premiere.v1.ConnectRequest\x1a\x1c.premiere.v1.ConnectResponse(\x01\x30\x01\x12J\n\tChallenge\x12\x1d.premiere.v1.ChallengeRequest\x1a\x1e.premiere.v1.ChallengeResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dpremiere/v1/bot_gateway.proto\x12\x0bpremiere.v1\x1a\x16premiere/v1/game.proto\x1a\x19premiere/v1/outcome.proto\"\xbd\x01\n\x10\x43hallengeRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x11\n\topponents\x18\x02 \x03(\t\x12\r\n\x05rated\x18\x03 \x01(\x08\x12;\n\x07options\x18\x04 \x03(\x0b\x32*.premiere.v1.ChallengeRequest.OptionsEntry\x12\x0c\n\x04seat\x18\x05 \x01(\r\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"L\n\x11\x43hallengeResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05rated\x18\x02 \x01(\x08\x12\x16\n\x0eunrated_reason\x18\x03 \x01(\t\"\x9c\x01\n\x0e\x43onnectRequest\x12#\n\x05hello\x18\x01 \x01(\x0b\x32\x12.premiere.v1.HelloH\x00\x12-\n\x06\x61nswer\x18\x02 \x01(\x0b\x32\x1b.premiere.v1.DecisionAnswerH\x00\x12+\n\x07\x61nswers\x18\x03 \x01(\x0b\x32\x18.premiere.v1.AnswerBatchH\x00\x42\t\n\x07message\";\n\x0b\x41nswerBatch\x12,\n\x07\x61nswers\x18\x01 \x03(\x0b\x32\x1b.premiere.v1.DecisionAnswer\"\xa0\x01\n\x05Hello\x12\r\n\x05games\x18\x01 \x03(\t\x12\x13\n\x0bmax_matches\x18\x02 \x01(\r\x12\x0e\n\x06\x63lient\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\t\x12\x15\n\rplayer_counts\x18\x05 \x03(\r\x12\x0f\n\x07\x61\x63\x63\x65pts\x18\x06 \x01(\t\x12\x19\n\x11\x61\x63\x63\x65pt_challenges\x18\x07 \x01(\x08\x12\x0f\n\x07\x62\x61tches\x18\x08 \x01(\x08\"m\n\x0e\x44\x65\x63isionAnswer\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x1a\n\x10legal_move_index\x18\x02 \x01(\rH\x00\x12!\n\x04move\x18\x03 \x01(\x0b\x32\x11.premiere.v1.MoveH\x00\x42\x08\n\x06\x63hoice\"\xbb\x02\n\x0f\x43onnectResponse\x12\'\n\x07welcome\x18\x01 \x01(\x0b\x32\x14.premiere.v1.WelcomeH\x00\x12\x30\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x1c.premiere.v1.DecisionRequestH\x00\x12\x32\n\rmatch_started\x18\x03 \x01(\x0b\x32\x19.premiere.v1.MatchStartedH\x00\x12.\n\x0bmatch_ended\x18\x04 \x01(\x0b\x32\x17.premiere.v1.MatchEndedH\x00\x12-\n\x07refused\x18\x05 \x01(\x0b\x32\x1a.premiere.v1.AnswerRefusedH\x00\x12/\n\tdecisions\x18\x06 \x01(\x0b\x32\x1a.premiere.v1.DecisionBatchH\x00\x42\t\n\x07message\"?\n\rDecisionBatch\x12.\n\x08requests\x18\x01 \x03(\x0b\x32\x1c.premiere.v1.DecisionRequest\"<\n\x07Welcome\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x0e\n\x06server\x18\x02 \x01(\t\x12\x0f\n\x07\x62\x61tches\x18\x03 \x01(\x08\"\xc1\x02\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x05 \x01(\r\x12\x18\n\x10\x64\x65\x61\x64line_unix_ms\x18\x06 \x01(\x03\x12\x14\n\x0cmove_time_ms\x18\x07 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x08 \x01(\r\x12\x1a\n\x12last_round_trip_ms\x18\t \x01(\r\x12-\n\x0bobservation\x18\n \x01(\x0b\x32\x18.premiere.v1.Observation\x12&\n\x0blegal_moves\x18\x0b \x03(\x0b\x32\x11.premiere.v1.Move\x12\x1a\n\x12last_round_trip_us\x18\x0c \x01(\r\"\x85\x02\n\x0cMatchStarted\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0f\n\x07players\x18\x04 \x01(\x05\x12\x37\n\x07options\x18\x05 \x03(\x0b\x32&.premiere.v1.MatchStarted.OptionsEntry\x12\x12\n\nseat_names\x18\x06 \x03(\t\x12\x0f\n\x07resumed\x18\x07 \x01(\x08\x12\x0e\n\x06resent\x18\x08 \x01(\x08\x12\x18\n\x10game_data_digest\x18\t \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"h\n\nMatchEnded\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12%\n\x07outcome\x18\x03 \x01(\x0b\x32\x14.premiere.v1.Outcome\x12\x13\n\x0bvoid_reason\x18\x04 \x01(\t\"3\n\rAnswerRefused\x12\x12\n\nrequest_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t2\xa9\x01\n\x11\x42otGatewayService\x12H\n\x07\x43onnect\x12\x1b.premiere.v1.ConnectRequest\x1a\x1c.premiere.v1.ConnectResponse(\x01\x30\x01\x12J\n\tChallenge\x12\x1d.premiere.v1.ChallengeRequest\x1a\x1e.premiere.v1.ChallengeResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -43,26 +43,30 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CHALLENGEREQUEST_OPTIONSENTRY']._serialized_end=287
   _globals['_CHALLENGERESPONSE']._serialized_start=289
   _globals['_CHALLENGERESPONSE']._serialized_end=365
-  _globals['_CONNECTREQUEST']._serialized_start=367
-  _globals['_CONNECTREQUEST']._serialized_end=478
-  _globals['_HELLO']._serialized_start=481
-  _globals['_HELLO']._serialized_end=624
-  _globals['_DECISIONANSWER']._serialized_start=626
-  _globals['_DECISIONANSWER']._serialized_end=735
-  _globals['_CONNECTRESPONSE']._serialized_start=738
-  _globals['_CONNECTRESPONSE']._serialized_end=1004
-  _globals['_WELCOME']._serialized_start=1006
-  _globals['_WELCOME']._serialized_end=1049
-  _globals['_DECISIONREQUEST']._serialized_start=1052
-  _globals['_DECISIONREQUEST']._serialized_end=1373
-  _globals['_MATCHSTARTED']._serialized_start=1376
-  _globals['_MATCHSTARTED']._serialized_end=1637
+  _globals['_CONNECTREQUEST']._serialized_start=368
+  _globals['_CONNECTREQUEST']._serialized_end=524
+  _globals['_ANSWERBATCH']._serialized_start=526
+  _globals['_ANSWERBATCH']._serialized_end=585
+  _globals['_HELLO']._serialized_start=588
+  _globals['_HELLO']._serialized_end=748
+  _globals['_DECISIONANSWER']._serialized_start=750
+  _globals['_DECISIONANSWER']._serialized_end=859
+  _globals['_CONNECTRESPONSE']._serialized_start=862
+  _globals['_CONNECTRESPONSE']._serialized_end=1177
+  _globals['_DECISIONBATCH']._serialized_start=1179
+  _globals['_DECISIONBATCH']._serialized_end=1242
+  _globals['_WELCOME']._serialized_start=1244
+  _globals['_WELCOME']._serialized_end=1304
+  _globals['_DECISIONREQUEST']._serialized_start=1307
+  _globals['_DECISIONREQUEST']._serialized_end=1628
+  _globals['_MATCHSTARTED']._serialized_start=1631
+  _globals['_MATCHSTARTED']._serialized_end=1892
   _globals['_MATCHSTARTED_OPTIONSENTRY']._serialized_start=241
   _globals['_MATCHSTARTED_OPTIONSENTRY']._serialized_end=287
-  _globals['_MATCHENDED']._serialized_start=1639
-  _globals['_MATCHENDED']._serialized_end=1743
-  _globals['_ANSWERREFUSED']._serialized_start=1745
-  _globals['_ANSWERREFUSED']._serialized_end=1796
-  _globals['_BOTGATEWAYSERVICE']._serialized_start=1799
-  _globals['_BOTGATEWAYSERVICE']._serialized_end=1968
+  _globals['_MATCHENDED']._serialized_start=1894
+  _globals['_MATCHENDED']._serialized_end=1998
+  _globals['_ANSWERREFUSED']._serialized_start=2000
+  _globals['_ANSWERREFUSED']._serialized_end=2051
+  _globals['_BOTGATEWAYSERVICE']._serialized_start=2054
+  _globals['_BOTGATEWAYSERVICE']._serialized_end=2223
 # @@protoc_insertion_point(module_scope)

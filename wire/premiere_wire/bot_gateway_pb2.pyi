@@ -131,6 +131,7 @@ class ConnectRequest(_message.Message):
 
     HELLO_FIELD_NUMBER: _builtins.int
     ANSWER_FIELD_NUMBER: _builtins.int
+    ANSWERS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def hello(self) -> Global___Hello:
         """Must be the first message on the stream, and the only Hello: a second one ends the
@@ -141,21 +142,55 @@ class ConnectRequest(_message.Message):
     def answer(self) -> Global___DecisionAnswer:
         """The answer to one decision request."""
 
+    @_builtins.property
+    def answers(self) -> Global___AnswerBatch:
+        """Answers to several decision requests at once; send them only to an arbiter whose
+        Welcome set `batches` (one that predates batches ignores them).
+        """
+
     def __init__(
         self,
         *,
         hello: Global___Hello | None = ...,
         answer: Global___DecisionAnswer | None = ...,
+        answers: Global___AnswerBatch | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "hello", b"hello", "message", b"message"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "answers", b"answers", "hello", b"hello", "message", b"message"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "hello", b"hello", "message", b"message"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "answers", b"answers", "hello", b"hello", "message", b"message"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_message: _TypeAlias = _typing.Literal["hello", "answer"]  # noqa: Y015
+    _WhichOneofReturnType_message: _TypeAlias = _typing.Literal["hello", "answer", "answers"]  # noqa: Y015
     _WhichOneofArgType_message: _TypeAlias = _typing.Literal["message", b"message"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_message) -> _WhichOneofReturnType_message | None: ...
 
 Global___ConnectRequest: _TypeAlias = ConnectRequest  # noqa: Y015
+
+@_typing.final
+class AnswerBatch(_message.Message):
+    """Several answers in one message, each treated as if it came alone and in this order: one to
+    an unknown, stale or already answered request (a duplicate in the batch too) is refused, and
+    counts against the refusal limit, like a single bad answer. An empty batch is refused too.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ANSWERS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def answers(self) -> _containers.RepeatedCompositeFieldContainer[Global___DecisionAnswer]:
+        """The answers, at least one."""
+
+    def __init__(
+        self,
+        *,
+        answers: _abc.Iterable[Global___DecisionAnswer] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AnswerBatch: _TypeAlias = AnswerBatch  # noqa: Y015
 
 @_typing.final
 class Hello(_message.Message):
@@ -170,6 +205,7 @@ class Hello(_message.Message):
     PLAYER_COUNTS_FIELD_NUMBER: _builtins.int
     ACCEPTS_FIELD_NUMBER: _builtins.int
     ACCEPT_CHALLENGES_FIELD_NUMBER: _builtins.int
+    BATCHES_FIELD_NUMBER: _builtins.int
     max_matches: _builtins.int
     """How many matches the bot plays at once on this stream: at least 1 (0 ends the stream
     with INVALID_ARGUMENT); more than the arbiter's cap (64) counts as the cap.
@@ -185,6 +221,11 @@ class Hello(_message.Message):
     """Which matches it accepts: "" or "any", "rated" (rated only) or "casual" (unrated only)."""
     accept_challenges: _builtins.bool
     """Other bots may challenge this one to matches while this stream is open (see Challenge)."""
+    batches: _builtins.bool
+    """The bot reads DecisionBatch messages: decision requests that are ready together come in
+    one message instead of one each. Without it the stream carries single DecisionRequests,
+    exactly as before batches. Welcome.batches says whether the arbiter took it up.
+    """
     @_builtins.property
     def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Game ids the bot plays, e.g. "magic-trick"; empty means every game."""
@@ -203,10 +244,11 @@ class Hello(_message.Message):
         player_counts: _abc.Iterable[_builtins.int] | None = ...,
         accepts: _builtins.str = ...,
         accept_challenges: _builtins.bool = ...,
+        batches: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["accept_challenges", b"accept_challenges", "accepts", b"accepts", "client", b"client", "games", b"games", "max_matches", b"max_matches", "player_counts", b"player_counts", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accept_challenges", b"accept_challenges", "accepts", b"accepts", "batches", b"batches", "client", b"client", "games", b"games", "max_matches", b"max_matches", "player_counts", b"player_counts", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -257,6 +299,7 @@ class ConnectResponse(_message.Message):
     MATCH_STARTED_FIELD_NUMBER: _builtins.int
     MATCH_ENDED_FIELD_NUMBER: _builtins.int
     REFUSED_FIELD_NUMBER: _builtins.int
+    DECISIONS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def welcome(self) -> Global___Welcome:
         """Sent once, after the Hello was accepted."""
@@ -281,6 +324,10 @@ class ConnectResponse(_message.Message):
     def refused(self) -> Global___AnswerRefused:
         """An answer was not used, and why."""
 
+    @_builtins.property
+    def decisions(self) -> Global___DecisionBatch:
+        """Several decision requests at once, only on a stream whose Hello set `batches`."""
+
     def __init__(
         self,
         *,
@@ -289,16 +336,44 @@ class ConnectResponse(_message.Message):
         match_started: Global___MatchStarted | None = ...,
         match_ended: Global___MatchEnded | None = ...,
         refused: Global___AnswerRefused | None = ...,
+        decisions: Global___DecisionBatch | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "match_ended", b"match_ended", "match_started", b"match_started", "message", b"message", "refused", b"refused", "welcome", b"welcome"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "decisions", b"decisions", "match_ended", b"match_ended", "match_started", b"match_started", "message", b"message", "refused", b"refused", "welcome", b"welcome"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "match_ended", b"match_ended", "match_started", b"match_started", "message", b"message", "refused", b"refused", "welcome", b"welcome"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "decisions", b"decisions", "match_ended", b"match_ended", "match_started", b"match_started", "message", b"message", "refused", b"refused", "welcome", b"welcome"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_message: _TypeAlias = _typing.Literal["welcome", "decision", "match_started", "match_ended", "refused"]  # noqa: Y015
+    _WhichOneofReturnType_message: _TypeAlias = _typing.Literal["welcome", "decision", "match_started", "match_ended", "refused", "decisions"]  # noqa: Y015
     _WhichOneofArgType_message: _TypeAlias = _typing.Literal["message", b"message"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_message) -> _WhichOneofReturnType_message | None: ...
 
 Global___ConnectResponse: _TypeAlias = ConnectResponse  # noqa: Y015
+
+@_typing.final
+class DecisionBatch(_message.Message):
+    """Decision requests that were ready together, in the order they were asked: one message
+    instead of one each. Messages keep their order on the stream (a batch never holds a request
+    asked after a MatchStarted, MatchEnded or AnswerRefused that precedes it).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REQUESTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def requests(self) -> _containers.RepeatedCompositeFieldContainer[Global___DecisionRequest]:
+        """The requests, at least two, in the order they were asked."""
+
+    def __init__(
+        self,
+        *,
+        requests: _abc.Iterable[Global___DecisionRequest] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["requests", b"requests"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DecisionBatch: _TypeAlias = DecisionBatch  # noqa: Y015
 
 @_typing.final
 class Welcome(_message.Message):
@@ -308,19 +383,25 @@ class Welcome(_message.Message):
 
     BOT_NAME_FIELD_NUMBER: _builtins.int
     SERVER_FIELD_NUMBER: _builtins.int
+    BATCHES_FIELD_NUMBER: _builtins.int
     bot_name: _builtins.str
     """The bot's registered name."""
     server: _builtins.str
     """Version of the arbiter, for the logs."""
+    batches: _builtins.bool
+    """Set in answer to a Hello with `batches`: this arbiter sends DecisionBatch messages and
+    reads AnswerBatch ones. An arbiter that predates batches leaves it false: answer singly.
+    """
     def __init__(
         self,
         *,
         bot_name: _builtins.str = ...,
         server: _builtins.str = ...,
+        batches: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_name", b"bot_name", "server", b"server"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["batches", b"batches", "bot_name", b"bot_name", "server", b"server"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -8,7 +8,7 @@ import contextlib
 import inspect
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -173,6 +173,7 @@ class _Session:
             client=CLIENT,
             accept_challenges=self.bot.accept_challenges,
             version=self.bot.version,
+            batches=True,
         )
         tasks: set[asyncio.Task[None]] = set()
         async with _channel(self.arbiter, self.credentials) as channel:
@@ -212,18 +213,22 @@ class _Session:
         while isinstance(message := await call.read(), bot_gateway_pb2.ConnectResponse):
             kind = message.WhichOneof("message")
             if kind == "decision":
-                request = message.decision
                 if self.inline:
-                    await outbox.write(self._reply(request, None))
-                elif self.asynchronous:
-                    task = loop.create_task(self._answer_async(request, outbox))
-                    tasks.add(task)
-                    task.add_done_callback(tasks.discard)
+                    await outbox.write(self._reply(message.decision, None))
                 else:
-                    self._answer_on_pool(request, outbox, loop)
+                    self._answer(message.decision, outbox, tasks, loop)
+                continue
+            if kind == "decisions":
+                requests = message.decisions.requests
+                if self.inline:
+                    await outbox.write(self._replies(requests))
+                else:
+                    for request in requests:
+                        self._answer(request, outbox, tasks, loop)
                 continue
             if kind == "welcome":
                 self.welcomed = True
+                outbox.batches = message.welcome.batches
                 self.backoff.reset()
                 log.info("connected to %s as %s", self.arbiter, message.welcome.bot_name)
             elif kind == "match_started":
@@ -236,6 +241,30 @@ class _Session:
                 log.warning("answer %s refused: %s", refused.request_id, refused.reason)
             if self.listener is not None:
                 self.listener(message)
+
+    def _answer(
+        self,
+        request: bot_gateway_pb2.DecisionRequest,
+        outbox: _Outbox,
+        tasks: set[asyncio.Task[None]],
+        loop: asyncio.AbstractEventLoop,
+    ) -> None:
+        if self.inline:
+            outbox.post(self._reply(request, None))
+        elif self.asynchronous:
+            task = loop.create_task(self._answer_async(request, outbox))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        else:
+            self._answer_on_pool(request, outbox, loop)
+
+    def _replies(
+        self, requests: Iterable[bot_gateway_pb2.DecisionRequest]
+    ) -> bot_gateway_pb2.ConnectRequest:
+        """One AnswerBatch answering every request of a DecisionBatch (an inline bot)."""
+        message = bot_gateway_pb2.ConnectRequest()
+        message.answers.answers.extend(self._reply(r, None).answer for r in requests)
+        return message
 
     async def _fetch_game_data(self, started: bot_gateway_pb2.MatchStarted) -> None:
         """The game's data, once per digest, before the match's first request is read: the
@@ -314,7 +343,9 @@ class _Session:
 
 class _Outbox:
     """Writes on the call one at a time (gRPC allows one write in flight): a write while
-    another is under way waits in a queue, and the writer in flight drains it."""
+    another is under way waits in a queue, and the writer in flight drains it, all the
+    answers waiting in one AnswerBatch when the arbiter reads batches (`batches`, from its
+    Welcome)."""
 
     def __init__(
         self, call: grpc.aio.StreamStreamCall[Any, Any], tasks: set[asyncio.Task[None]]
@@ -323,6 +354,7 @@ class _Outbox:
         self.tasks = tasks
         self.pending: collections.deque[bot_gateway_pb2.ConnectRequest] = collections.deque()
         self.busy = False
+        self.batches = False
 
     async def write(self, request: bot_gateway_pb2.ConnectRequest) -> None:
         if self.busy:
@@ -332,11 +364,21 @@ class _Outbox:
         try:
             await self.call.write(request)
             while self.pending:
-                await self.call.write(self.pending.popleft())
+                await self.call.write(self._next())
         except asyncio.InvalidStateError:
             self.pending.clear()
         finally:
             self.busy = False
+
+    def _next(self) -> bot_gateway_pb2.ConnectRequest:
+        """The next message to write: every waiting answer in one batch when it can be (only
+        answers ever wait: the Hello is the first write, made with nothing in flight)."""
+        if not self.batches or len(self.pending) == 1:
+            return self.pending.popleft()
+        message = bot_gateway_pb2.ConnectRequest()
+        message.answers.answers.extend(item.answer for item in self.pending)
+        self.pending.clear()
+        return message
 
     def post(self, request: bot_gateway_pb2.ConnectRequest) -> None:
         """From a callback on the loop: written by the writer in flight, or by a new task."""
