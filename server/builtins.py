@@ -25,7 +25,7 @@ _pool: Executor | None = None
 
 def _workers() -> int:
     """``PREMIERE_SEARCH_WORKERS`` processes, one per core by default."""
-    return max(1, int(os.environ.get("PREMIERE_SEARCH_WORKERS", "") or os.cpu_count() or 1))
+    return max(1, int(os.environ.get("PREMIERE_SEARCH_WORKERS") or os.cpu_count() or 1))
 
 
 def pool() -> Executor:
