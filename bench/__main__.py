@@ -25,9 +25,12 @@ MODULES = (
     "bench.arbiter",
     "bench.arbiters",
     "bench.league",
+    "bench.search",
 )
 QUICK_MODULES = ("bench.playouts", "bench.engines", "bench.arbiter", "bench.league")
-"""The ladder and ratings benchmarks build million-match ladders: not in the quick mode."""
+"""The ladder and ratings benchmarks build million-match ladders, and the search benchmark
+plays hundreds of searched matches: not in the quick mode (`bench.search` alone, with
+BENCH_QUICK=1 and BENCH_MODULES, plays one match)."""
 OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 EXPLANATION = Path(__file__).resolve().parent / "references.md"
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from games.interface import Game
+from games.interface import Game, State
 from games.rng import Rng, Seed, derive_seed
+from games.search import is_search, search_choice, search_names
 
 
 class Bot(Protocol):
@@ -56,12 +57,20 @@ GENERIC_BOTS: dict[str, BotFactory] = {
 
 
 def bot_names(game: Game) -> tuple[str, ...]:
-    """Generic bots first, then the game's own, which come last."""
-    return (*GENERIC_BOTS, *sorted(game.heuristic_bots()))
+    """Generic bots first, then the game's own, then the search levels (`games.search`)."""
+    return (*GENERIC_BOTS, *sorted(game.heuristic_bots()), *search_names())
+
+
+def needs_state(name: str) -> bool:
+    """Whether the built-in decides from the match's state (through
+    `State.indistinguishable`, so it still knows only its seat's view) rather than from the
+    observation alone: the search levels."""
+    return is_search(name)
 
 
 def make_bot(game: Game, name: str, rng: Rng) -> Bot:
-    """A built-in bot by name; raises KeyError naming the bots this game has."""
+    """A built-in bot that decides from its observation, by name; raises KeyError naming the
+    bots this game has (a search level is played with `builtin_choice` and the state)."""
     factories: dict[str, BotFactory] = {**GENERIC_BOTS, **game.heuristic_bots()}
     try:
         factory = factories[name]
@@ -80,11 +89,18 @@ def builtin_choice(
     decision: int,
     observation: Any,
     legal_moves: Sequence[Any],
+    state: State | None = None,
 ) -> Any:
     """One decision of a built-in bot, seeded by (game, match seed, seat, decision number).
 
     Built-in bots keep no memory between decisions (observations are complete), so a match
-    resumed from its move log makes exactly the choices an uninterrupted one would.
+    resumed from its move log makes exactly the choices an uninterrupted one would. A search
+    level (`needs_state`) needs ``state``: the match's state, which it reads only through
+    `State.indistinguishable` and the seat's own observation.
     """
+    if needs_state(name):
+        if state is None:
+            raise ValueError(f"built-in {name!r} decides from the match's state; none given")
+        return search_choice(game, name, seed, seat, decision, state)
     rng = Rng(derive_seed(game.id, seed, "bot", seat, name, decision))
     return make_bot(game, name, rng).choose(observation, legal_moves)

@@ -10,7 +10,6 @@ from games.bots import bot_names, builtin_choice
 from games.errors import MoveError
 from games.interface import Game, Options, Outcome, State
 from games.rng import Seed
-from games.search import is_search, search_choice
 
 
 @dataclass(frozen=True)
@@ -61,7 +60,7 @@ def play_match(
         raise ValueError(f"{len(bots)} bots for {players} seats")
     resolved = game.resolve_options(options)
     state = game.new(players, seed, resolved)
-    unknown = sorted(name for name in set(bots) - set(bot_names(game)) if not is_search(name))
+    unknown = sorted(set(bots) - set(bot_names(game)))
     if unknown:
         raise KeyError(f"no built-in bot {unknown} for {game.id}; choose from {bot_names(game)}")
     moves: list[tuple[int, Any]] = []
@@ -72,10 +71,8 @@ def play_match(
             raise RuntimeError(f"{game.id} exceeded its declared bound of {limit} decisions")
         asked = step(state)
         answers = [
-            search_choice(game, bots[a.seat], seed, a.seat, len(moves) + k, state)
-            if is_search(bots[a.seat])
-            else builtin_choice(
-                game, bots[a.seat], seed, a.seat, len(moves) + k, a.observation, a.legal
+            builtin_choice(
+                game, bots[a.seat], seed, a.seat, len(moves) + k, a.observation, a.legal, state
             )
             for k, a in enumerate(asked)
         ]

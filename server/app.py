@@ -25,6 +25,7 @@ from premiere_wire import (
     match_pb2,
     match_pb2_grpc,
 )
+from server import builtins
 from server.arbiter import Arbiter
 from server.authors import AuthorService
 from server.authors import add_to_server as add_authors
@@ -133,6 +134,7 @@ async def serve(settings: ArbiterSettings, stop: asyncio.Event | None = None) ->
         log.info("arbiter stopping")
         await health.enter_graceful_shutdown()
         await arbiter.stop()
+        builtins.shutdown()
         await server.stop(grace=1.0)
         await gateway.close()
         if relay is not None:

@@ -11,13 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import games
-from games.bots import builtin_choice
 from games.errors import IllegalMove, MalformedMove
 from games.interface import Outcome, options_as_text
 from games.play import step
 from games.values import to_plain
 from premiere_wire import bot_gateway_pb2
-from server import metrics
+from server import builtins, metrics
 from server.codec import decision_request_bytes, move_from_wire
 from server.events import EndEvent, EventHub, FaultEvent, MoveEvent
 from server.game_data import game_data
@@ -222,8 +221,15 @@ class MatchHost:
         if self.clocks[seat].forfeited:
             return Decision(legal[0], 0, defaulted=True, result="forfeited")
         if player.builtin is not None:
-            move = builtin_choice(
-                self.game, player.builtin, self.spec.seed, seat, ply, observation, legal
+            move = await builtins.choose(
+                self.game.id,
+                player.builtin,
+                self.spec.seed,
+                seat,
+                ply,
+                observation,
+                legal,
+                self.state,
             )
             return Decision(move, 0, result="builtin")
         assert player.bot_id is not None

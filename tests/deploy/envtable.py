@@ -78,6 +78,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_LADDER_METRICS_TOP_PLAYERS": ("ladder",),
     "PREMIERE_LADDER_METRICS_REFRESH_S": ("ladder",),
     "PREMIERE_TICK_SECONDS": ("beat", "worker"),
+    "PREMIERE_SEARCH_WORKERS": ("arbiter",),
     "PREMIERE_STATE_DIR": ("up",),
     "PREMIERE_ARBITER": ("premiere-bot run",),
     "PREMIERE_BOT_TOKEN": ("premiere-bot run",),
@@ -122,6 +123,8 @@ READERS: dict[str, tuple[str, ...]] = {
 
 # Variables read straight from os.environ (not settings fields): what they mean.
 DIRECT_MEANINGS: dict[str, str] = {
+    "PREMIERE_SEARCH_WORKERS": "Worker processes in which the arbiter runs its search built-ins"
+    " (`search:100`, `search:1000`) off its event loop. Unset: one per core.",
     "PREMIERE_TICK_SECONDS": "Seconds between beat's ticks (each tick decides what is due).",
     "PREMIERE_STATE_DIR": "Folder of the local stack's private PostgreSQL and Redis, its logs and"
     " `stack.json` (`premiere up`, `make demo`). Unset: the `.state` folder that `premiere up`"

@@ -12,6 +12,7 @@ import pytest
 
 from premiere_bot import local, local_defaults
 from premiere_bot.examples.magic_trick import MagicTrickBot
+from premiere_bot.examples.random_bot import RandomBot
 from server.config import ArbiterSettings
 from tests.sdk.bots import ClumsyBot
 
@@ -69,6 +70,14 @@ def test_the_same_seed_plays_the_same_matches() -> None:
     first = local.try_bot(MagicTrickBot(), "magic-trick", ["heuristic", "random"], 3, "same")
     again = local.try_bot(MagicTrickBot(), "magic-trick", ["heuristic", "random"], 3, "same")
     assert [(r.rank, r.score) for r in first.results] == [(r.rank, r.score) for r in again.results]
+
+
+def test_try_plays_against_a_search_level() -> None:
+    """`premiere-bot try --vs search:100`: the search seat decides from the match's state
+    (through `indistinguishable`), which only the local match holds."""
+    summary = local.try_bot(RandomBot(), "movie-fight", ["search:100"], 1, "vs-search")
+    (result,) = summary.results
+    assert result.rank in (1, 2) and sum(result.faults.values()) == 0
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games import all_games, get
+from games.bots import bot_names, builtin_choice
 from games.interface import Game, Options, State
 from games.play import play_match
 from games.rng import Rng
@@ -47,15 +48,19 @@ def test_search_levels_are_builtins_of_play_match() -> None:
     assert set(LEVELS) == {"search:100", "search:1000"}
 
 
-def test_search_100_beats_random_play() -> None:
-    """A short guard, not a strength measurement: four Movie Fight matches, the search player
-    in either seat, win all of them against a random seat."""
-    game = get("movie-fight")
-    for index in range(4):
-        seat = index % 2
-        bots = ["random", "random"]
+GUARD_MATCHES = 1
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
+def test_search_100_beats_random_seats(game: Game) -> None:
+    """A guard, not a strength measurement (that is `bench.search`): at the smallest table of
+    two or more, ``search:100`` in a rotating seat finishes first against random seats."""
+    players = min(n for n in game.player_counts if n >= 2)
+    for index in range(GUARD_MATCHES):
+        seat = index % players
+        bots = ["random"] * players
         bots[seat] = "search:100"
-        outcome = play_match(game, 2, f"guard/{index}", bots).outcome
+        outcome = play_match(game, players, f"guard/{index}", bots).outcome
         assert outcome.ranks[seat] == 1, (index, outcome.scores)
 
 
@@ -65,3 +70,14 @@ def test_search_choice_is_seeded_by_match_and_decision() -> None:
     move = search_choice(game, "search:100", "match", seat, 7, state)
     assert move == search_choice(game, "search:100", "match", seat, 7, state)
     assert move in state.legal_moves(seat)
+
+
+def test_search_levels_are_built_ins_that_decide_from_the_state() -> None:
+    game = get("movie-fight")
+    assert all(set(LEVELS) <= set(bot_names(g)) for g in all_games())
+    state, seat = first_real_decision(game, 2, {})
+    observation, legal = state.observe(seat), state.legal_moves(seat)
+    with pytest.raises(ValueError, match="state"):
+        builtin_choice(game, "search:100", "s", seat, 3, observation, legal)
+    move = builtin_choice(game, "search:100", "s", seat, 3, observation, legal, state)
+    assert move == search_choice(game, "search:100", "s", seat, 3, state) and move in legal

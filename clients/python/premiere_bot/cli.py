@@ -104,7 +104,8 @@ def _parser() -> argparse.ArgumentParser:
         "--vs",
         required=True,
         help="comma-separated opponents in seat order: builtin:NAME for a built-in bot"
-        " (builtin:random, builtin:heuristic, ...) or the name of a bot that accepts challenges",
+        " (builtin:random, builtin:heuristic, builtin:search:100, ...) or the name of a bot that"
+        " accepts challenges",
     )
     challenger.add_argument(
         "--rated",

@@ -164,6 +164,7 @@ def play(
                             ply + k,
                             request.observation,
                             request.legal,
+                            state,
                         )
                     )
                     continue

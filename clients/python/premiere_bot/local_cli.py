@@ -22,7 +22,8 @@ def add_commands(commands: Any) -> None:
         "--vs",
         default=None,
         help="comma-separated built-in opponents, one per other seat, e.g. heuristic,random"
-        " (random, first, last, or a game's own such as heuristic). Default: random bots"
+        " (random, first, last, a game's own such as heuristic, or a search level:"
+        " search:100, search:1000). Default: random bots"
         " filling the game's smallest table, e.g. two at a game for 3 to 5 players (none"
         " when the smallest table is one seat: the bot then plays solo)",
     )
