@@ -25,7 +25,7 @@ from premiere.config import Settings
 from premiere.db import create_database, upgrade
 from premiere.services import PrivatePostgres, PrivateRedis
 
-DEMO_BOTS = ("builtin:random", "builtin:heuristic", "builtin:first", "builtin:search:100")
+DEMO_BOTS = ("builtin:random", "builtin:heuristic", "builtin:first")
 EXAMPLE_BOT = "demo-example"
 EXAMPLE_CLASS = "premiere_bot.examples.random_bot:RandomBot"
 
