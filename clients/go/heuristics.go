@@ -4,7 +4,6 @@ package main
 
 import (
 	"math"
-	"strings"
 
 	pb "premiere/v1"
 )
@@ -267,143 +266,6 @@ func movieTrailer(o *pb.MovieTrailerObservation, moves []*pb.MovieTrailerMove, d
 	return 0
 }
 
-// Motion Pictures: shoot a filmmaker where it supplies a skill (or specialty) the project still
-// lacks from this seat, the most famous project first; otherwise hire a filmmaker with more
-// skills than the one given up, bury a starting filmmaker on the trilogy, or skip.
-func motionPictures(o *pb.MotionPicturesObservation, moves []*pb.MotionPicturesMove, seat int) int {
-	hand := map[int32]*pb.MotionPicturesFilmmaker{}
-	for _, c := range o.Hand {
-		hand[c.Id] = c
-	}
-	row := map[int32]*pb.MotionPicturesFilmmaker{}
-	for _, c := range o.Row {
-		row[c.Id] = c
-	}
-	slots := map[int32]*pb.MotionPicturesSlot{}
-	for _, s := range o.Slots {
-		slots[s.Slot] = s
-	}
-	offers := func(project *pb.MotionPicturesProject, card *pb.MotionPicturesFilmmaker) []string {
-		if project.Type == "commercial" {
-			return []string{card.Specialty}
-		}
-		return card.Skills
-	}
-	missing := func(slot *pb.MotionPicturesSlot) []string {
-		need := append([]string{}, slot.Project.Needs...)
-		remove := func(x string) bool {
-			for i, n := range need {
-				if n == x {
-					need = append(need[:i], need[i+1:]...)
-					return true
-				}
-			}
-			return false
-		}
-		if seat < len(slot.Placed) {
-			for _, card := range slot.Placed[seat].Filmmakers {
-				for _, have := range offers(slot.Project, card) {
-					if !remove(have) {
-						remove("any")
-					}
-				}
-			}
-		}
-		return need
-	}
-	if i := bestIndex(len(moves), func(i int) (float64, bool) {
-		s := moves[i].GetShoot()
-		if s == nil {
-			return 0, false
-		}
-		slot, card := slots[s.Slot], hand[s.Card]
-		if slot == nil || slot.Project == nil || card == nil {
-			return 0, false
-		}
-		need := strings.Join(missing(slot), ",") + ","
-		useful := strings.Contains(need, "any,")
-		for _, x := range offers(slot.Project, card) {
-			useful = useful || strings.Contains(","+need, ","+x+",")
-		}
-		if slot.Project.Type == "tv" {
-			clash := false
-			for _, skill := range card.Skills {
-				for _, f := range slot.Project.Forbidden {
-					clash = clash || skill == f
-				}
-			}
-			useful = useful || !clash
-		}
-		return float64(slot.Project.Fame) + 3/math.Max(1, float64(len(missing(slot)))), useful
-	}); i >= 0 {
-		return i
-	}
-	skills := func(c *pb.MotionPicturesFilmmaker) int {
-		if c == nil {
-			return 0
-		}
-		return len(c.Skills)
-	}
-	if i := bestIndex(len(moves), func(i int) (float64, bool) {
-		d := moves[i].GetDiscard()
-		return -float64(skills(hand[d.GetCard()])), d != nil
-	}); i >= 0 {
-		return i
-	}
-	if i := bestIndex(len(moves), func(i int) (float64, bool) {
-		f := moves[i].GetFire()
-		if f == nil {
-			return 0, false
-		}
-		card := hand[f.Card]
-		start := 0.0
-		if card != nil && card.Start != 0 {
-			start = 10
-		}
-		return start - float64(skills(card)), true
-	}); i >= 0 {
-		return i
-	}
-	if i := bestIndex(len(moves), func(i int) (float64, bool) {
-		h := moves[i].GetHireMatch()
-		if h == nil {
-			return 0, false
-		}
-		gain := skills(row[h.Hire]) - skills(hand[h.Discard])
-		return float64(gain), gain > 0
-	}); i >= 0 {
-		return i
-	}
-	skip, trilogy, shoots := -1, -1, false
-	for i, m := range moves {
-		switch {
-		case m.GetSkip() != nil:
-			skip = i
-		case m.GetShoot() != nil:
-			shoots = true
-		case m.GetTrilogy() != nil && trilogy < 0:
-			if c := hand[m.GetTrilogy().Card]; c != nil && c.Start != 0 {
-				trilogy = i
-			}
-		}
-	}
-	if skip >= 0 && !shoots {
-		return skip
-	}
-	if trilogy >= 0 {
-		return trilogy
-	}
-	if skip >= 0 {
-		return skip
-	}
-	for i, m := range moves {
-		if m.GetShoot() == nil {
-			return i
-		}
-	}
-	return 0
-}
-
 // choose is the index of the move to answer: the game's strategy, 0 for a game it does not know.
 func choose(request *pb.DecisionRequest, data *GameData) int {
 	seat, n := int(request.Seat), len(request.LegalMoves)
@@ -441,7 +303,7 @@ func choose(request *pb.DecisionRequest, data *GameData) int {
 		for i, m := range request.LegalMoves {
 			moves[i] = m.GetMotionPictures()
 		}
-		index = motionPictures(request.Observation.GetMotionPictures(), moves, seat)
+		index = motionPictures(request.Observation.GetMotionPictures(), moves, seat, data)
 	}
 	if index < 0 || index >= n {
 		return 0

@@ -6,6 +6,8 @@
 // { kind: "play", play: { card, floor, side } }.
 "use strict";
 
+const { motionPictures } = require("./motion_pictures.js");
+
 function best(items, score) {
   let chosen = -1;
   let top = -Infinity;
@@ -124,67 +126,6 @@ function movieTrailer(o, moves, seat, data) {
   const pass = moves.findIndex((m) => m.kind === "pass_guess");
   if (fitting.length === 1 || (fitting.length > 0 && pass < 0)) return fitting[0];
   return pass >= 0 ? pass : 0;
-}
-
-// Motion Pictures: shoot a filmmaker where it supplies a skill (or specialty) the project
-// still lacks from this seat, the most famous project first; otherwise hire a filmmaker with
-// more skills than the one given up, bury a starting filmmaker on the trilogy, or skip.
-function motionPictures(o, moves, seat) {
-  const hand = new Map(o.hand.map((card) => [card.id, card]));
-  const row = new Map(o.row.map((card) => [card.id, card]));
-  const slots = new Map(o.slots.map((slot) => [slot.slot, slot]));
-  const offers = (project, card) => (project.type === "commercial" ? [card.specialty] : card.skills);
-  const missing = (slot) => {
-    const need = [...slot.project.needs];
-    const placed = slot.placed[seat] ? slot.placed[seat].filmmakers : [];
-    for (const card of placed) {
-      for (const have of offers(slot.project, card)) {
-        const at = need.indexOf(have);
-        if (at >= 0) need.splice(at, 1);
-        else if (need.includes("any")) need.splice(need.indexOf("any"), 1);
-      }
-    }
-    return need;
-  };
-  const shoot = bestOf(moves, "shoot", (m) => {
-    const slot = slots.get(m.slot);
-    const card = hand.get(m.card);
-    if (!slot || !slot.project || !card) return -Infinity;
-    const need = missing(slot);
-    const useful = offers(slot.project, card).some((x) => need.includes(x)) || need.includes("any") ||
-      (slot.project.type === "tv" && !card.skills.some((s) => slot.project.forbidden.includes(s)));
-    return useful ? slot.project.fame + 3 / Math.max(1, need.length) : -Infinity;
-  });
-  if (shoot >= 0 && Number.isFinite(scoreOf(moves[shoot]))) return shoot;
-  const skills = (card) => (card ? card.skills.length : 0);
-  const discard = bestOf(moves, "discard", (m) => -skills(hand.get(m.card)));
-  if (discard >= 0) return discard;
-  const fire = bestOf(moves, "fire", (m) => {
-    const card = hand.get(m.card);
-    return card ? (card.start ? 10 : 0) - skills(card) : 0;
-  });
-  if (fire >= 0) return fire;
-  const hire = bestOf(moves, "hire_match", (m) => skills(row.get(m.hire)) - skills(hand.get(m.discard)));
-  if (hire >= 0 && skills(row.get(moves[hire].hire_match.hire)) > skills(hand.get(moves[hire].hire_match.discard))) {
-    return hire;
-  }
-  const skip = moves.findIndex((m) => m.kind === "skip");
-  const trilogy = moves.findIndex((m) => m.kind === "trilogy" && (hand.get(m.trilogy.card) || {}).start);
-  if (skip >= 0 && !moves.some((m) => m.kind === "shoot")) return skip;
-  if (trilogy >= 0) return trilogy;
-  if (skip >= 0) return skip;
-  const other = moves.findIndex((m) => m.kind !== "shoot");
-  return other >= 0 ? other : 0;
-
-  function scoreOf(move) {
-    const slot = slots.get(move.shoot.slot);
-    const card = hand.get(move.shoot.card);
-    if (!slot || !slot.project || !card) return -Infinity;
-    const need = missing(slot);
-    const useful = offers(slot.project, card).some((x) => need.includes(x)) || need.includes("any") ||
-      (slot.project.type === "tv" && !card.skills.some((s) => slot.project.forbidden.includes(s)));
-    return useful ? 1 : -Infinity;
-  }
 }
 
 const STRATEGIES = {

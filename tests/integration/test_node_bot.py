@@ -185,7 +185,7 @@ def test_node_bot_runs_outside_the_repository_and_challenges_for_a_rated_match(
     node = node_executable()
     outside = tmp_path / "my-bot"
     outside.mkdir()
-    for name in ("bot.js", "game_data.js", "heuristics.js", "package.json"):
+    for name in ("bot.js", "game_data.js", "heuristics.js", "motion_pictures.js", "package.json"):
         shutil.copy(NODE_CLIENT / name, outside / name)
     shutil.copytree(NODE_CLIENT / "proto", outside / "proto")
     (outside / "node_modules").symlink_to(NODE_CLIENT / "node_modules")
