@@ -11,7 +11,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -243,10 +243,16 @@ class Arbiter:
 
 
 def start_bot(
-    arbiter: Arbiter, spec: str, token: str, log_path: Path, extra: Sequence[str] = ()
+    arbiter: Arbiter,
+    spec: str,
+    token: str,
+    log_path: Path,
+    extra: Sequence[str] = (),
+    environment: Mapping[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
-    """A bot process run exactly as a user runs one: `premiere-bot run module:Class`."""
-    env = dict(os.environ)
+    """A bot process run exactly as a user runs one: `premiere-bot run module:Class`, with
+    this process's environment and ``environment`` on top."""
+    env = dict(os.environ) | dict(environment or {})
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
     return spawn(
         [
