@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -42,11 +43,16 @@ def listed_option(tests: tuple[str, ...], item: str) -> bool:
     return index > 0 and tests[index - 1].startswith("-")
 
 
+@pytest.fixture(scope="module")
+def tree() -> Iterator[Path]:
+    with runner().scratch_copy() as copy:
+        yield copy
+
+
 @pytest.mark.parametrize("mutation_id", CHEAPEST)
-def test_a_cheap_mutation_is_killed(mutation_id: str) -> None:
+def test_a_cheap_mutation_is_killed(tree: Path, mutation_id: str) -> None:
     mutants = runner()
     (mutation,) = [m for m in mutants.load() if m.id == mutation_id]
-    with mutants.scratch_copy() as tree:
-        outcome = mutants.run_one(mutation, tree, timeout=300)
+    outcome = mutants.run_one(mutation, tree, timeout=300)
     assert outcome.killed, f"{mutation_id} survived: {outcome.by}"
     assert outcome.by.startswith(mutation.tests[0].split("::")[0]), outcome.by
