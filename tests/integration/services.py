@@ -159,7 +159,9 @@ class Arbiter:
         )
         self.wait_healthy()
 
-    def wait_healthy(self, timeout: float = 30.0) -> None:
+    def wait_healthy(self, timeout: float = 90.0) -> None:
+        """Until the arbiter serves; the time includes its interpreter's start, which takes
+        half a minute on two cores shared with other test runs."""
         deadline = time.monotonic() + timeout
         with self.channel() as channel:
             stub = health_pb2_grpc.HealthStub(channel)
