@@ -157,7 +157,11 @@ class Arbiter:
             stdout=log_path.open("ab"),
             stderr=subprocess.STDOUT,
         )
-        self.wait_healthy()
+        try:
+            self.wait_healthy()
+        except BaseException:
+            self.kill()  # a caller whose start failed has nothing to stop
+            raise
 
     def wait_healthy(self, timeout: float = 90.0) -> None:
         """Until the arbiter serves; the time includes its interpreter's start, which takes

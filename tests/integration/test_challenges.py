@@ -176,12 +176,13 @@ def test_a_rated_challenge_is_rated_only_if_every_registered_seat_is_in_rated_pl
         settings={"PREMIERE_CHALLENGES": "rated", "PREMIERE_MAX_OPEN_CHALLENGES": "8"},
     )
     arbiter.start(tmp_path / "arbiter.log")
-    tokens = {name: arbiter.add_bot(name) for name in ("asker", "open")}
-    bots = [
-        start_bot(arbiter, OPEN, tokens["asker"], tmp_path / "asker.log"),
-        start_bot(arbiter, OPEN, tokens["open"], tmp_path / "open.log"),
-    ]
+    bots: list[subprocess.Popen[bytes]] = []
     try:
+        tokens = {name: arbiter.add_bot(name) for name in ("asker", "open")}
+        bots += [
+            start_bot(arbiter, OPEN, tokens["asker"], tmp_path / "asker.log"),
+            start_bot(arbiter, OPEN, tokens["open"], tmp_path / "open.log"),
+        ]
         for name in tokens:
             wait_connected(tmp_path / f"{name}.log")
 

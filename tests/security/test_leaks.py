@@ -14,6 +14,7 @@ It iterates games.all_games(), so each new engine is covered as soon as it is re
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -44,10 +45,12 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Arbiter, L
     folder = tmp_path_factory.mktemp("leaks")
     release = folder / "release"
     release.mkdir()
-    with scratch_database() as url:
+    with scratch_database() as url, contextlib.ExitStack() as cleanup:
         arbiter = Arbiter(url, free_port(), free_port())
         arbiter.start(folder / "arbiter.log")
+        cleanup.callback(arbiter.stop)
         ladder = Ladder(url, folder / "ladder.log")
+        cleanup.callback(ladder.stop)
         token = arbiter.add_bot(BOT)
         bot = start_bot(
             arbiter,
@@ -56,14 +59,10 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Arbiter, L
             folder / "bot.log",
             environment={"PREMIERE_TEST_RELEASE_DIR": str(release)},
         )
-        try:
-            ladder.wait_serving()
-            yield arbiter, ladder, release
-        finally:
-            bot.kill()
-            bot.wait(10)
-            ladder.stop()
-            arbiter.stop()
+        cleanup.callback(bot.wait, 10)
+        cleanup.callback(bot.kill)
+        ladder.wait_serving()
+        yield arbiter, ladder, release
 
 
 def http_text(url: str) -> str:
