@@ -234,6 +234,20 @@ def test_the_rated_matches_guard_alone_keeps_a_second_application_out(
     assert snapshot() == before
 
 
+def test_an_unrated_finished_match_is_never_rated(database_url: str, conn: Conn) -> None:
+    bots = add_bots(conn, NAMES[:2])
+    casual, rated = insert_matches(
+        conn, [Synthetic(tuple(NAMES[:2]), (1, 2)), Synthetic(tuple(NAMES[:2]), (2, 1))], bots
+    )
+    conn.execute(
+        "UPDATE matches SET rated = false, unrated_reason = 'casual' WHERE id = %s", (casual,)
+    )
+    assert rate_match(conn, casual) is False
+    assert rate_finished(database_url) == 1
+    assert recorded_order(conn) == [rated]
+    assert conn.execute("SELECT count(*) FROM rating_history").fetchone() == (2,)
+
+
 def test_rate_match_refuses_an_open_transaction(database_url: str) -> None:
     with psycopg.connect(database_url) as conn:
         conn.execute("SELECT 1")
