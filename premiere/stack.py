@@ -66,20 +66,27 @@ def running_stack(folder: Path) -> dict[str, Any] | None:
 
 @dataclass
 class Stack:
-    """The stack's configuration is this process's environment, which its children inherit."""
+    """The stack's configuration: this process's environment as it was when the stack was
+    made, completed by the stack (database, Redis, operator token) and handed to its children.
+
+    A copy, not ``os.environ`` itself: what one stack adds must not leak into anything else
+    this process starts afterwards (a second stack, a test's own servers)."""
 
     folder: Path
     private: list[PrivatePostgres | PrivateRedis] = field(default_factory=list)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     example_bot: str = EXAMPLE_BOT
-
-    @property
-    def env(self) -> os._Environ[str]:
-        return os.environ
+    env: dict[str, str] = field(default_factory=lambda: dict(os.environ))
 
     @property
     def settings(self) -> Settings:
-        return Settings()
+        """The shared settings as the stack's children read them: from ``env``."""
+        given = {
+            name: self.env[variable]
+            for name in Settings.model_fields
+            if (variable := f"PREMIERE_{name.upper()}") in self.env
+        }
+        return Settings.model_validate(given)
 
     def start_services(self) -> None:
         """Use the configured PostgreSQL and Redis, or start private ones."""

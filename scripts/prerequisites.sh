@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What `make test` needs from the system besides Python: Node.js with npm (the Node bot's test),
 # Chromium (the dashboard test), Prometheus with promtool (the scrape and config tests), and Go
-# with protoc and Debian's Go gRPC and protobuf sources (the Go bot's test builds clients/go).
+# with protoc and Debian's Go gRPC and protobuf sources (the Go bot's test builds clients/go),
+# and kubectl (the Kubernetes manifests are rendered with `kubectl kustomize`; Debian's package
+# is kubernetes-client).
 # Missing ones are installed with apt-get when we are root, or may sudo without a password;
 # otherwise this names what to install and fails, before any test runs.
 set -euo pipefail
@@ -12,6 +14,7 @@ command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
 command -v prometheus >/dev/null && command -v promtool >/dev/null || missing+=(prometheus)
 command -v go >/dev/null || missing+=(golang-go)
 command -v protoc >/dev/null || missing+=(protobuf-compiler)
+command -v kubectl >/dev/null || missing+=(kubernetes-client)
 command -v protoc-gen-go >/dev/null || missing+=(protoc-gen-go)
 command -v protoc-gen-go-grpc >/dev/null || missing+=(protoc-gen-go-grpc)
 # The Go sources clients/go/build.sh compiles against (GOPATH mode, nothing downloaded); gRPC's

@@ -11,7 +11,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -157,9 +157,15 @@ class Arbiter:
             stdout=log_path.open("ab"),
             stderr=subprocess.STDOUT,
         )
-        self.wait_healthy()
+        try:
+            self.wait_healthy()
+        except BaseException:
+            self.kill()  # a caller whose start failed has nothing to stop
+            raise
 
-    def wait_healthy(self, timeout: float = 30.0) -> None:
+    def wait_healthy(self, timeout: float = 90.0) -> None:
+        """Until the arbiter serves; the time includes its interpreter's start, which takes
+        half a minute on two cores shared with other test runs."""
         deadline = time.monotonic() + timeout
         with self.channel() as channel:
             stub = health_pb2_grpc.HealthStub(channel)
@@ -243,10 +249,16 @@ class Arbiter:
 
 
 def start_bot(
-    arbiter: Arbiter, spec: str, token: str, log_path: Path, extra: Sequence[str] = ()
+    arbiter: Arbiter,
+    spec: str,
+    token: str,
+    log_path: Path,
+    extra: Sequence[str] = (),
+    environment: Mapping[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
-    """A bot process run exactly as a user runs one: `premiere-bot run module:Class`."""
-    env = dict(os.environ)
+    """A bot process run exactly as a user runs one: `premiere-bot run module:Class`, with
+    this process's environment and ``environment`` on top."""
+    env = dict(os.environ) | dict(environment or {})
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
     return spawn(
         [

@@ -161,3 +161,56 @@ def test_rated_challenges_against_bots_that_accept_them(
         for bot in bots:
             bot.terminate()
             bot.wait(10)
+
+
+def test_a_rated_challenge_is_rated_only_if_every_registered_seat_is_in_rated_play(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The gate over the wire with two registered bots: one in rated play beside one still
+    validating (or on probation, or validated in another game only) makes the table unrated,
+    whichever of the two asks; both rated makes it rated."""
+    arbiter = Arbiter(
+        database_url,
+        free_port(),
+        free_port(),
+        settings={"PREMIERE_CHALLENGES": "rated", "PREMIERE_MAX_OPEN_CHALLENGES": "8"},
+    )
+    arbiter.start(tmp_path / "arbiter.log")
+    bots: list[subprocess.Popen[bytes]] = []
+    try:
+        tokens = {name: arbiter.add_bot(name) for name in ("asker", "open")}
+        bots += [
+            start_bot(arbiter, OPEN, tokens["asker"], tmp_path / "asker.log"),
+            start_bot(arbiter, OPEN, tokens["open"], tmp_path / "open.log"),
+        ]
+        for name in tokens:
+            wait_connected(tmp_path / f"{name}.log")
+
+        def verdict(asker: str, other: str) -> tuple[bool, str]:
+            reply: bot_gateway_pb2.ChallengeResponse = asyncio.run(
+                challenge(
+                    arbiter.address,
+                    tokens[asker],
+                    "magic-trick",
+                    [other, "builtin:random"],
+                    rated=True,
+                )
+            )
+            match = wait_ended(arbiter.matches(), reply.match_id)
+            assert match.rated == reply.rated
+            return reply.rated, reply.unrated_reason
+
+        arbiter.admit("asker", ["magic-trick"])
+        arbiter.admit("open", ["movie-tricks"])
+        assert verdict("asker", "open") == (False, "unvalidated")
+        for state, reason in (("validating", "validating"), ("probation", "probation")):
+            arbiter.admit("open", ["magic-trick"], state=state)
+            assert verdict("asker", "open") == (False, reason)
+            assert verdict("open", "asker") == (False, reason)
+        arbiter.admit("open", ["magic-trick"])
+        assert verdict("asker", "open") == (True, "")
+    finally:
+        for bot in bots:
+            bot.terminate()
+            bot.wait(10)
+        arbiter.stop()

@@ -335,6 +335,49 @@ def test_an_illegal_answer_is_refused_with_one_illegal_prefix(arbiter: Arbiter) 
         stream.close()
 
 
+def test_answers_at_the_edges_of_the_legal_moves(arbiter: Arbiter) -> None:
+    """An index of exactly len(legal), or a typed move that is legal only for another seat, is
+    a strike and a default move, never a voided match; the last legal index is a plain move.
+    (A negative index cannot be sent: the field is uint32.)"""
+    stream = Stream(arbiter, arbiter.add_bot("author"), max_matches=3)
+    try:
+        stream.next("welcome")
+        match_id = create_match(
+            arbiter.matches(), ["author", "author", "author"], "edges", move_time_ms=5000
+        )
+        step = {r.seat: r for r in (stream.next("decision").decision for _ in range(3))}
+        assert sorted(step) == [0, 1, 2]
+        own = {m.SerializeToString() for m in step[0].legal_moves}
+        others = [m for m in step[1].legal_moves if m.SerializeToString() not in own]
+        assert others, "seats 0 and 1 were dealt the same legal moves; pick another seed"
+        typed = bot_gateway_pb2.DecisionAnswer(request_id=step[0].request_id)
+        typed.move.CopyFrom(others[0])
+        stream.send(bot_gateway_pb2.ConnectRequest(answer=typed))
+        stream.answer(step[1], index=len(step[1].legal_moves))
+        stream.answer(step[2], index=len(step[2].legal_moves) - 1)
+        reasons = {}
+        for _ in range(2):
+            refusal = stream.next("refused").refused
+            reasons[refusal.request_id] = refusal.reason
+        assert set(reasons) == {step[0].request_id, step[1].request_id}
+        assert reasons[step[0].request_id].endswith("is not legal now")
+        count = len(step[1].legal_moves)
+        assert reasons[step[1].request_id] == f"illegal: index {count} of {count} moves"
+        stub = arbiter.matches()
+        deadline = time.monotonic() + 30
+        while (
+            match := stub.GetMatch(match_pb2.GetMatchRequest(match_id=match_id)).match
+        ).decisions < 3:
+            assert time.monotonic() < deadline, "the step's three answers were not applied"
+            time.sleep(0.05)
+        assert match.status == match_pb2.MATCH_STATUS_RUNNING
+        faults = sorted((f.seat, f.kind) for f in match.faults)
+        assert faults == [(0, "illegal"), (1, "illegal")]
+        stream.next("decision")
+    finally:
+        stream.close()
+
+
 def test_a_simultaneous_steps_requests_are_numbered_by_their_places_in_the_log(
     arbiter: Arbiter,
 ) -> None:

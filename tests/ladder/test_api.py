@@ -56,7 +56,7 @@ class Ladder:
     def log(self) -> str:
         return self.log_path.read_text()[-4000:]
 
-    def wait_serving(self, timeout: float = 30) -> None:
+    def wait_serving(self, timeout: float = 90) -> None:
         health = health_pb2_grpc.HealthStub(self.channel)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -210,6 +210,45 @@ def test_unfinished_and_void_matches_are_never_rated(database_url: str, conn: Co
         rate_match(conn, str(uuid.uuid4()))
 
 
+def test_the_rated_matches_guard_alone_keeps_a_second_application_out(
+    database_url: str, conn: Conn
+) -> None:
+    """Exactly once is the ``rated_matches`` insert's promise, not only rating_history's key:
+    with that key dropped, applying a rated match again still changes nothing."""
+    bots = add_bots(conn, NAMES[:3])
+    (match_id,) = insert_matches(conn, [Synthetic(tuple(NAMES[:3]), (1, 2, 3))], bots)
+    assert rate_match(conn, match_id) is True
+    conn.execute("ALTER TABLE rating_history DROP CONSTRAINT rating_history_pkey")
+
+    def snapshot() -> tuple[Any, ...]:
+        return (
+            stored_ratings(conn),
+            conn.execute("SELECT count(*) FROM rating_history").fetchone(),
+            conn.execute("SELECT last_seq FROM ladders WHERE game = %s", (GAME,)).fetchone(),
+            conn.execute("SELECT seq, seats FROM rated_matches").fetchall(),
+        )
+
+    before = snapshot()
+    assert before[1] == (3,) and before[3] == [(1, 3)]
+    for _ in range(2):
+        assert rate_match(conn, match_id) is False
+    assert snapshot() == before
+
+
+def test_an_unrated_finished_match_is_never_rated(database_url: str, conn: Conn) -> None:
+    bots = add_bots(conn, NAMES[:2])
+    casual, rated = insert_matches(
+        conn, [Synthetic(tuple(NAMES[:2]), (1, 2)), Synthetic(tuple(NAMES[:2]), (2, 1))], bots
+    )
+    conn.execute(
+        "UPDATE matches SET rated = false, unrated_reason = 'casual' WHERE id = %s", (casual,)
+    )
+    assert rate_match(conn, casual) is False
+    assert rate_finished(database_url) == 1
+    assert recorded_order(conn) == [rated]
+    assert conn.execute("SELECT count(*) FROM rating_history").fetchone() == (2,)
+
+
 def test_rate_match_refuses_an_open_transaction(database_url: str) -> None:
     with psycopg.connect(database_url) as conn:
         conn.execute("SELECT 1")

@@ -36,6 +36,7 @@ from games.motion_pictures.rules import condition_met, is_complete, may_place, p
 from games.motion_pictures.scoring import Final, final_outcome, trilogy_winner
 from games.rng import Rng, derive_seed
 from tests.motion_pictures.helpers import (
+    GAME,
     advanced_with,
     arrange,
     filmmaker,
@@ -567,3 +568,19 @@ def test_illegal_moves_are_refused() -> None:
         state.apply(seat, CommitTrilogy(other))
     with pytest.raises(IllegalMove):
         state.apply(seat, Discard(state.hands[seat][0]))
+
+
+@pytest.mark.parametrize("players", GAME.player_counts)
+def test_a_spectator_sees_no_hand_and_a_seat_sees_only_its_own(players: int) -> None:
+    state = new_state(players, 5)
+    rng = Rng(derive_seed("hands", players))
+    checked = 0
+    while not state.is_over() and checked < 60:
+        spectator = state.spectate()
+        assert spectator.hand == () and spectator.trilogy_cards == ()
+        for seat in range(players):
+            assert state.observe(seat).hand == tuple(FILMMAKERS[c] for c in state.hands[seat])
+        seat = state.to_move()[0]
+        state.apply(seat, rng.choice(state.legal_moves(seat)))
+        checked += 1
+    assert checked

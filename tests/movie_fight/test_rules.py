@@ -12,6 +12,7 @@ from games.movie_fight.moves import Downgrade, Play, Refresh, Skip, Upgrade
 from games.movie_fight.state import MovieFightState
 from games.movie_fight.views import DOWNGRADE, PLAY, REFRESH, UPGRADE
 from games.play import play_match, replay
+from games.rng import Rng, derive_seed
 from tests.movie_fight.helpers import GAME, cinema, new_state, play_randomly
 
 
@@ -253,3 +254,16 @@ def test_side_b_uses_the_b_conditions() -> None:
     assert (lower_b.kind, lower_b.tiers) == ("distinct-equipment", ((2, 1),))
     state = new_state(2, side="B")
     assert replace(state.cinemas[0]).tile in range(1, 6)
+
+
+def test_the_solo_automas_unflipped_cards_never_show() -> None:
+    """The automa's pile is hidden chance: re-drawn, it changes nothing the player sees."""
+    state = new_state(1, 3)
+    rng = Rng(derive_seed("automa-pile", 1))
+    redrawn = 0
+    while not state.is_over():
+        twin = state.indistinguishable(0, rng)
+        assert twin.observe(0) == state.observe(0)
+        redrawn += twin.automa_pile != state.automa_pile
+        state.apply(0, rng.choice(state.legal_moves(0)))
+    assert redrawn, "the automa's pile was never re-drawn"

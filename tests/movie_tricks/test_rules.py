@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterator
 
 import pytest
 
 from games.errors import IllegalMove
-from games.movie_tricks.cards import CARDS, DATA, PLUS3, PROPS, START
+from games.movie_tricks.cards import CARDS, DATA, PLUS3, PROPS, START, Card
 from games.movie_tricks.moves import (
     BonusToHand,
     BonusToTableau,
@@ -21,6 +22,7 @@ from games.movie_tricks.moves import (
 )
 from games.movie_tricks.scoring import distinct_props
 from games.movie_tricks.state import MovieTricksState, rounds_in_game
+from games.movie_tricks.views import Play, Tableau
 from games.rng import Rng, derive_seed
 from tests.movie_tricks.helpers import new_state, play_randomly
 
@@ -342,31 +344,56 @@ def test_family_variant_has_no_display_and_no_goals() -> None:
 # --- what a seat sees --------------------------------------------------------------------
 
 
+def cards_in(value: object) -> Iterator[Card]:
+    """Every card an observation holds, wherever it sits in its fields (nested dataclasses,
+    tuples, lists and dicts), found by walking its structure, not by reading its repr."""
+    if isinstance(value, Card):
+        yield value
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for item in dataclasses.fields(value):
+            yield from cards_in(getattr(value, item.name))
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from cards_in(item)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            yield from cards_in(item)
+
+
+def test_cards_in_finds_a_card_wherever_it_is_nested() -> None:
+    card = CARDS[DATA.playing[0]]
+    nested = {"x": [(Play(0, card, False),)], "y": Tableau(((), (card,)), None)}
+    assert [c.id for c in cards_in(nested)] == [card.id, card.id]
+
+
 @pytest.mark.parametrize("players", COUNTS)
 def test_a_seat_never_sees_other_hidden_cards(players: int) -> None:
     state = new_state(players, 9)
     rng = Rng(derive_seed("peek", players))
+    seen_hidden = 0
     while not state.is_over():
         for viewer in range(players):
             obs = state.observe(viewer)
             assert [c.id for c in obs.hand] == sorted(state.hands[viewer])
             assert obs.hand_sizes == tuple(len(h) for h in state.hands)
-            text = repr(obs)
+            visible = {card.id for card in cards_in(obs)}
+            assert set(state.hands[viewer]) <= visible
             hidden = (
-                [
+                {
                     c
                     for seat, hand in enumerate(state.hands)
                     if seat != viewer
                     for c in hand
                     if CARDS[c].kind == "playing"
-                ]
-                + state.unused
-                + state.draw_deck
+                }
+                | set(state.unused)
+                | set(state.draw_deck)
             )
-            for card in hidden:
-                assert f"code='{CARDS[card].code}'" not in text
+            seen_hidden += len(hidden)
+            assert not visible & hidden, sorted(visible & hidden)
         seat = state.to_move()[0]
         state.apply(seat, rng.choice(state.legal_moves(seat)))
+    assert seen_hidden, "no card was ever hidden from any seat"
 
 
 def test_a_refused_move_changes_nothing() -> None:

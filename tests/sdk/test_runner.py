@@ -364,6 +364,7 @@ def test_a_legal_move_handed_back_as_is_goes_on_the_wire_as_its_index() -> None:
     from tests.sdk.test_node_wire import decision_requests
 
     made = [r for r in decision_requests(1) if r.game in ("magic-trick", "movie-tricks")]
+    assert {r.game for r in made} == {"magic-trick", "movie-tricks"}
     bot = TypedBot()
     for request in made:
         legal = typed.legal_moves(request)

@@ -14,11 +14,13 @@ It iterates games.all_games(), so each new engine is covered as soon as it is re
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,26 +34,35 @@ from spectator.replays import expand
 from tests.integration.services import Arbiter, free_port, scratch_database, start_bot, wait_ended
 from tests.ladder.test_api import Ladder
 
+BOT = "patient"
 CASES = [(game.id, players) for game in games.all_games() for players in game.player_counts]
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Arbiter, Ladder, str]]:
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Arbiter, Ladder, Path]]:
+    """The arbiter, the ladder, and the folder where a file named after a match releases the
+    patient bot's first decision in it."""
     folder = tmp_path_factory.mktemp("leaks")
-    with scratch_database() as url:
+    release = folder / "release"
+    release.mkdir()
+    with scratch_database() as url, contextlib.ExitStack() as cleanup:
         arbiter = Arbiter(url, free_port(), free_port())
         arbiter.start(folder / "arbiter.log")
+        cleanup.callback(arbiter.stop)
         ladder = Ladder(url, folder / "ladder.log")
-        token = arbiter.add_bot("patient")
-        bot = start_bot(arbiter, "tests.security.bots:PatientBot", token, folder / "bot.log")
-        try:
-            ladder.wait_serving()
-            yield arbiter, ladder, "patient"
-        finally:
-            bot.kill()
-            bot.wait(10)
-            ladder.stop()
-            arbiter.stop()
+        cleanup.callback(ladder.stop)
+        token = arbiter.add_bot(BOT)
+        bot = start_bot(
+            arbiter,
+            "tests.security.bots:PatientBot",
+            token,
+            folder / "bot.log",
+            environment={"PREMIERE_TEST_RELEASE_DIR": str(release)},
+        )
+        cleanup.callback(bot.wait, 10)
+        cleanup.callback(bot.kill)
+        ladder.wait_serving()
+        yield arbiter, ladder, release
 
 
 def http_text(url: str) -> str:
@@ -94,9 +105,10 @@ def public_surfaces(
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_no_hidden_card_reaches_a_public_surface(
-    stack: tuple[Arbiter, Ladder, str], game_id: str, players: int
+    stack: tuple[Arbiter, Ladder, Path], game_id: str, players: int
 ) -> None:
-    arbiter, ladder, bot = stack
+    arbiter, ladder, release = stack
+    bot = BOT
     game = games.get(game_id)
     request = match_pb2.CreateMatchRequest(game=game_id, rated=True)
     request.seats.add(bot=bot)
@@ -110,16 +122,21 @@ def test_no_hidden_card_reaches_a_public_surface(
     reader.start()
     live: list[tuple[str, str, str]] = []
     get = match_pb2.GetMatchRequest(match_id=match_id)
-    while True:
-        status = arbiter.anonymous().GetMatch(get, timeout=10).match.status
-        if status in (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_VOID):
-            break
-        if status == match_pb2.MATCH_STATUS_RUNNING and len(live) < 4:
-            surfaces = public_surfaces(arbiter, ladder, game_id, match_id, bot)
-            after = arbiter.anonymous().GetMatch(get, timeout=10).match.status
-            if after == match_pb2.MATCH_STATUS_RUNNING:  # all of it was read while it ran
-                live.append(surfaces)
-        time.sleep(0.1)
+    try:
+        while True:
+            status = arbiter.anonymous().GetMatch(get, timeout=10).match.status
+            if status in (match_pb2.MATCH_STATUS_FINISHED, match_pb2.MATCH_STATUS_VOID):
+                break
+            if status == match_pb2.MATCH_STATUS_RUNNING and len(live) < 4:
+                surfaces = public_surfaces(arbiter, ladder, game_id, match_id, bot)
+                after = arbiter.anonymous().GetMatch(get, timeout=10).match.status
+                if after == match_pb2.MATCH_STATUS_RUNNING:  # all of it was read while it ran
+                    live.append(surfaces)
+                # The bot held its first decision until now: the first reading was live.
+                (release / match_id).touch()
+            time.sleep(0.1)
+    finally:
+        (release / match_id).touch()
     ended = wait_ended(arbiter.matches(), match_id)
     assert ended.status == match_pb2.MATCH_STATUS_FINISHED, arbiter.log()
     reader.join(30)

@@ -5,6 +5,7 @@ reading every table (the seeds of running matches among them) for anonymous view
 from __future__ import annotations
 
 import json
+import os
 import re
 import stat
 import subprocess
@@ -116,7 +117,9 @@ class Captured:
 def test_premiere_up_hands_a_generated_operator_token_to_its_processes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv("PREMIERE_OPERATOR_TOKEN", raising=False)
+    added = ("PREMIERE_OPERATOR_TOKEN", "PREMIERE_CHALLENGES", "PREMIERE_SIGNUP")
+    for variable in added:
+        monkeypatch.delenv(variable, raising=False)
     captured = Captured()
     monkeypatch.setattr(stack_module, "spawn", captured)
     monkeypatch.setattr(Stack, "_wait_for_arbiter", lambda self: None)
@@ -126,6 +129,10 @@ def test_premiere_up_hands_a_generated_operator_token_to_its_processes(
     token = tokens.pop()
     assert token and len(token) >= 40
     assert all(token not in " ".join(command) for command, _ in captured.calls)
+    assert all(env["PREMIERE_CHALLENGES"] == "rated" for _, env in captured.calls)
+    # The stack's own settings reach its children only, never this process's environment
+    # (later tests' servers would inherit them).
+    assert not [variable for variable in added if variable in os.environ]
 
 
 def test_premiere_up_passes_the_bot_token_by_environment(

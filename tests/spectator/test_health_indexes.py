@@ -75,7 +75,9 @@ def test_health_queries_read_the_window_through_the_indexes(
 ) -> None:
     since = datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=1)
     with psycopg.connect(ladder_url) as conn:
-        for sql in health_queries(seat_filter):
+        queries = health_queries(seat_filter)
+        assert queries, "no health query to explain"
+        for sql in queries:
             (plan,) = conn.execute(f"EXPLAIN (FORMAT JSON) {sql}", (key, since)).fetchone() or ()
             nodes = list(_nodes(plan[0]["Plan"]))
             scanned = {node["Relation Name"] for node in nodes if node["Node Type"] == "Seq Scan"}

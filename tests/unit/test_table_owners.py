@@ -52,18 +52,23 @@ def test_every_table_and_view_has_one_owning_service() -> None:
 
 def test_only_the_owner_writes_a_table() -> None:
     tables, _ = owners()
+    checked = set()
     for service, package in SERVICES.items():
         for path, verb, name in statements(package):
             if verb in ("INSERT INTO", "DELETE FROM", "UPDATE") and name in tables:
+                checked.add(service)
                 owner = tables[name]
                 assert owner == service or (service, name) in CROSSING, (
                     f"{path}: {service} writes {name}, which {owner} owns"
                 )
+    assert checked == set(SERVICES), f"no write of a table found in {set(SERVICES) - checked}"
 
 
 def test_workers_read_other_services_through_their_views() -> None:
     tables, views = owners()
-    for path, _verb, name in statements("workers"):
+    read = statements("workers")
+    assert read, "no SQL statement found in workers"
+    for path, _verb, name in read:
         if name in tables:
             assert tables[name] == "workers", f"{path} reads {name}; use a view of its owner"
         if name in views:
