@@ -58,7 +58,13 @@ GENERIC_BOTS: dict[str, BotFactory] = {
 
 def bot_names(game: Game) -> tuple[str, ...]:
     """Generic bots first, then the game's own, then the search levels (`games.search`)."""
-    return (*GENERIC_BOTS, *sorted(game.heuristic_bots()), *search_names())
+    return (*observing_bots(game), *search_names())
+
+
+def observing_bots(game: Game) -> tuple[str, ...]:
+    """The built-ins that decide from their seat's observation alone (`make_bot` builds them):
+    every one but the search levels."""
+    return (*GENERIC_BOTS, *sorted(game.heuristic_bots()))
 
 
 def needs_state(name: str) -> bool:

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import all_games
-from games.bots import GENERIC_BOTS, bot_names, make_bot
+from games.bots import GENERIC_BOTS, make_bot, observing_bots
 from games.errors import (
     IllegalMove,
     MalformedMove,
@@ -140,7 +140,7 @@ def _without_generators(state: State) -> dict[str, Any]:
 def test_random_playouts_keep_every_promise(
     game: Game, players: int, variant: dict[str, Any], seed: int, bot_mix: int
 ) -> None:
-    names = bot_names(game)
+    names = observing_bots(game)
     bots = [
         make_bot(game, names[(bot_mix >> seat) % len(names)], Rng(derive_seed(seed, seat)))
         for seat in range(players)

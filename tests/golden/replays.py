@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from games import all_games
-from games.bots import bot_names, builtin_choice
+from games.bots import builtin_choice, observing_bots
 from games.interface import Game, OptionValue
 from games.play import step
 from games.values import to_plain
@@ -43,7 +43,7 @@ def golden_lines(
     game: Game, players: int, variant: dict[str, OptionValue] | None = None
 ) -> Iterator[str]:
     """A header, one line per decision (step, seat, observation, legal moves, move), the outcome."""
-    names = bot_names(game)
+    names = observing_bots(game)
     bots = [names[-1]] + ["random"] * (players - 1)
     options = game.resolve_options(variant)
     yield _dump(
