@@ -120,7 +120,11 @@ def test_database_restart_mid_match_loses_nothing(tmp_path: Path) -> None:
         assert list(resumed.outcome.scores) == list(reference.outcome.scores)
         assert list(resumed.outcome.ranks) == list(reference.outcome.ranks)
         assert resumed.decisions == reference.decisions
-        assert list(resumed.faults) == []
+        # An outage longer than the lease's margin makes the arbiter stop hosting (it cannot
+        # tell a database that is down from one that answers another arbiter) and take the
+        # match up again from its log: the infrastructure's fault, nothing charged to a seat.
+        assert all(f.blame == "infrastructure" for f in resumed.faults), resumed.faults
+        assert {f.kind for f in resumed.faults} <= {"restart"}, resumed.faults
         assert arbiter.healthy()
         assert "retrying" in arbiter.log()
     finally:
