@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import multiprocessing
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
-import pytest
 
 from ladder.store import rate_finished, rate_match
 from server.bots import announce_version
@@ -18,18 +16,6 @@ from tests.ladder.synthetic import Synthetic, add_bots, insert_matches, random_m
 from tests.ladder.test_store import NAMES, POOL, check_against_sequential, recorded_order
 
 Conn = psycopg.Connection[Any]
-
-
-@pytest.fixture
-def database_url() -> Iterator[str]:
-    with scratch_database() as url:
-        yield url
-
-
-@pytest.fixture
-def conn(database_url: str) -> Iterator[Conn]:
-    with psycopg.connect(database_url, autocommit=True) as connection:
-        yield connection
 
 
 def queued(conn: Conn) -> int:

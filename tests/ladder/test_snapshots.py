@@ -3,7 +3,6 @@ rated since; a void makes the stored fit stale."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -12,24 +11,11 @@ import pytest
 from ladder.queries import StandingsCache, history_matches
 from ladder.standings import compile_log, fit
 from ladder.store import rate_finished, void_match
-from tests.integration.services import scratch_database
 from tests.ladder.synthetic import add_bots, insert_matches, random_matches
 from tests.ladder.test_store import NAMES, POOL, recorded_order
 
 Conn = psycopg.Connection[Any]
 GAME = "movie-tricks"
-
-
-@pytest.fixture
-def database_url() -> Iterator[str]:
-    with scratch_database() as url:
-        yield url
-
-
-@pytest.fixture
-def conn(database_url: str) -> Iterator[Conn]:
-    with psycopg.connect(database_url, autocommit=True) as connection:
-        yield connection
 
 
 def test_a_restart_reads_the_stored_fit_and_only_the_matches_rated_since(

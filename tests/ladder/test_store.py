@@ -6,7 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import random
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import psycopg
@@ -25,7 +25,6 @@ from ladder.queries import (
 )
 from ladder.standings import compile_log, fit
 from ladder.store import rate_finished, rate_match, rate_queued, rated_seats, void_match
-from tests.integration.services import scratch_database
 from tests.ladder.synthetic import (
     GAME,
     Synthetic,
@@ -38,18 +37,6 @@ from tests.ladder.synthetic import (
 Conn = psycopg.Connection[Any]
 NAMES = [f"bot{i:02d}" for i in range(14)]
 POOL = [*NAMES, "builtin:random", "builtin:heuristic"]
-
-
-@pytest.fixture
-def database_url() -> Iterator[str]:
-    with scratch_database() as url:
-        yield url
-
-
-@pytest.fixture
-def conn(database_url: str) -> Iterator[Conn]:
-    with psycopg.connect(database_url, autocommit=True) as connection:
-        yield connection
 
 
 def expected_ladder(

@@ -1,0 +1,23 @@
+"""The ladder tests' scratch database, and an autocommit connection to it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from tests.integration.services import scratch_database
+
+
+@pytest.fixture
+def database_url() -> Iterator[str]:
+    with scratch_database() as url:
+        yield url
+
+
+@pytest.fixture
+def conn(database_url: str) -> Iterator[psycopg.Connection[Any]]:
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        yield connection
