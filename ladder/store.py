@@ -347,43 +347,9 @@ def _prepare(conn: Connection, game: str, match_id: Any, params: elo.EloParams) 
             " WHERE NOT EXISTS (SELECT 1 FROM ladders WHERE game = %s) ON CONFLICT DO NOTHING",
             (game, game),
         )
-        cur.execute(
-            "INSERT INTO ladder_players (bot_id)"
-            " SELECT DISTINCT s.bot_id FROM match_seats s WHERE s.match_id = %s"
-            " AND s.bot_id IS NOT NULL"
-            " AND NOT EXISTS (SELECT 1 FROM ladder_players p WHERE p.bot_id = s.bot_id)"
-            " ORDER BY s.bot_id ON CONFLICT (bot_id) DO NOTHING",
-            (match_id,),
-        )
-        cur.execute(
-            "INSERT INTO ladder_players (builtin)"
-            " SELECT DISTINCT s.builtin FROM match_seats s WHERE s.match_id = %s"
-            " AND s.builtin IS NOT NULL"
-            " AND NOT EXISTS (SELECT 1 FROM ladder_players p WHERE p.builtin = s.builtin)"
-            " ORDER BY s.builtin ON CONFLICT (builtin) DO NOTHING",
-            (match_id,),
-        )
-        # A new version of a bot starts from its lineage's last live rating on this game: that
-        # of the version of the family rated on it most recently, whether or not it is the
-        # direct predecessor (docs/ratings.md, "Bot versions"); anybody else from the start.
-        cur.execute(
-            "INSERT INTO ratings (game, player_id, bot_id, rating, start)"
-            " SELECT DISTINCT ON (seats.player_id) %s::text, seats.player_id, seats.bot_id,"
-            " coalesce(pr.rating, %s::double precision), pr.rating FROM ("
-            f"{_SEAT_PLAYERS}) seats"
-            " LEFT JOIN bots b ON b.id = seats.bot_id"
-            " LEFT JOIN LATERAL (SELECT r.rating FROM bots f"
-            "   JOIN ladder_players fp ON fp.bot_id = f.id"
-            "   JOIN ratings r ON r.game = %s AND r.player_id = fp.id"
-            "   WHERE coalesce(f.family_id, f.id) = coalesce(b.family_id, b.id) AND f.id <> b.id"
-            "   ORDER BY (SELECT max(h.seq) FROM rating_history h"
-            "     WHERE h.game = r.game AND h.player_id = r.player_id) DESC NULLS LAST, f.id DESC"
-            "   LIMIT 1) pr ON b.predecessor_id IS NOT NULL"
-            " WHERE NOT EXISTS (SELECT 1 FROM ratings r"
-            " WHERE r.game = %s AND r.player_id = seats.player_id)"
-            " ORDER BY seats.player_id ON CONFLICT DO NOTHING",
-            (game, params.start_rating, match_id, match_id, game, game),
-        )
+        cur.execute(_ADD_BOT_PLAYERS, ([match_id],))
+        cur.execute(_ADD_BUILTIN_PLAYERS, ([match_id],))
+        cur.execute(_ADD_RATINGS, (game, params.start_rating, [match_id], [match_id], game, game))
         row = cur.execute("SELECT outcome FROM matches WHERE id = %s", (match_id,)).fetchone()
         fixed = reference_ratings(game)
         reference = reference_result(row[0] if row else None, fixed)
@@ -763,10 +729,48 @@ def _batch_end(cur: psycopg.Cursor[tuple[Any, ...]], match_ids: list[Any]) -> in
 
 _SEAT_PLAYERS_OF_MANY = (
     "SELECT s.match_id, s.seat, p.id AS player_id, s.bot_id, s.builtin FROM match_seats s"
-    " JOIN ladder_players p ON p.bot_id = s.bot_id WHERE s.match_id = ANY(%s)"
+    " JOIN ladder_players p ON p.bot_id = s.bot_id WHERE s.match_id = ANY(%s::uuid[])"
     " UNION ALL"
     " SELECT s.match_id, s.seat, p.id, s.bot_id, s.builtin FROM match_seats s"
-    " JOIN ladder_players p ON p.builtin = s.builtin WHERE s.match_id = ANY(%s)"
+    " JOIN ladder_players p ON p.builtin = s.builtin WHERE s.match_id = ANY(%s::uuid[])"
+)
+
+# What a match's rating needs to exist before its transaction locks it (`_prepare` for one
+# match, `_prepare_batch` for many): ladder players for its seats, then a ratings row for each,
+# a new version of a bot starting from its lineage's last live rating on the game (that of the
+# version of the family rated on it most recently, whether or not it is the direct predecessor;
+# docs/ratings.md, "Bot versions"), anybody else from the start. Each insert skips rows that
+# exist before trying: ON CONFLICT alone would wait for any transaction updating the row.
+_ADD_BOT_PLAYERS = (
+    "INSERT INTO ladder_players (bot_id)"
+    " SELECT DISTINCT s.bot_id FROM match_seats s WHERE s.match_id = ANY(%s::uuid[])"
+    " AND s.bot_id IS NOT NULL"
+    " AND NOT EXISTS (SELECT 1 FROM ladder_players p WHERE p.bot_id = s.bot_id)"
+    " ORDER BY s.bot_id ON CONFLICT (bot_id) DO NOTHING"
+)
+_ADD_BUILTIN_PLAYERS = (
+    "INSERT INTO ladder_players (builtin)"
+    " SELECT DISTINCT s.builtin FROM match_seats s WHERE s.match_id = ANY(%s::uuid[])"
+    " AND s.builtin IS NOT NULL"
+    " AND NOT EXISTS (SELECT 1 FROM ladder_players p WHERE p.builtin = s.builtin)"
+    " ORDER BY s.builtin ON CONFLICT (builtin) DO NOTHING"
+)
+_ADD_RATINGS = (
+    "INSERT INTO ratings (game, player_id, bot_id, rating, start)"
+    " SELECT DISTINCT ON (seats.player_id) %s::text, seats.player_id, seats.bot_id,"
+    " coalesce(pr.rating, %s::double precision), pr.rating FROM ("
+    f"{_SEAT_PLAYERS_OF_MANY}) seats"
+    " LEFT JOIN bots b ON b.id = seats.bot_id"
+    " LEFT JOIN LATERAL (SELECT r.rating FROM bots f"
+    "   JOIN ladder_players fp ON fp.bot_id = f.id"
+    "   JOIN ratings r ON r.game = %s AND r.player_id = fp.id"
+    "   WHERE coalesce(f.family_id, f.id) = coalesce(b.family_id, b.id) AND f.id <> b.id"
+    "   ORDER BY (SELECT max(h.seq) FROM rating_history h"
+    "     WHERE h.game = r.game AND h.player_id = r.player_id) DESC NULLS LAST, f.id DESC"
+    "   LIMIT 1) pr ON b.predecessor_id IS NOT NULL"
+    " WHERE NOT EXISTS (SELECT 1 FROM ratings r"
+    " WHERE r.game = %s AND r.player_id = seats.player_id)"
+    " ORDER BY seats.player_id ON CONFLICT DO NOTHING"
 )
 
 
@@ -788,42 +792,11 @@ def _prepare_batch(
         " ON CONFLICT DO NOTHING",
         (games,),
     )
-    cur.execute(
-        "INSERT INTO ladder_players (bot_id)"
-        " SELECT DISTINCT s.bot_id FROM match_seats s WHERE s.match_id = ANY(%s)"
-        " AND s.bot_id IS NOT NULL"
-        " AND NOT EXISTS (SELECT 1 FROM ladder_players p WHERE p.bot_id = s.bot_id)"
-        " ORDER BY s.bot_id ON CONFLICT (bot_id) DO NOTHING",
-        (match_ids,),
-    )
-    cur.execute(
-        "INSERT INTO ladder_players (builtin)"
-        " SELECT DISTINCT s.builtin FROM match_seats s WHERE s.match_id = ANY(%s)"
-        " AND s.builtin IS NOT NULL"
-        " AND NOT EXISTS (SELECT 1 FROM ladder_players p WHERE p.builtin = s.builtin)"
-        " ORDER BY s.builtin ON CONFLICT (builtin) DO NOTHING",
-        (match_ids,),
-    )
+    cur.execute(_ADD_BOT_PLAYERS, (match_ids,))
+    cur.execute(_ADD_BUILTIN_PLAYERS, (match_ids,))
     for game in games:
         of_game = [match_id for match_id in match_ids if found[match_id][0] == game]
-        cur.execute(
-            "INSERT INTO ratings (game, player_id, bot_id, rating, start)"
-            " SELECT DISTINCT ON (seats.player_id) %s::text, seats.player_id, seats.bot_id,"
-            " coalesce(pr.rating, %s::double precision), pr.rating FROM ("
-            f"{_SEAT_PLAYERS_OF_MANY}) seats"
-            " LEFT JOIN bots b ON b.id = seats.bot_id"
-            " LEFT JOIN LATERAL (SELECT r.rating FROM bots f"
-            "   JOIN ladder_players fp ON fp.bot_id = f.id"
-            "   JOIN ratings r ON r.game = %s AND r.player_id = fp.id"
-            "   WHERE coalesce(f.family_id, f.id) = coalesce(b.family_id, b.id) AND f.id <> b.id"
-            "   ORDER BY (SELECT max(h.seq) FROM rating_history h"
-            "     WHERE h.game = r.game AND h.player_id = r.player_id) DESC NULLS LAST, f.id DESC"
-            "   LIMIT 1) pr ON b.predecessor_id IS NOT NULL"
-            " WHERE NOT EXISTS (SELECT 1 FROM ratings r"
-            " WHERE r.game = %s AND r.player_id = seats.player_id)"
-            " ORDER BY seats.player_id ON CONFLICT DO NOTHING",
-            (game, params.start_rating, of_game, of_game, game, game),
-        )
+        cur.execute(_ADD_RATINGS, (game, params.start_rating, of_game, of_game, game, game))
         fixed = reference_ratings(game)
         named = {
             reference.player
