@@ -179,10 +179,26 @@ class MatchHost:
                     for k, a in enumerate(asked)
                 )
             )
-        for a, decision in zip(asked, decisions, strict=True):
-            await self._commit(a.seat, decision)
+        records = [
+            await self._apply(a.seat, decision)
+            for a, decision in zip(asked, decisions, strict=True)
+        ]
+        await self.store.append_step(self.spec.id, self.fence, records)
+        for record, decision in zip(records, decisions, strict=True):
+            await self.hub.publish(
+                self.spec.id,
+                MoveEvent(
+                    record.ply,
+                    record.seat,
+                    decision.move,
+                    decision.defaulted,
+                    decision.elapsed_ms,
+                    record.forced,
+                ),
+            )
 
-    async def _commit(self, seat: int, decision: Decision) -> None:
+    async def _apply(self, seat: int, decision: Decision) -> MoveRecord:
+        """Count, charge and apply one decision (recording its fault); its log record."""
         counter = self._decided.get(decision.result)
         if counter is None:
             counter = self._decided[decision.result] = metrics.DECISIONS.labels(
@@ -193,26 +209,16 @@ class MatchHost:
         if decision.fault is not None:
             await self._record_fault(decision.fault)
         self.state.apply(seat, decision.move)
-        forced = self.game.encode_forced(self.state.forced_moves())
-        await self.store.append_move(
-            self.spec.id,
-            self.fence,
-            MoveRecord(
-                self.ply,
-                seat,
-                self.game.encode_move(decision.move),
-                decision.defaulted,
-                decision.elapsed_ms,
-                forced,
-            ),
-        )
-        await self.hub.publish(
-            self.spec.id,
-            MoveEvent(
-                self.ply, seat, decision.move, decision.defaulted, decision.elapsed_ms, forced
-            ),
+        record = MoveRecord(
+            self.ply,
+            seat,
+            self.game.encode_move(decision.move),
+            decision.defaulted,
+            decision.elapsed_ms,
+            self.game.encode_forced(self.state.forced_moves()),
         )
         self.ply += 1
+        return record
 
     async def _decide(
         self, seat: int, observation: Any, legal: tuple[Any, ...], ply: int

@@ -134,6 +134,20 @@ MOVES_SQL = _INSERT_MOVES + (
 )
 
 
+def _move_row(match_id: str, fence: int, record: MoveRecord) -> tuple[Any, ...]:
+    """A move's row, in the column order of `MOVE_SQL`."""
+    return (
+        match_id,
+        record.ply,
+        record.seat,
+        json.dumps(record.move),
+        record.defaulted,
+        record.elapsed_ms,
+        fence,
+        None if record.forced is None else json.dumps(record.forced),
+    )
+
+
 def _columns(rows: list[tuple[Any, ...]]) -> list[list[Any]]:
     return [list(column) for column in zip(*rows, strict=True)]
 
@@ -466,17 +480,20 @@ class Store:
         """A ply already logged with the same content (its forced moves included, which ride
         in its row) is a no-op; other content raises `PlyConflict`; a stale fencing number
         raises `Fenced`."""
-        row = (
-            match_id,
-            record.ply,
-            record.seat,
-            json.dumps(record.move),
-            record.defaulted,
-            record.elapsed_ms,
-            fence,
-            None if record.forced is None else json.dumps(record.forced),
-        )
+        row = _move_row(match_id, fence, record)
         await self._write_all((MOVE_SQL, row), move=row)
+
+    async def append_step(self, match_id: str, fence: int, records: Sequence[MoveRecord]) -> None:
+        """The moves of one simultaneous step, all or none (one statement): the log then always
+        ends between steps, so a match resumed from it asks the next step of the very seats,
+        in the very order, that an uninterrupted one would (a seat that may move again within
+        the same simultaneous phase would otherwise be asked before the seats still to answer).
+        Same no-op, conflict and fencing rules as `append_move`, row by row."""
+        if len(records) == 1:
+            await self.append_move(match_id, fence, records[0])
+            return
+        rows = [_move_row(match_id, fence, record) for record in records]
+        await self._write_all((MOVES_SQL, tuple(_columns(rows))))
 
     async def append_fault(self, match_id: str, fence: int, record: FaultRecord) -> None:
         await self._write(

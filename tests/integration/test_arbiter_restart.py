@@ -59,6 +59,88 @@ def test_killed_arbiter_resumes_and_reaches_the_same_outcome(
             bot.wait(10)
 
 
+HELD = 424242
+"""The advisory lock a test trigger waits on before a chosen ply's row goes in."""
+
+
+def inside_a_simultaneous_step(database_url: str, match_id: str) -> int:
+    """A ply of the match's log that is not the first of its simultaneous step (the engine,
+    replaying the log, says where each step starts and how many seats it asks)."""
+    import psycopg
+
+    import games
+    from games.play import step
+
+    with psycopg.connect(database_url) as conn:
+        game, players, seed, options = conn.execute(
+            "SELECT game, players, seed, options FROM matches WHERE id = %s", (match_id,)
+        ).fetchone()
+        moves = conn.execute(
+            "SELECT seat, move FROM match_moves WHERE match_id = %s ORDER BY ply", (match_id,)
+        ).fetchall()
+    engine = games.get(game)
+    state = engine.new(players, seed, engine.resolve_options(options))
+    ply = 0
+    while not state.is_over():
+        asked = step(state)
+        if len(asked) > 1:
+            return ply + 1
+        for seat, move in moves[ply : ply + len(asked)]:
+            state.apply(seat, engine.decode_move(move, seat))
+        ply += len(asked)
+    raise AssertionError(f"{game}: no simultaneous step in this match")
+
+
+def test_a_kill_inside_a_simultaneous_step_resumes_to_the_same_outcome(
+    database_url: str, arbiter: Arbiter, tmp_path: Path
+) -> None:
+    """The arbiter dies while it logs a simultaneous step (Magic Trick's sorting: every seat
+    asked at once, answers logged in seat order). The step is logged whole or not at all, so
+    the match resumes at the step's start and asks it again of the same seats; a log ending
+    mid-step would have a seat that may sort again asked before those still to answer."""
+    import psycopg
+
+    tokens = {name: arbiter.add_bot(name) for name in ("alpha", "beta")}
+    bots = [start_bot(arbiter, STEADY, tokens[n], tmp_path / f"{n}.log") for n in tokens]
+    try:
+        stub = arbiter.matches()
+        reference = wait_ended(stub, create_match(stub, SEATS, "step"))
+        held_ply = inside_a_simultaneous_step(database_url, reference.match_id)
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(
+                "CREATE FUNCTION hold_a_ply() RETURNS trigger LANGUAGE plpgsql AS $$"
+                f" BEGIN IF NEW.ply = {held_ply} THEN PERFORM pg_advisory_lock({HELD});"
+                f" PERFORM pg_advisory_unlock({HELD}); END IF; RETURN NEW; END $$"
+            )
+            conn.execute(
+                "CREATE TRIGGER hold_a_ply BEFORE INSERT ON match_moves"
+                " FOR EACH ROW EXECUTE FUNCTION hold_a_ply()"
+            )
+            conn.execute("SELECT pg_advisory_lock(%s)", (HELD,))
+            match_id = create_match(stub, SEATS, "step")
+            waiting = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            deadline = time.monotonic() + 60
+            while conn.execute(waiting).fetchone() == (0,):
+                assert time.monotonic() < deadline, arbiter.log()
+                time.sleep(0.05)
+            arbiter.kill()
+            conn.execute("DROP TRIGGER hold_a_ply ON match_moves")
+            conn.execute("SELECT pg_advisory_unlock(%s)", (HELD,))
+            logged = conn.execute(
+                "SELECT count(*) FROM match_moves WHERE match_id = %s", (match_id,)
+            ).fetchone()
+        assert logged is not None and logged[0] < held_ply, "the step was logged in part"
+        arbiter.start(tmp_path / "arbiter-2.log")
+        resumed = wait_ended(arbiter.matches(), match_id)
+        assert resumed.status == match_pb2.MATCH_STATUS_FINISHED, arbiter.log()
+        assert list(resumed.outcome.scores) == list(reference.outcome.scores)
+        assert resumed.decisions == reference.decisions
+    finally:
+        for bot in bots:
+            bot.terminate()
+            bot.wait(10)
+
+
 def test_match_whose_bots_never_come_is_voided(database_url: str, tmp_path: Path) -> None:
     from tests.integration.services import free_port
 
