@@ -322,9 +322,11 @@ class StandingsCache:
             and last_seq - cached.exact_seq <= self.exact_share * last_seq
         )
 
-    def _reanchored(self, cached: _Fitted, pins: Mapping[int, float]) -> _Fitted:
-        """The same fit on other pins (an operator set, moved or removed an anchor)."""
-        assert cached.standings.posterior is not None
+    def _reanchored(self, cached: _Fitted, pins: Mapping[int, float]) -> _Fitted | None:
+        """The same fit on other pins (an operator set, moved or removed an anchor); None for
+        the fit of an empty ladder, which holds nothing to re-anchor."""
+        if cached.standings.posterior is None:
+            return None
         standings = fold(cached.standings.posterior, (), self.params, anchor=pins)
         return dataclasses.replace(cached, standings=standings, pins=pins)
 

@@ -113,9 +113,14 @@ def test_a_void_replays_the_ladder_with_the_pins_it_was_rated_with(
 
 def test_setting_moving_and_removing_an_anchor(database_url: str, conn: Conn) -> None:
     bots = add_bots(conn, ["ann"])
+    cache = StandingsCache()
+    assert leaderboard(conn, GAME, cache).entries == (), "an empty fit, re-anchored below"
+    set_anchor(conn, GAME, "builtin:random", 1400.0)
     insert_matches(conn, [Synthetic(("ann", "builtin:random"), (1, 2))], bots)
     assert rate_finished(database_url) == 1
-    cache = StandingsCache()
+    first = {e.player: e for e in leaderboard(conn, GAME, cache).entries}
+    assert first["builtin:random"].anchor and first["builtin:random"].elo == 1400.0
+    assert remove_anchor(conn, GAME, "builtin:random")
     before = {e.player: e for e in leaderboard(conn, GAME, cache).entries}
     assert not before["builtin:random"].anchor
     set_anchor(conn, GAME, "builtin:random", 1234.5)
