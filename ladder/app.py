@@ -180,6 +180,7 @@ def leaderboard_message(board: queries.Leaderboard) -> ladder_pb2.GetLeaderboard
             provisional=entry.provisional,
             last_played=_timestamp(entry.last_played),
             reference=entry.reference,
+            anchor=entry.anchor,
         )
         if entry.standing is not None:
             row.standing.CopyFrom(

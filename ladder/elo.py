@@ -35,6 +35,7 @@ __all__ = [
     "expected_score",
     "is_provisional",
     "k_factor",
+    "pinned_update",
     "reference_update",
     "update",
 ]
@@ -164,6 +165,39 @@ def _transfer(k: float, expected_minus_half: float, score_minus_half: float) -> 
     return round(raw * _SCALE_TO_GRAIN) / _SCALE_TO_GRAIN
 
 
+def pinned_update(
+    ratings: Sequence[float],
+    games_played: Sequence[int],
+    ranks: Sequence[int],
+    pins: Sequence[float | None],
+    params: EloParams = DEFAULT_PARAMS,
+) -> EloUpdate:
+    """Rate one finished match in which some seats hold pinned players (anchors).
+
+    ``pins[i]`` is seat i's pinned rating, or None for a seat that moves. A pinned seat is read
+    at its pin (whatever ``ratings[i]`` says) and never moves: its new rating is the pin and
+    its delta 0. Every other seat moves exactly as ``update`` moves it in the same match with
+    the pinned seats at their pins: its K is divided by N - 1, N counting the pinned seats, and
+    it exchanges points with them as with anyone else. Such a match is not zero-sum; the points
+    a pinned seat would have won or lost are what keeps the scale where the pins put it.
+    """
+    if len(pins) != len(ratings):
+        raise ValueError("ratings and pins must have one entry per seat")
+    for pin in pins:
+        if pin is not None and not math.isfinite(pin):
+            raise ValueError(f"pin {pin!r} is not finite")
+    read = [rating if pin is None else pin for rating, pin in zip(ratings, pins, strict=True)]
+    moved = update(read, games_played, ranks, params)
+    deltas = tuple(
+        0.0 if pin is not None else delta for pin, delta in zip(pins, moved.deltas, strict=True)
+    )
+    new = tuple(
+        pin if pin is not None else rating + delta
+        for rating, pin, delta in zip(read, pins, deltas, strict=True)
+    )
+    return EloUpdate(ratings=new, deltas=deltas)
+
+
 def reference_update(
     rating: float,
     games_played: int,
@@ -172,12 +206,6 @@ def reference_update(
     params: EloParams = DEFAULT_PARAMS,
 ) -> EloUpdate:
     """Rate a solo match: the bot moves exactly as after a two-player match against a bot
-    rated ``reference``, and the reference player does not move at all."""
-    if not math.isfinite(rating):
-        raise ValueError(f"rating {rating!r} is not finite")
-    delta = _transfer(
-        k_factor(games_played, params),
-        _expected_minus_half(rating - reference, params.scale),
-        _score_minus_half(*ranks),
-    )
-    return EloUpdate(ratings=(rating + delta, reference), deltas=(delta, 0.0))
+    rated ``reference``, and the reference player does not move at all (``pinned_update`` with
+    the reference player's seat pinned)."""
+    return pinned_update((rating, reference), (games_played, 0), ranks, (None, reference), params)

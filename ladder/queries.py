@@ -38,7 +38,7 @@ from ladder.standings import (
     fit,
     fold,
 )
-from ladder.store import reference_ratings, tuples
+from ladder.store import pins_of, reference_ratings, tuples
 from server.codec import kind_field
 
 __all__ = [
@@ -100,6 +100,9 @@ class LeaderboardEntry:
     last_played: datetime.datetime
     reference: bool = False
     """A built-in of fixed rating (a solo match's opponent): its Elo never moves."""
+    anchor: bool = False
+    """A built-in the operator pinned at its rating (docs/ratings.md, "Anchors"): its Elo never
+    moves, and the standings are on the scale the anchors' pins set."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +225,8 @@ class _Fitted:
     seconds: float
     finished: float
     saved: float
+    pins: Mapping[int, float] = dataclasses.field(default_factory=dict)
+    """The pinned players (ladder player id -> rating) the standings are anchored on."""
 
 
 class StandingsCache:
@@ -274,15 +279,19 @@ class StandingsCache:
                 "SELECT generation, last_seq FROM ladders WHERE game = %s", (game,)
             ).fetchone()
             generation, last_seq = row if row is not None else (0, 0)
+            pins = {player: rating for (_, player), rating in pins_of(cur, [game]).items()}
             cached = self._fits.get(game)
             restarted = cached is None
             if cached is None:
-                cached = self._stored(conn, game, generation)
+                cached = self._stored(conn, game, generation, pins)
+            reanchored = cached is not None and cached.pins != pins
+            if cached is not None and reanchored:
+                cached = self._reanchored(cached, pins)
             if cached is not None and (cached.generation, cached.last_seq) == (
                 generation,
                 last_seq,
             ):
-                return cached, ("snapshot" if restarted else None)
+                return cached, ("snapshot" if restarted else "anchors" if reanchored else None)
             current = cached is not None and cached.generation == generation
             if cached is not None and current and self._foldable(cached, last_seq):
                 assert cached.standings.posterior is not None
@@ -290,6 +299,7 @@ class StandingsCache:
                     cached.standings.posterior,
                     history_matches(conn, game, cached.last_seq, last_seq),
                     self.params,
+                    anchor=pins,
                 )
                 fitted = dataclasses.replace(cached, last_seq=last_seq, standings=standings)
                 return fitted, ("snapshot" if restarted else "fold")
@@ -302,8 +312,9 @@ class StandingsCache:
                 start = "cold"
                 matches = compile_log(history_matches(conn, game, 0, last_seq))
         warm = cached.standings.log_strengths if cached is not None else None
-        standings = fit(matches, self.params, warm_start=warm)
-        return _Fitted(generation, last_seq, last_seq, matches, standings, 0.0, 0.0, 0.0), start
+        standings = fit(matches, self.params, warm_start=warm, anchor=pins)
+        fitted = _Fitted(generation, last_seq, last_seq, matches, standings, 0.0, 0.0, 0.0, pins)
+        return fitted, start
 
     def _foldable(self, cached: _Fitted, last_seq: int) -> bool:
         return (
@@ -311,12 +322,23 @@ class StandingsCache:
             and last_seq - cached.exact_seq <= self.exact_share * last_seq
         )
 
-    def _stored(self, conn: Connection, game: str, generation: int) -> _Fitted | None:
-        """The game's stored fit, as a starting point, if it is of the current generation."""
+    def _reanchored(self, cached: _Fitted, pins: Mapping[int, float]) -> _Fitted | None:
+        """The same fit on other pins (an operator set, moved or removed an anchor); None for
+        the fit of an empty ladder, which holds nothing to re-anchor."""
+        if cached.standings.posterior is None:
+            return None
+        standings = fold(cached.standings.posterior, (), self.params, anchor=pins)
+        return dataclasses.replace(cached, standings=standings, pins=pins)
+
+    def _stored(
+        self, conn: Connection, game: str, generation: int, pins: Mapping[int, float]
+    ) -> _Fitted | None:
+        """The game's stored fit, as a starting point, if it is of the current generation.
+        Stored fits hold no anchoring: the pins of the moment are applied to them."""
         stored = snapshots.load(conn, game)
         if stored is None or stored.generation != generation:
             return None
-        standings = fold(stored.posterior, (), self.params)
+        standings = fold(stored.posterior, (), self.params, anchor=pins)
         return _Fitted(
             stored.generation,
             stored.last_seq,
@@ -326,6 +348,7 @@ class StandingsCache:
             0.0,
             0.0,
             time.monotonic(),
+            pins,
         )
 
     def _keep(
@@ -431,6 +454,12 @@ def leaderboard(
             " WHERE r.game = %s AND r.games > 0",
             (BUILTIN_PREFIX, game),
         ).fetchall()
+        pinned = {
+            BUILTIN_PREFIX + name
+            for (name,) in cur.execute(
+                "SELECT builtin FROM ladder_anchors WHERE game = %s", (game,)
+            ).fetchall()
+        }
     fixed = reference_ratings(game)
     unsorted = []
     for player_id, name, builtin, rating, games, updated_at in rows:
@@ -460,6 +489,7 @@ def leaderboard(
             standing=interval,
             last_played=updated_at,
             reference=builtin and name.removeprefix(BUILTIN_PREFIX) in fixed,
+            anchor=name in pinned,
         )
         for position, (name, builtin, rating, games, updated_at, interval) in enumerate(
             unsorted, start=1

@@ -22,10 +22,15 @@ makes the objective strictly concave, so the Hessian is invertible.
 
 Anchoring. The likelihood does not change if every strength is multiplied by the same factor, so
 the published numbers are differences: by default the mean of the established (non-provisional)
-bots is held at ``anchor_rating``; a fixed set of reference bots can be pinned instead. The 95%
-interval of a bot is that of its anchored number: the variance of theta_i minus the anchor mean,
-taken from the inverse of the observed information (the Hessian of the negative log-posterior at
-the optimum), so the uncertainty of the anchor itself is included.
+bots is held at ``anchor_rating``; a fixed set of reference bots can be held there instead, or
+pinned players each at a rating of its own (``anchor`` as a mapping). Pins fix the offset, not
+the scale (which the model fixes): the published numbers are the fitted differences shifted by
+the offset that matches the pins best in least squares, which puts the pins' mean at the mean
+of the pinned players' fitted numbers, and each pinned player within its fitted distance of its
+pin. Two ladders pinned alike then report the same numbers for the same bots, up to their
+intervals. The 95% interval of a bot is that of its anchored number: the variance of theta_i
+minus the anchor mean, taken from the inverse of the observed information (the Hessian of the
+negative log-posterior at the optimum), so the uncertainty of the anchor itself is included.
 
 The fit. Newton's method on the log-posterior with the analytic gradient and a dense Hessian,
 vectorised with numpy: eight or nine steps from a cold start on the benchmark's ladders, about
@@ -69,6 +74,7 @@ __all__ = [
     "extend_log",
     "fit",
     "fold",
+    "pinned_offset",
 ]
 
 BotId = TypeVar("BotId", bound=Hashable)
@@ -76,6 +82,8 @@ BotId = TypeVar("BotId", bound=Hashable)
 FloatArray = npt.NDArray[np.float64]
 IndexArray = npt.NDArray[np.intp]
 _Scalar = TypeVar("_Scalar", bound=np.generic)
+Anchor = Collection[BotId] | Mapping[BotId, float]
+"""Bots whose mean is held at ``anchor_rating``, or bots pinned each at a rating."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +270,7 @@ def fit(
     log: MatchLog[BotId],
     params: StandingsParams = DEFAULT_PARAMS,
     warm_start: Mapping[BotId, float] | None = None,
-    anchor: Collection[BotId] | None = None,
+    anchor: Anchor[BotId] | None = None,
 ) -> Standings[BotId]:
     """Fit the standings of ``log``.
 
@@ -270,7 +278,9 @@ def fit(
     the average, and a refit after a few new matches then takes about three Newton steps.
     ``anchor`` pins the mean of those bots (the ones present in the log) at
     ``params.anchor_rating``; by default the established bots are the anchor, or every bot
-    while none is established yet.
+    while none is established yet. A mapping of bots to ratings pins each at its own rating
+    (``pinned_offset``); pinned bots absent from the log are left out, and with none present
+    the default anchor applies.
     """
     n = len(log.bots)
     if n == 0:
@@ -292,7 +302,7 @@ def fold(
     posterior: Posterior[BotId],
     matches: Iterable[Mapping[BotId, int]],
     params: StandingsParams = DEFAULT_PARAMS,
-    anchor: Collection[BotId] | None = None,
+    anchor: Anchor[BotId] | None = None,
 ) -> Standings[BotId]:
     """The standings after ``matches`` are added to the log ``posterior`` was fitted on,
     starting from that fit and reading only the new matches (module doc: an approximation
@@ -321,10 +331,20 @@ def fold(
     return _standings(folded, params, anchor, iterations, converged)
 
 
+def pinned_offset(pins: Mapping[BotId, float], fitted: Mapping[BotId, float]) -> float:
+    """The offset c that puts fitted numbers (known up to an offset) on the pins' scale: it
+    minimises the sum over pinned bots of (c + fitted[bot] - pins[bot])^2, so c is the mean of
+    pins - fitted. Only bots in both mappings count."""
+    present = [bot for bot in pins if bot in fitted]
+    if not present:
+        raise ValueError("none of the pinned bots has played a match in this log")
+    return math.fsum(pins[bot] - fitted[bot] for bot in present) / len(present)
+
+
 def _standings(
     posterior: Posterior[BotId],
     params: StandingsParams,
-    anchor: Collection[BotId] | None,
+    anchor: Anchor[BotId] | None,
     iterations: int,
     converged: bool,
 ) -> Standings[BotId]:
@@ -332,6 +352,11 @@ def _standings(
     n = len(posterior.bots)
     theta, games = posterior.theta, posterior.games
     provisional = games < params.provisional_games
+    to_elo = params.scale / math.log(10.0)
+    pins: Mapping[BotId, float] = {}
+    if isinstance(anchor, Mapping):
+        pins = anchor
+        anchor = [bot for bot in posterior.bots if bot in pins] or None
     if anchor is None:
         chosen = np.flatnonzero(~provisional)
         if chosen.size == 0:
@@ -344,8 +369,11 @@ def _standings(
     covariance = np.linalg.inv(posterior.hessian)
     anchor_mean = covariance[:, chosen].mean(axis=1)
     variance = np.diag(covariance) - 2.0 * anchor_mean + anchor_mean[chosen].mean()
-    to_elo = params.scale / math.log(10.0)
-    ratings = params.anchor_rating + to_elo * (theta - theta[chosen].mean())
+    if pins and anchor is not None:
+        fitted = {bot: float(to_elo * theta[i]) for i, bot in enumerate(posterior.bots)}
+        ratings = pinned_offset(pins, fitted) + to_elo * theta
+    else:
+        ratings = params.anchor_rating + to_elo * (theta - theta[chosen].mean())
     stderr = to_elo * np.sqrt(np.maximum(variance, 0.0))
     z = NormalDist().inv_cdf(0.5 + params.confidence / 2.0)
 

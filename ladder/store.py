@@ -56,6 +56,7 @@ from ladder.metrics import MATCHES_RATED, RATING_FAILURES, RATING_QUEUE, RATING_
 __all__ = [
     "PlayerKey",
     "RatedSeat",
+    "pins_of",
     "rate_finished",
     "rate_match",
     "rate_queued",
@@ -383,6 +384,27 @@ def _prepare_reference(
     )
 
 
+def pins_of(cur: psycopg.Cursor[tuple[Any, ...]], games: list[str]) -> dict[tuple[str, int], float]:
+    """(game, ladder player id) -> pinned rating of every player the ladders of ``games`` hold
+    still: the operator's anchors (``ladder.anchors``) and the games' reference players. Read
+    under the games' rating lock, which setting an anchor takes alone."""
+    found: dict[tuple[str, int], float] = {}
+    for game, player_id, rating in cur.execute(
+        "SELECT a.game, p.id, a.rating FROM ladder_anchors a"
+        " JOIN ladder_players p ON p.builtin = a.builtin WHERE a.game = ANY(%s)",
+        (games,),
+    ):
+        found[(game, int(player_id))] = float(rating)
+    for game in games:
+        fixed = reference_ratings(game)
+        if fixed:
+            for player_id, name in cur.execute(
+                "SELECT id, builtin FROM ladder_players WHERE builtin = ANY(%s)", (list(fixed),)
+            ):
+                found[(game, int(player_id))] = fixed[name]
+    return found
+
+
 _SEAT_PLAYERS = (
     "SELECT s.seat, p.id AS player_id, s.bot_id, s.builtin FROM match_seats s"
     " JOIN ladder_players p ON p.bot_id = s.bot_id WHERE s.match_id = %s"
@@ -435,22 +457,19 @@ def _apply(conn: Connection, game: str, match_id: Any, params: elo.EloParams) ->
                 (game, sorted(ids)),
             )
         }
-        before = [locked[player_id] for player_id in ids]
-        if reference is not None:
-            update = elo.reference_update(
-                before[0][0],
-                before[0][1],
-                (chosen[0].rank, chosen[1].rank),
-                fixed[reference.player],
-                params,
-            )
-        else:
-            update = elo.update(
-                [rating for rating, _ in before],
-                [games for _, games in before],
-                [seat.rank for seat in chosen],
-                params,
-            )
+        pinned = pins_of(cur, [game])
+        pins = [pinned.get((game, player_id)) for player_id in ids]
+        before = [
+            locked[player_id] if pin is None else (pin, locked[player_id][1])
+            for player_id, pin in zip(ids, pins, strict=True)
+        ]
+        update = elo.pinned_update(
+            [rating for rating, _ in before],
+            [games for _, games in before],
+            [seat.rank for seat in chosen],
+            pins,
+            params,
+        )
         seq_row = cur.execute(
             "UPDATE ladders SET last_seq = last_seq + 1 WHERE game = %s RETURNING last_seq",
             (game,),
@@ -464,11 +483,24 @@ def _apply(conn: Connection, game: str, match_id: Any, params: elo.EloParams) ->
         with conn.cursor() as cursor:
             cursor.executemany(
                 "INSERT INTO rating_history (match_id, seat, game, seq, player_id, rank, before,"
-                " after, delta, games) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                " after, delta, games, pinned)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 [
-                    (match_id, seat.seat, game, seq, player_id, seat.rank, old, new, delta, n + 1)
-                    for seat, player_id, (old, n), new, delta in zip(
-                        chosen, ids, before, update.ratings, update.deltas, strict=True
+                    (
+                        match_id,
+                        seat.seat,
+                        game,
+                        seq,
+                        player_id,
+                        seat.rank,
+                        old,
+                        new,
+                        delta,
+                        n + 1,
+                        pin,
+                    )
+                    for seat, player_id, (old, n), new, delta, pin in zip(
+                        chosen, ids, before, update.ratings, update.deltas, pins, strict=True
                     )
                 ],
             )
@@ -527,8 +559,8 @@ def _replay_from(
     before ``seq``, and set the ratings rows of every player concerned to their last value."""
     cur = tuples(conn)
     rows = cur.execute(
-        "SELECT seq, match_id, seat, player_id, rank, before, after, games FROM rating_history"
-        " WHERE game = %s AND seq > %s ORDER BY seq, seat",
+        "SELECT seq, match_id, seat, player_id, rank, before, after, games, pinned"
+        " FROM rating_history WHERE game = %s AND seq > %s ORDER BY seq, seat",
         (game, seq),
     ).fetchall()
     concerned = sorted({row[3] for row in rows} | set(voided_players))
@@ -566,26 +598,24 @@ def _replay_from(
             stop += 1
         match = rows[start:stop]
         ids = [row[3] for row in match]
-        if len(ids) == 2 and ids[1] in references:
-            update = elo.reference_update(
-                state[ids[0]][0],
-                state[ids[0]][1],
-                (match[0][4], match[1][4]),
-                references[ids[1]],
-                params,
-            )
-        else:
-            update = elo.update(
-                [state[player_id][0] for player_id in ids],
-                [state[player_id][1] for player_id in ids],
-                [row[4] for row in match],
-                params,
-            )
+        # A row rated before pins were recorded is pinned if its player is a reference player.
+        pins = [row[8] if row[8] is not None else references.get(row[3]) for row in match]
+        update = elo.pinned_update(
+            [state[player_id][0] for player_id in ids],
+            [state[player_id][1] for player_id in ids],
+            [row[4] for row in match],
+            pins,
+            params,
+        )
         for row, new, delta in zip(match, update.ratings, update.deltas, strict=True):
             old, games = state[row[3]]
             state[row[3]] = (new, games + 1)
             changed.write(f"{row[1]}\t{row[2]}\t{old!r}\t{new!r}\t{delta!r}\t{games + 1}\n")
         start = stop
+
+    for (_, player_id), pin in pins_of(cur, [game]).items():
+        if player_id in state:  # a pinned player's row stays at its pin of the moment
+            state[player_id] = (pin, state[player_id][1])
 
     cur.execute(
         "CREATE TEMPORARY TABLE replayed (match_id uuid, seat integer, before double precision,"
@@ -624,7 +654,6 @@ class _Planned:
     game: str
     chosen: list[RatedSeat]
     ids: list[int]
-    reference: float | None
 
 
 def _apply_batch(conn: Connection, match_ids: list[Any], params: elo.EloParams) -> tuple[int, int]:
@@ -846,13 +875,7 @@ def _plan(
         player_ids[(None, reference.player)] = references[reference.player]
     if len(chosen) < 2:
         return None
-    return _Planned(
-        match_id,
-        game,
-        chosen,
-        [player_ids[seat.player] for seat in chosen],
-        fixed[reference.player] if reference is not None else None,
-    )
+    return _Planned(match_id, game, chosen, [player_ids[seat.player] for seat in chosen])
 
 
 def _apply_planned(
@@ -873,6 +896,7 @@ def _apply_planned(
             ([game for game, _ in keys], [player_id for _, player_id in keys]),
         )
     }
+    pinned = pins_of(cur, sorted({p.game for p in planned}))
     counts: dict[str, int] = {}
     for match in planned:
         counts[match.game] = counts.get(match.game, 0) + 1
@@ -889,26 +913,22 @@ def _apply_planned(
     numbered = []
     for match in planned:
         before = [state[(match.game, player_id)] for player_id in match.ids]
-        if match.reference is not None:
-            update = elo.reference_update(
-                before[0].rating,
-                before[0].games,
-                (match.chosen[0].rank, match.chosen[1].rank),
-                match.reference,
-                params,
-            )
-        else:
-            update = elo.update(
-                [player.rating for player in before],
-                [player.games for player in before],
-                [seat.rank for seat in match.chosen],
-                params,
-            )
+        match_pins = [pinned.get((match.game, player_id)) for player_id in match.ids]
+        for player, pin in zip(before, match_pins, strict=True):
+            if pin is not None:
+                player.rating = pin
+        update = elo.pinned_update(
+            [player.rating for player in before],
+            [player.games for player in before],
+            [seat.rank for seat in match.chosen],
+            match_pins,
+            params,
+        )
         seq = first_seq[match.game]
         first_seq[match.game] += 1
         numbered.append((match.match_id, seq, len(match.chosen)))
-        for seat, player_id, player, new, delta in zip(
-            match.chosen, match.ids, before, update.ratings, update.deltas, strict=True
+        for seat, player_id, player, new, delta, pin in zip(
+            match.chosen, match.ids, before, update.ratings, update.deltas, match_pins, strict=True
         ):
             history.append(
                 (
@@ -922,6 +942,7 @@ def _apply_planned(
                     new,
                     delta,
                     player.games + 1,
+                    pin,
                 )
             )
             player.rating, player.games = new, player.games + 1
@@ -934,7 +955,7 @@ def _apply_planned(
     )
     with cur.copy(
         "COPY rating_history (match_id, seat, game, seq, player_id, rank, before, after, delta,"
-        " games) FROM STDIN"
+        " games, pinned) FROM STDIN"
     ) as copy:
         for record in history:
             copy.write_row(record)

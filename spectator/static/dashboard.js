@@ -77,7 +77,7 @@ function matchesText(count) {
   return `${count} rated match${count === 1 ? "" : "es"}`;
 }
 
-function playerLabel(name, builtin, reference) {
+function playerLabel(name, builtin, reference, anchor) {
   return el(
     "span",
     { class: "player-name" },
@@ -85,6 +85,9 @@ function playerLabel(name, builtin, reference) {
     builtin ? el("span", { class: "badge builtin", title: "built-in bot", text: "built-in" }) : null,
     reference
       ? el("span", { class: "badge reference", title: "solo reference: fixed rating", text: "reference" })
+      : null,
+    anchor
+      ? el("span", { class: "badge anchor", title: "anchor: pinned at its rating by the operator", text: "anchor" })
       : null,
   );
 }
@@ -151,7 +154,7 @@ function renderLeaderboard(board) {
             "aria-pressed": selected ? "true" : "false",
             onclick: () => selectPlayer(entry.player),
           },
-          playerLabel(entry.player, entry.builtin, entry.reference),
+          playerLabel(entry.player, entry.builtin, entry.reference, entry.anchor),
         ),
         " ",
         el("a", {

@@ -182,6 +182,8 @@ def parse_premiere(words: list[str], where: str) -> Invocation:
     path: list[str] = []
     rest = list(words[1:])
     while isinstance(command, click.Group):
+        if command.invoke_without_command and (not rest or rest[0].startswith("-")):
+            break  # a group that runs on its own too (`premiere ladder [flags]`)
         assert rest, f"{where}: `{' '.join(words)}` names a group, not a command"
         name = rest.pop(0)
         sub = command.commands.get(name)

@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 from games import all_games
+from ladder.anchors import set_anchor
 from tests.integration.services import scratch_database
 from tests.ladder.synthetic import Synthetic, add_bots, insert_matches, random_matches
 from tests.ladder.test_api import Ladder
@@ -76,6 +77,7 @@ def expected_rows(board: dict[str, Any]) -> list[dict[str, Any]]:
                 "provisional": entry["provisional"],
                 "builtin": entry["builtin"],
                 "reference": entry["reference"],
+                "anchor": entry["anchor"],
             }
         )
     return rows
@@ -90,6 +92,7 @@ SHOWN_ROWS = """() => [...document.querySelectorAll('#leaderboard tbody tr')].ma
   provisional: row.querySelector('.badge.provisional') !== null,
   builtin: row.querySelector('.badge.builtin') !== null,
   reference: row.querySelector('.badge.reference') !== null,
+  anchor: row.querySelector('.badge.anchor') !== null,
 }))"""
 
 SHOWN_MATCHES = (
@@ -188,6 +191,8 @@ def test_dashboard_in_a_real_browser(database_url: str, browser: Browser, tmp_pa
         assert page.is_hidden("#leaderboard") and page.is_hidden("#history-section")
 
         # Matches finish; the ladder rates them and the open page picks them up by itself.
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            set_anchor(conn, TRICKS, "builtin:heuristic", 1620.0)
         with psycopg.connect(database_url) as conn:
             tricks = random_matches(30, TRICKS_PLAYERS, seed=7)
             tricks_ids = insert_matches(conn, tricks, bots)
@@ -223,6 +228,12 @@ def test_dashboard_in_a_real_browser(database_url: str, browser: Browser, tmp_pa
         assert page.is_hidden("#leaderboard-empty")
         assert {row["player"] for row in want} == set(TRICKS_PLAYERS)
         assert [row["builtin"] for row in want].count(True) == 1
+        # The operator's anchor: badged, at its pin, and the standings on its scale.
+        assert [row["player"] for row in want if row["anchor"]] == ["builtin:heuristic"]
+        pinned = page.locator("#leaderboard tr[data-player='builtin:heuristic']")
+        expect(pinned.locator(".badge.anchor")).to_have_text("anchor")
+        expect(pinned.locator(".elo")).to_have_text("1620")
+        expect(pinned.locator(".standing")).to_contain_text("1620 (")
         assert any(row["provisional"] for row in want)
         summary = page.inner_text("#leaderboard-summary")
         assert "6 players" in summary and "30 rated matches" in summary
@@ -309,7 +320,10 @@ def test_dashboard_in_a_real_browser(database_url: str, browser: Browser, tmp_pa
         for chip, seat in zip(chips.all(), by_rank, strict=True):
             delta = seat["rating_delta"]
             sign = "+" if delta > 0 else "\u2212"
-            assert chip.locator(".delta").inner_text() == f"{sign}{abs(delta):.1f}"
+            shown = f"{sign}{abs(delta):.1f}"
+            if shown[1:] == "0.0":  # the anchor's seats, among others: it never moves
+                shown = "\u00b10.0"
+            assert chip.locator(".delta").inner_text() == shown
             assert chip.locator(".place").inner_text() == str(seat["rank"])
 
         # Its replay: the moves in a view on the page, and the JSON link.

@@ -93,6 +93,7 @@ class LeaderboardEntry(_message.Message):
     STANDING_FIELD_NUMBER: _builtins.int
     LAST_PLAYED_FIELD_NUMBER: _builtins.int
     REFERENCE_FIELD_NUMBER: _builtins.int
+    ANCHOR_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     """Place on the leaderboard, from 1, by official standing."""
     player: _builtins.str
@@ -108,6 +109,10 @@ class LeaderboardEntry(_message.Message):
     reference: _builtins.bool
     """True for a built-in of fixed rating that solo matches are rated against (Movie Fight's
     automa levels): its Elo never moves.
+    """
+    anchor: _builtins.bool
+    """True for a built-in the operator pinned at its rating (an anchor): its Elo never moves,
+    and the standings are reported on the scale the anchors' pins set.
     """
     @_builtins.property
     def standing(self) -> Global___Standing:
@@ -129,10 +134,11 @@ class LeaderboardEntry(_message.Message):
         standing: Global___Standing | None = ...,
         last_played: _timestamp_pb2.Timestamp | None = ...,
         reference: _builtins.bool = ...,
+        anchor: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["last_played", b"last_played", "standing", b"standing"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["builtin", b"builtin", "elo", b"elo", "games", b"games", "last_played", b"last_played", "player", b"player", "provisional", b"provisional", "rank", b"rank", "reference", b"reference", "standing", b"standing"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["anchor", b"anchor", "builtin", b"builtin", "elo", b"elo", "games", b"games", "last_played", b"last_played", "player", b"player", "provisional", b"provisional", "rank", b"rank", "reference", b"reference", "standing", b"standing"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
