@@ -7,7 +7,6 @@ from __future__ import annotations
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
@@ -18,17 +17,13 @@ from click.testing import CliRunner
 from ladder.store import rate_finished
 from premiere.cli import main
 from server.bots import add_bot
-from tests.integration.services import scratch_database
 from tests.ladder.synthetic import GAME, Synthetic, insert_matches
 from tests.ladder.test_api import Ladder
 
 
 @pytest.fixture
-def database_url(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[str]:
-    with scratch_database() as url:
-        monkeypatch.setenv("PREMIERE_DATABASE_URL", url)
-        monkeypatch.setenv("PREMIERE_STATE_DIR", str(tmp_path))
-        yield url
+def database_url(cli_database_url: str) -> str:
+    return cli_database_url
 
 
 def _anchors(database_url: str) -> list[tuple[str, str, float]]:

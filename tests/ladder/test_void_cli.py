@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import psycopg
 import pytest
 from click.testing import CliRunner
 
 from ladder.store import rate_finished
 from premiere.cli import main
-from tests.integration.services import scratch_database
 from tests.ladder.synthetic import Synthetic, add_bots, insert_matches
 
 
 @pytest.fixture
-def database_url(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> Iterator[str]:
-    with scratch_database() as url:
-        monkeypatch.setenv("PREMIERE_DATABASE_URL", url)
-        monkeypatch.setenv("PREMIERE_STATE_DIR", str(tmp_path))
-        yield url
+def database_url(cli_database_url: str) -> str:
+    return cli_database_url
 
 
 def test_void_removes_a_rated_match_and_replays_the_rest(database_url: str) -> None:
