@@ -20,8 +20,7 @@ from psycopg.pq import TransactionStatus
 
 from games import registry
 from games.bots import bot_names
-from ladder.store import _LOCK_KEY as LOCK_KEY
-from ladder.store import reference_ratings, tuples
+from ladder.store import GAME_LOCK_KEY, reference_ratings, tuples
 
 __all__ = ["Anchor", "anchors", "remove_anchor", "set_anchor"]
 
@@ -68,7 +67,7 @@ def set_anchor(conn: Connection, game: str, player: str, rating: float) -> None:
     _idle(conn)
     with conn.transaction():
         cur = tuples(conn)
-        cur.execute(f"SELECT pg_advisory_xact_lock({LOCK_KEY})", (game,))
+        cur.execute(f"SELECT pg_advisory_xact_lock({GAME_LOCK_KEY})", (game,))
         cur.execute(
             "INSERT INTO ladder_anchors (game, builtin, rating) VALUES (%s, %s, %s)"
             " ON CONFLICT (game, builtin) DO UPDATE SET rating = excluded.rating,"
@@ -88,7 +87,7 @@ def remove_anchor(conn: Connection, game: str, player: str) -> bool:
     _idle(conn)
     with conn.transaction():
         cur = tuples(conn)
-        cur.execute(f"SELECT pg_advisory_xact_lock({LOCK_KEY})", (game,))
+        cur.execute(f"SELECT pg_advisory_xact_lock({GAME_LOCK_KEY})", (game,))
         row = cur.execute(
             "DELETE FROM ladder_anchors WHERE game = %s AND builtin = %s RETURNING 1",
             (game, player.removeprefix(BUILTIN_PREFIX)),

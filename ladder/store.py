@@ -76,7 +76,10 @@ _RETRIES = 5
 """Attempts at one application when PostgreSQL reports a deadlock or serialization failure.
 The lock order makes deadlocks impossible between ratings; this is a seat belt."""
 
-_LOCK_KEY = "hashtextextended('premiere.ladder:' || %s, 0)"
+GAME_LOCK_KEY = "hashtextextended('premiere.ladder:' || %s, 0)"
+"""One game's advisory lock key (the game is its parameter): each rating holds it shared, and
+a void or a change of the game's anchors holds it alone, so none runs while a rating is in
+flight."""
 _PASS_KEY = "hashtextextended('premiere.ladder.rating-pass', 0)"
 """Held (session level) by the one rating pass running at a time, whichever process runs it."""
 
@@ -273,7 +276,7 @@ def void_match(
         if row is None:
             raise LookupError(f"no match {match_id}")
         game = row[0]
-        cur.execute(f"SELECT pg_advisory_xact_lock({_LOCK_KEY})", (game,))
+        cur.execute(f"SELECT pg_advisory_xact_lock({GAME_LOCK_KEY})", (game,))
         status_row = cur.execute(
             "SELECT status FROM matches WHERE id = %s FOR UPDATE", (match_id,)
         ).fetchone()
@@ -417,7 +420,7 @@ _SEAT_PLAYERS = (
 def _apply(conn: Connection, game: str, match_id: Any, params: elo.EloParams) -> bool:
     with conn.transaction():
         cur = tuples(conn)
-        cur.execute(f"SELECT pg_advisory_xact_lock_shared({_LOCK_KEY})", (game,))
+        cur.execute(f"SELECT pg_advisory_xact_lock_shared({GAME_LOCK_KEY})", (game,))
         match = cur.execute(
             "SELECT status, outcome, players FROM matches WHERE id = %s", (match_id,)
         ).fetchone()
@@ -686,7 +689,7 @@ def _apply_batch(conn: Connection, match_ids: list[Any], params: elo.EloParams) 
             )
         ]
         for game in games:
-            cur.execute(f"SELECT pg_advisory_xact_lock_shared({_LOCK_KEY})", (game,))
+            cur.execute(f"SELECT pg_advisory_xact_lock_shared({GAME_LOCK_KEY})", (game,))
         found = {
             match_id: (game, status, rated, outcome, players)
             for match_id, game, status, rated, outcome, players in cur.execute(
