@@ -10,7 +10,9 @@ from premiere_bot import Bot
 from premiere_bot.bot import Decision
 from premiere_wire import bot_gateway_pb2
 
-SLOW_S = 0.12
+SLOW_S = 0.25
+"""Slow enough that a two-seat Movie Tricks match outlasts the live page's checks on a loaded
+machine (at 0.12 s it lasted about 7 s and could end before them)."""
 LATE_S = 0.6
 
 
