@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 DEMO_STAMP := $(VENV)/.demo-stamp
 INSTALL_LOG := $(VENV)/install.log
 
-.PHONY: demo up test test-integration partitions prerequisites lint format bench golden proto mutants clean
+.PHONY: demo up test test-integration partitions partitions-weakened prerequisites lint format bench golden proto mutants clean
 
 # Quiet unless it fails: the installers' output goes to $(INSTALL_LOG), shown on failure.
 # `make demo` installs what running needs; `make test` (and lint, ...) adds the tools.
@@ -55,6 +55,11 @@ test-integration: prerequisites $(STAMP) $(NODE_DEPS)
 # faults injected, matches played, moves acknowledged and each promise's verdict.
 partitions: $(STAMP)
 	@$(BIN)/python -m tests.partitions
+
+# Each scenario against the build weakened for it (tests/partitions/weakened.py): passes only
+# when every weakened run fails, on the promise its weakness breaks.
+partitions-weakened: $(STAMP)
+	@$(BIN)/python -m tests.partitions --weakened
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -106,9 +106,9 @@ class Cluster:
     arbiters: int = 2
     bots: Sequence[str] = ("alpha", "beta")
     arbiter_settings: dict[str, str] = field(default_factory=dict)
-    arbiter_module: str = ""
-    """When set, arbiters run `python -m MODULE` instead of `premiere arbiter` (a weakened
-    build for showing that a check fails without the code it guards)."""
+    weakness: str = ""
+    """When set, the arbiters, the worker, beat and the ladder run weakened
+    (`tests.partitions.weakened`): to show that a check fails without the code it guards."""
     procs: dict[str, Proc] = field(default_factory=dict)
     database: str = "partitions"
     tokens: dict[str, str] = field(default_factory=dict)
@@ -143,6 +143,12 @@ class Cluster:
 
     # --- starting ------------------------------------------------------------------------
 
+    def premiere_command(self, *args: str) -> list[str]:
+        """`premiere ARGS`, weakened when the cluster is."""
+        if self.weakness:
+            return [sys.executable, "-m", "tests.partitions.weakened", *args]
+        return [str(BIN / "premiere"), *args]
+
     def base_env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PREMIERE_")}
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
@@ -153,6 +159,8 @@ class Cluster:
             PREMIERE_VALIDATION_MATCHES="0",
             PREMIERE_PLAINTEXT="true",
         )
+        if self.weakness:
+            env["PARTITIONS_WEAKEN"] = self.weakness
         return env
 
     def _proc(
@@ -289,12 +297,7 @@ class Cluster:
                 }
                 | self.arbiter_settings
             )
-            command = (
-                [sys.executable, "-m", self.arbiter_module]
-                if self.arbiter_module
-                else [str(BIN / "premiere"), "arbiter"]
-            )
-            proc = self._proc(name, name, command, env)
+            proc = self._proc(name, name, self.premiere_command("arbiter"), env)
         proc.start()
         return proc
 
@@ -318,14 +321,16 @@ class Cluster:
         )
         return result.returncode == 0
 
-    def start_bot(self, name: str, arbiter: str) -> Proc:
-        """A recording bot on its own node, connected to `arbiter`."""
+    def start_bot(self, name: str, arbiter: str, answer_s: float = 0.0) -> Proc:
+        """A recording bot on its own node, connected to `arbiter`, answering after
+        `answer_s` seconds."""
         proc = self.procs.get(name)
         if proc is None:
             env = self.base_env() | {
                 "PREMIERE_BOT_TOKEN": self.tokens[name],
                 "PARTITIONS_RECORD": str(self.folder / f"{name}.jsonl"),
                 "PARTITIONS_BOT": name,
+                "PARTITIONS_ANSWER_S": str(answer_s),
             }
             command = [str(BIN / "premiere-bot"), "run", RECORDING_BOT, "--arbiter",
                        self.grpc_target(arbiter)]  # fmt: skip
@@ -344,12 +349,12 @@ class Cluster:
             "PREMIERE_WORKER_METRICS_PORT": "9101",
         }
         self.workers_env = env
-        premiere = str(BIN / "premiere")
-        self._proc("worker", "workers", [premiere, "worker", "--concurrency", "2"], env).start()
-        self._proc("beat", "workers", [premiere, "beat"], env).start()
-        ladder = [premiere, "ladder", "--grpc-address", f"{self.address('ladder')}:50052",
-                  "--http-address", f"{self.address('ladder')}:8080", "--interval", "0.5",
-                  "--no-migrate"]  # fmt: skip
+        premiere = self.premiere_command
+        self._proc("worker", "workers", premiere("worker", "--concurrency", "2"), env).start()
+        self._proc("beat", "workers", premiere("beat"), env).start()
+        ladder = premiere("ladder", "--grpc-address", f"{self.address('ladder')}:50052",
+                          "--http-address", f"{self.address('ladder')}:8080", "--interval",
+                          "0.5", "--no-migrate")  # fmt: skip
         self._proc("ladder", "ladder", ladder, env).start()
 
     def _premiere(self, *args: str) -> str:

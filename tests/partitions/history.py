@@ -234,8 +234,17 @@ class Checker:
                         )
         return verdict
 
+    def every_bot_played(self, bots: list[str]) -> Verdict:
+        """Each recording bot was asked decisions: a run in which one never played tested
+        nothing of its links."""
+        verdict = Verdict("every bot of the scenario was asked decisions (it tested something)")
+        asked = {r["bot"] for r in self.records if r["kind"] == "request"}
+        verdict.problems += [f"{bot} was never asked" for bot in bots if bot not in asked]
+        return verdict
+
     def every_match_ends(self, last_heal: float, bound_s: float) -> Verdict:
-        """Finished, or void with a reason, at most `bound_s` after the last heal."""
+        """Finished, or void with a reason, at most `bound_s` after the last heal, or after
+        its creation for a match created later."""
         verdict = Verdict(f"every match ends within {bound_s:g} s of the last heal")
         for match in self.matches():
             mid = match["mid"][:8]
@@ -244,9 +253,10 @@ class Checker:
             elif match["status"] == "void" and not match["void_reason"]:
                 verdict.problems.append(f"{mid} void without a reason")
             elif match["finished_at"] is not None:
-                late = match["finished_at"].timestamp() - last_heal
+                since = max(last_heal, match["created_at"].timestamp())
+                late = match["finished_at"].timestamp() - since
                 if late > bound_s:
-                    verdict.problems.append(f"{mid} ended {late:.1f} s after the last heal")
+                    verdict.problems.append(f"{mid} ended {late:.1f} s after the heal or its start")
         return verdict
 
     def replays(self) -> Verdict:
@@ -312,6 +322,18 @@ class Checker:
             verdict.problems += [f"{league['name']} round {r['number']} open" for r in open_rounds]
         return verdict
 
+    def one_match_per_table(self) -> Verdict:
+        """However often a table's dispatch ran (a task redelivered after a lost ack, a retry
+        after a cut), the table was played by one match: every match the scenario's cluster
+        created is the match of one league table."""
+        verdict = Verdict("each league table played by one match")
+        for row in self.rows(
+            "SELECT m.id::text AS mid, m.idempotency_key AS key FROM matches m"
+            " WHERE NOT EXISTS (SELECT 1 FROM league_tables t WHERE t.match_id = m.id)"
+        ):
+            verdict.problems.append(f"{row['mid'][:8]} ({row['key']}) is no table's match")
+        return verdict
+
     def no_strike_for_infrastructure(self, bot_links_cut: bool) -> Verdict:
         """The scenario's bots always answer at once: any fault blamed on a bot is the
         infrastructure's, unless the scenario cut the bots' own links (then a disconnect or a
@@ -368,6 +390,7 @@ class Checker:
             self.replays(),
             self.rated_once_in_order(),
             self.league_rounds_close(),
+            self.one_match_per_table(),
             self.no_strike_for_infrastructure(bot_links_cut),
             self.nothing_hidden_revealed(),
         ]

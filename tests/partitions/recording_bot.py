@@ -4,6 +4,9 @@ what it was asked and what it answered, one JSON line per event, for the history
 Records: `request` (match, decision number, seat, request id, the answer's index), `started`
 (match, seat, resumed/resent) and `ended` (match, seat, void reason). Each line is flushed as
 it is written, so a bot killed mid-run leaves every earlier record.
+
+It answers after PARTITIONS_ANSWER_S seconds (0 by default): paced like a bot that thinks, a
+league's matches last long enough for a scenario's faults to fall inside them.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ class RecordingBot(RandomBot):
         super().__init__()
         self._out: IO[str] = open(os.environ["PARTITIONS_RECORD"], "a", encoding="utf-8")  # noqa: SIM115
         self._name = os.environ.get("PARTITIONS_BOT", "")
+        self._pause = float(os.environ.get("PARTITIONS_ANSWER_S", "0"))
 
     def _record(self, kind: str, **fields: Any) -> None:
         line = {"kind": kind, "bot": self._name, "pid": os.getpid(), "t": time.time(), **fields}
@@ -34,6 +38,8 @@ class RecordingBot(RandomBot):
 
     def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
         index = super().decide_raw(request)
+        if self._pause:
+            time.sleep(self._pause)
         self._record(
             "request",
             match=request.match_id,
