@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
+
+import psycopg
 
 from premiere_wire import match_pb2
 from tests.integration.services import Arbiter, create_match, start_bot, wait_ended
@@ -66,8 +69,6 @@ HELD = 424242
 def inside_a_simultaneous_step(database_url: str, match_id: str) -> int:
     """A ply of the match's log that is not the first of its simultaneous step (the engine,
     replaying the log, says where each step starts and how many seats it asks)."""
-    import psycopg
-
     import games
     from games.play import step
 
@@ -98,8 +99,6 @@ def test_a_kill_inside_a_simultaneous_step_resumes_to_the_same_outcome(
     asked at once, answers logged in seat order). The step is logged whole or not at all, so
     the match resumes at the step's start and asks it again of the same seats; a log ending
     mid-step would have a seat that may sort again asked before those still to answer."""
-    import psycopg
-
     tokens = {name: arbiter.add_bot(name) for name in ("alpha", "beta")}
     bots = [start_bot(arbiter, STEADY, tokens[n], tmp_path / f"{n}.log") for n in tokens]
     try:
@@ -124,6 +123,7 @@ def test_a_kill_inside_a_simultaneous_step_resumes_to_the_same_outcome(
                 assert time.monotonic() < deadline, arbiter.log()
                 time.sleep(0.05)
             arbiter.kill()
+            end_orphaned_writes(conn)
             conn.execute("DROP TRIGGER hold_a_ply ON match_moves")
             conn.execute("SELECT pg_advisory_unlock(%s)", (HELD,))
             logged = conn.execute(
@@ -139,6 +139,20 @@ def test_a_kill_inside_a_simultaneous_step_resumes_to_the_same_outcome(
         for bot in bots:
             bot.terminate()
             bot.wait(10)
+
+
+def end_orphaned_writes(conn: psycopg.Connection[Any]) -> None:
+    """End the killed arbiter's statement still waiting on the held lock, as PostgreSQL would
+    once it noticed its client gone: its transaction is rolled back. Left waiting, it holds its
+    lock on match_moves, so dropping the trigger would deadlock with it."""
+    waiting = (
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+        " AND pid <> pg_backend_pid()"
+    )
+    pids = [row[0] for row in conn.execute(waiting).fetchall()]
+    for pid in pids:
+        conn.execute("SELECT pg_terminate_backend(%s, 10000)", (pid,))
+    assert conn.execute(waiting).fetchall() == []
 
 
 def test_match_whose_bots_never_come_is_voided(database_url: str, tmp_path: Path) -> None:
