@@ -85,7 +85,7 @@ class Relay:
         )
         """Every command is bounded: over a cut link a call fails in REDIS_WAIT_S."""
         self._subscriber: aioredis.Redis = aioredis.Redis.from_url(
-            redis_url, socket_connect_timeout=REDIS_WAIT_S
+            redis_url, socket_connect_timeout=REDIS_WAIT_S, client_name=self.listener_name
         )
         """The channel's own client: a subscription idles for as long as nobody writes."""
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -116,6 +116,11 @@ class Relay:
                 await self.redis.hdel(self._presence(bot_id), self.name)
         await self.redis.aclose()
         await self._subscriber.aclose()
+
+    @property
+    def listener_name(self) -> str:
+        """The Redis client name of this arbiter's channel subscription (CLIENT LIST)."""
+        return f"{self.prefix}:listener:{self.name}"
 
     def _channel(self, arbiter: str) -> str:
         return f"{self.prefix}:arbiter:{arbiter}"
@@ -341,10 +346,14 @@ class Relay:
                 "request": base64.b64encode(request.data).decode(),
             }
             try:
-                async with asyncio.timeout(min(_left(deadline), REDIS_WAIT_S)):
-                    await self.redis.publish(self._channel(arbiter), json.dumps(message))
+                delivered = await self._deliver(arbiter, json.dumps(message), deadline)
             except (aioredis.RedisError, TimeoutError) as error:
                 raise Unreachable(f"the relay is unavailable ({type(error).__name__})") from None
+            if not delivered:
+                raise Unreachable(
+                    f"arbiter {arbiter} holds the bot's stream but did not listen on its relay"
+                    " channel before the deadline"
+                )
             reply = await self._reply(future, arbiter, bot_id, deadline)
         finally:
             self._waiting.pop(reply_id, None)
@@ -355,6 +364,21 @@ class Relay:
         answer = bot_gateway_pb2.DecisionAnswer()
         answer.ParseFromString(base64.b64decode(reply["answer"]))
         return answer
+
+    async def _deliver(self, arbiter: str, payload: str, deadline: float) -> bool:
+        """Publish to `arbiter`'s channel until it has a listener; False if none by the
+        deadline. Pub/sub keeps nothing: a message published while the arbiter subscribes
+        again (after Redis dropped its subscription) would be lost, and its sender would wait
+        out the whole deadline for a reply that cannot come."""
+        pause = POLL_S
+        while True:
+            async with asyncio.timeout(min(_left(deadline), REDIS_WAIT_S)):
+                if await self.redis.publish(self._channel(arbiter), payload):
+                    return True
+            if _left(deadline) <= pause:
+                return False
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, HEARTBEAT_S / 4)
 
     async def _reply(
         self, future: asyncio.Future[dict[str, Any]], arbiter: str, bot_id: int, deadline: float
@@ -395,9 +419,19 @@ class Relay:
                 raise
             except Exception as error:
                 log.warning("relay channel failed (%s); subscribing again", error)
-                await asyncio.sleep(HEARTBEAT_S)
-                with contextlib.suppress(Exception):
-                    await pubsub.subscribe(self._channel(self.name))
+                await self._subscribe_again(pubsub)
+
+    async def _subscribe_again(self, pubsub: Any) -> None:
+        """Back on the channel as soon as Redis lets us: every request forwarded here while
+        unsubscribed waits in its sender's `_deliver`."""
+        pause = POLL_S
+        while not _cancel_requested():
+            await asyncio.sleep(pause)
+            try:
+                await pubsub.subscribe(self._channel(self.name))
+                return
+            except Exception:
+                pause = min(pause * 2, HEARTBEAT_S)
 
     def _handle(self, message: dict[str, Any]) -> None:
         kind = message.get("kind")
@@ -414,6 +448,7 @@ class Relay:
             self.router.broadcast(int(message["bot"]), news)
 
     async def _ask_here(self, message: dict[str, Any]) -> None:
+        deadline = time.monotonic() + float(message["timeout"]) + REDIS_WAIT_S
         request = Request(str(message["request_id"]), base64.b64decode(message["request"]))
         reply: dict[str, Any] = {"kind": "answer", "id": message["id"]}
         try:
@@ -426,7 +461,11 @@ class Relay:
         except Disconnected as error:
             reply["error"] = "disconnected"
             reply["detail"] = str(error)
-        await self.redis.publish(self._channel(str(message["reply_to"])), json.dumps(reply))
+        asker = str(message["reply_to"])
+        with contextlib.suppress(TimeoutError):
+            if await self._deliver(asker, json.dumps(reply), deadline):
+                return
+        log.warning("arbiter %s was not listening when its answer came", asker)
 
 
 class _HolderGone(Exception):

@@ -95,6 +95,45 @@ def test_a_bot_on_another_arbiter_is_seen_seated_and_asked() -> None:
     asyncio.run(main())
 
 
+def test_a_request_forwarded_while_redis_dropped_the_subscriptions_is_still_answered() -> None:
+    """Redis drops both arbiters' channel subscriptions (as it does to a subscriber over its
+    output buffer limit). Pub/sub keeps nothing, so a request published before the holder is
+    subscribed again, or an answer before the asker is, would be lost and the decision would
+    wait out its deadline; the relay publishes again until somebody listens."""
+
+    async def main() -> None:
+        a, b, stream = await pair()
+        try:
+            assert await drop_subscriptions(a, a, b) == 2
+            asked = asyncio.create_task(a.ask(7, GAME, request("m1"), 4))
+            sent = await next_message(stream)
+            answer = bot_gateway_pb2.DecisionAnswer(request_id=sent.decision.request_id)
+            answer.legal_move_index = 3
+            assert await drop_subscriptions(a, a, b) == 2
+            b.router.answer(stream, answer)
+            assert (await asyncio.wait_for(asked, 3)).legal_move_index == 3
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(main())
+
+
+async def drop_subscriptions(via: Relay, *relays: Relay) -> int:
+    """Redis closes the channel subscriptions of `relays` (and no other client's)."""
+    names = {relay.listener_name for relay in relays}
+    listing = await via.redis.execute_command("CLIENT", "LIST", "TYPE", "pubsub")
+    text = listing.decode() if isinstance(listing, bytes) else str(listing)
+    ids = [
+        fields["id"]
+        for line in text.splitlines()
+        if (fields := dict(f.split("=", 1) for f in line.split() if "=" in f)).get("name") in names
+    ]
+    for client_id in ids:
+        await via.redis.execute_command("CLIENT", "KILL", "ID", client_id)
+    return len(ids)
+
+
 def test_a_redis_outage_delays_seating_and_then_the_relay_works_again(tmp_path: Path) -> None:
     """With Redis gone a match cannot be seated (it waits, it does not fail), a bot connected
     elsewhere is not reachable, a forwarded request fails as a disconnect; once Redis is back,
