@@ -45,12 +45,35 @@ MAX_ROUNDS = 4
 _PASS = PassGuess()
 
 
-@functools.lru_cache(maxsize=512)
-def _film_moves(used: frozenset[int]) -> tuple[tuple[ChooseFilm, ...], tuple[Move, ...]]:
-    """Choices, and a pass followed by the guesses, among the films not shown in an earlier
-    turn (catalog order): one tuple each per set of shown films, handed out as is."""
-    films = [film for film in catalog().films if film.index not in used]
+FilmMoves = tuple[tuple[ChooseFilm, ...], tuple[Move, ...]]
+
+
+@functools.cache
+def _every_film_move() -> FilmMoves:
+    """Every film's choice, and a pass followed by every guess (catalog order), made once:
+    the same objects come back in every list (the wire encoder remembers them by identity)."""
+    films = catalog().films
     return tuple(ChooseFilm(f.id) for f in films), (_PASS, *(Guess(f.id) for f in films))
+
+
+def _film_moves(used: list[int]) -> FilmMoves:
+    """Choices, and a pass followed by the guesses, among the films not shown in an earlier
+    turn (catalog order)."""
+    choices, guesses = _every_film_move()
+    for film in sorted(used, reverse=True):
+        choices = choices[:film] + choices[film + 1 :]
+        guesses = guesses[: film + 1] + guesses[film + 2 :]
+    return choices, guesses
+
+
+@functools.cache
+def _pick(slot: int) -> PickSlot:
+    return PickSlot(slot)
+
+
+@functools.cache
+def _place(tile: int) -> PlaceTile:
+    return PlaceTile(tile)
 
 
 class MovieTrailerState(State):
@@ -78,6 +101,10 @@ class MovieTrailerState(State):
         self.guessers: list[int] = []
         self.pending: dict[int, Move] = {}
         self.guesses: list[GuessView] = []
+        self._cache_legal: dict[int, tuple[Move, ...]] = {}
+        """Each seat's legal moves, until the next move."""
+        self._cache_films: tuple[int, FilmMoves] = (0, _every_film_move())
+        """`_film_moves` of the first so many shown films (films are only added to `used`)."""
         self._start_turn()
 
     @property
@@ -127,16 +154,30 @@ class MovieTrailerState(State):
         return ()
 
     def legal_moves(self, seat: int) -> tuple[Move, ...]:
+        found = self._cache_legal.get(seat)
+        if found is None:
+            found = self._cache_legal[seat] = self._compute_legal(seat)
+        return found
+
+    def _compute_legal(self, seat: int) -> tuple[Move, ...]:
         if seat not in self.to_move():
             return ()
-        choices, guesses = _film_moves(frozenset(self.used))
-        if self.phase == FILM:
-            return choices
-        if self.phase == SLOT:
-            return tuple(PickSlot(s) for s, tile in enumerate(self.board) if tile is None)
-        if self.phase == TILE:
-            return tuple(PlaceTile(t) for t in sorted(self._free_fits()))
-        return guesses
+        phase = self.phase
+        if phase == FILM:
+            return self._films()[0]
+        if phase == SLOT:
+            return tuple(_pick(s) for s, tile in enumerate(self.board) if tile is None)
+        if phase == TILE:
+            return tuple(map(_place, sorted(self._free_fits())))
+        return self._films()[1]
+
+    def _films(self) -> FilmMoves:
+        """`_film_moves` of the films shown so far, made again only when one is added."""
+        count, moves = self._cache_films
+        if count != len(self.used):
+            moves = _film_moves(self.used)
+            self._cache_films = (len(self.used), moves)
+        return moves
 
     def _free_fits(self) -> frozenset[int]:
         assert self.film is not None and self.pending_slot is not None
@@ -144,6 +185,7 @@ class MovieTrailerState(State):
         return fits - {tile for tile in self.board if tile}
 
     def _apply(self, seat: int, move: Any) -> None:
+        self._cache_legal = {}
         if isinstance(move, ChooseFilm):
             self.film = self.data.film(move.film).index
             self.phase = SLOT
@@ -279,6 +321,7 @@ class MovieTrailerState(State):
         twin.guessers = list(self.guessers)
         twin.pending = dict(self.pending)
         twin.guesses = list(self.guesses)
+        twin._cache_legal = dict(self._cache_legal)
         return twin
 
     def candidates(self) -> list[int]:
@@ -297,6 +340,7 @@ class MovieTrailerState(State):
         """Another film the board allows, and other unspoken speed-game guesses."""
         twin = self.clone()
         twin.rng = rng.fork(f"twin-{rng.below(1 << 62)}")
+        twin._cache_legal = {}
         if self.film is not None and seat != self.director:
             twin.film = rng.choice(self.candidates())
         for other in list(twin.pending):
@@ -306,7 +350,7 @@ class MovieTrailerState(State):
 
     def _guess_moves(self) -> tuple[Move, ...]:
         """A speed-game guesser's options, also once its answer is in."""
-        return _film_moves(frozenset(self.used))[1]
+        return self._films()[1]
 
 
 class MovieTrailer(Game):
