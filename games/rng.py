@@ -8,6 +8,7 @@ hashlib, so any language can reproduce a match from its seed.
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -16,6 +17,9 @@ T = TypeVar("T")
 Seed = int | str | bytes
 
 _MASK64 = 1 << 64
+_WORD = struct.Struct(">Q")
+"""A 64-bit big-endian unsigned integer: the counter's bytes, and a draw read from a digest."""
+_sha256 = hashlib.sha256
 
 
 def seed_bytes(seed: Seed) -> bytes:
@@ -51,9 +55,10 @@ class Rng:
         self._counter = 0
 
     def _next64(self) -> int:
-        block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
-        self._counter += 1
-        return int.from_bytes(block[:8], "big")
+        counter = self._counter
+        self._counter = counter + 1
+        draw: int = _WORD.unpack_from(_sha256(self._key + _WORD.pack(counter)).digest())[0]
+        return draw
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``, without modulo bias."""
@@ -70,8 +75,9 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates shuffle in place."""
+        below = self.below
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = below(i + 1)
             items[i], items[j] = items[j], items[i]
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:
