@@ -185,13 +185,16 @@ class MotionPicturesState(OneSeatAtATime):
             return (_SKIP, *(_FIRE[c] for c in hand))
         if self.phase == REFRESH:
             return (_SKIP, *(_REFRESH[c] for c in self.row))
-        moves: list[Move] = [_COMMIT[c] for c in hand]
-        moves += [_RECRUIT[c] for c in hand]
+        moves: list[Move] = list(map(_COMMIT.__getitem__, hand))
+        moves += map(_RECRUIT.__getitem__, hand)
         row = self.row
-        row_specialties = [(r, _SPECIALTY[r]) for r in row]
+        matching: dict[str, list[int]] = {}  # the row's cards by specialty, in row order
+        for r in row:
+            matching.setdefault(_SPECIALTY[r], []).append(r)
         for c in hand:
-            specialty = _SPECIALTY[c]
-            moves += [_HIRE_MATCH[c, r] for r, s in row_specialties if s == specialty]
+            same = matching.get(_SPECIALTY[c])
+            if same:
+                moves += [_HIRE_MATCH[c, r] for r in same]
         discount = self._ongoing(seat, HIRE_DISCOUNT)
         if len(hand) >= max(1, RULES.hire_any_cost - discount):
             moves += [_HIRE_ANY[r] for r in row]
@@ -204,7 +207,7 @@ class MotionPicturesState(OneSeatAtATime):
             project = PROJECTS_BY_ID[pid]
             shoot = _SHOOT[slot]
             if project.type in _OPEN_TYPES:
-                moves += [shoot[c] for c in hand]
+                moves += map(shoot.__getitem__, hand)
             elif project.type == TV:
                 banned = _FORBIDDEN[pid]
                 moves += [shoot[c] for c in hand if banned.isdisjoint(_SKILLS[c])]
