@@ -4,6 +4,8 @@ guesses in turn (or all at once in the speed game), six scoring tiles per turn."
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -66,9 +68,16 @@ def _film_moves(used: list[int]) -> FilmMoves:
     return choices, guesses
 
 
+def _without(moves: FilmMoves, shown: list[int], film: int) -> FilmMoves:
+    """``moves`` of the films not in ``shown`` with ``film`` taken out too."""
+    at = film - sum(other < film for other in shown)
+    choices, guesses = moves
+    return choices[:at] + choices[at + 1 :], guesses[: at + 1] + guesses[at + 2 :]
+
+
 @functools.cache
-def _pick(slot: int) -> PickSlot:
-    return PickSlot(slot)
+def _every_pick() -> tuple[PickSlot, ...]:
+    return tuple(PickSlot(slot) for slot in range(len(catalog().slot_category)))
 
 
 @functools.cache
@@ -166,7 +175,8 @@ class MovieTrailerState(State):
         if phase == FILM:
             return self._films()[0]
         if phase == SLOT:
-            return tuple(_pick(s) for s, tile in enumerate(self.board) if tile is None)
+            free = map(operator.is_, self.board, itertools.repeat(None))
+            return tuple(itertools.compress(_every_pick(), free))
         if phase == TILE:
             return tuple(map(_place, sorted(self._free_fits())))
         return self._films()[1]
@@ -174,15 +184,19 @@ class MovieTrailerState(State):
     def _films(self) -> FilmMoves:
         """`_film_moves` of the films shown so far, made again only when one is added."""
         count, moves = self._cache_films
-        if count != len(self.used):
-            moves = _film_moves(self.used)
-            self._cache_films = (len(self.used), moves)
+        used = self.used
+        if count != len(used):
+            if count == len(used) - 1:
+                moves = _without(moves, used[:-1], used[-1])
+            else:
+                moves = _film_moves(used)
+            self._cache_films = (len(used), moves)
         return moves
 
     def _free_fits(self) -> frozenset[int]:
         assert self.film is not None and self.pending_slot is not None
         fits = self.data.films[self.film].fits[self.data.slot_category[self.pending_slot]]
-        return fits - {tile for tile in self.board if tile}
+        return fits.difference(self.board)  # tiles are numbered from 1: no None nor FACE_DOWN
 
     def _apply(self, seat: int, move: Any) -> None:
         self._cache_legal = {}
