@@ -65,20 +65,32 @@ class Rng:
         if n <= 0:
             raise ValueError("below() needs a positive bound")
         limit = _MASK64 - _MASK64 % n
-        while True:
+        draw = self._next64()
+        while draw >= limit:
             draw = self._next64()
-            if draw < limit:
-                return draw % n
+        return draw % n
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates shuffle in place."""
-        below = self.below
+        """Fisher-Yates shuffle in place: ``j = below(i + 1)`` for each ``i`` from the end,
+        with `below` and `_next64` written out in the loop (a shuffle is most of the draws of
+        a deal or a determinisation)."""
+        key = self._key
+        counter = self._counter
+        pack, unpack = _WORD.pack, _WORD.unpack_from
         for i in range(len(items) - 1, 0, -1):
-            j = below(i + 1)
+            bound = i + 1
+            limit = _MASK64 - _MASK64 % bound
+            draw = unpack(_sha256(key + pack(counter)).digest())[0]
+            counter += 1
+            while draw >= limit:
+                draw = unpack(_sha256(key + pack(counter)).digest())[0]
+                counter += 1
+            j = draw % bound
             items[i], items[j] = items[j], items[i]
+        self._counter = counter
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:
         pool = list(items)
