@@ -102,7 +102,8 @@ class MovieTrailerState(State):
         self.phase = FILM
         self.film: int | None = None
         self.board: list[int | None] = []
-        self.board_view: tuple[SlotView, ...] = ()
+        self._cache_board_view: tuple[SlotView, ...] | None = None
+        """The board as every seat sees it, made from `placements` when first asked."""
         self.placements: list[Placement] = []
         self.shown = 0
         self.picker = 0
@@ -131,13 +132,14 @@ class MovieTrailerState(State):
     def spectators_from(self, seat: int) -> list[int]:
         """Every Spectator clockwise (to the left), starting with `seat`."""
         n = self._players
-        return [(seat + k) % n for k in range(n) if (seat + k) % n != self.director]
+        director = self.director
+        return [(seat + k) % n for k in range(n) if (seat + k) % n != director]
 
     def _start_turn(self) -> None:
         self.phase = FILM
         self.film = None
         self.board = [None] * len(self.data.slot_category)
-        self.board_view = tuple(SlotView(name, None, False, None) for name in self.data.slot_names)
+        self._cache_board_view = None
         self.placements = []
         self.shown = 0
         self.picker = (self.director + 1) % self._players
@@ -169,17 +171,19 @@ class MovieTrailerState(State):
         return found
 
     def _compute_legal(self, seat: int) -> tuple[Move, ...]:
-        if seat not in self.to_move():
-            return ()
         phase = self.phase
-        if phase == FILM:
-            return self._films()[0]
+        if phase == GUESS:
+            return self._films()[1] if seat in self.to_move() else ()
         if phase == SLOT:
+            if seat != self.picker:
+                return ()
             free = map(operator.is_, self.board, itertools.repeat(None))
             return tuple(itertools.compress(_every_pick(), free))
-        if phase == TILE:
-            return tuple(map(_place, sorted(self._free_fits())))
-        return self._films()[1]
+        if phase == OVER or seat != self.director:
+            return ()
+        if phase == FILM:
+            return self._films()[0]
+        return tuple(map(_place, sorted(self._free_fits())))
 
     def _films(self) -> FilmMoves:
         """`_film_moves` of the films shown so far, made again only when one is added."""
@@ -228,12 +232,20 @@ class MovieTrailerState(State):
 
     def _lay(self, slot: int, tile: int) -> None:
         self.board[slot] = tile
-        view = SlotView(
-            self.data.slot_names[slot], tile or None, tile == FACE_DOWN, len(self.placements)
-        )
-        self.board_view = (*self.board_view[:slot], view, *self.board_view[slot + 1 :])
+        self._cache_board_view = None
         self.placements.append(Placement(slot, tile))
         self.pending_slot = None
+
+    def _board_view(self) -> tuple[SlotView, ...]:
+        found = self._cache_board_view
+        if found is None:
+            names = self.data.slot_names
+            views = [SlotView(name, None, False, None) for name in names]
+            for order, placed in enumerate(self.placements):
+                slot, tile = placed.slot, placed.tile
+                views[slot] = SlotView(names[slot], tile or None, tile == FACE_DOWN, order)
+            found = self._cache_board_view = tuple(views)
+        return found
 
     def _resolve(self, answers: list[tuple[int, Move]], last: bool = True) -> None:
         """Make guesses public; score a right one, else move on when everyone has spoken."""
@@ -312,7 +324,7 @@ class MovieTrailerState(State):
             picker=self.picker if self.phase == SLOT else None,
             pending_slot=self.pending_slot,
             scoring_tile=self.shown,
-            board=self.board_view,
+            board=self._board_view(),
             guesses=tuple(self.guesses),
             past_turns=tuple(self.past),
             half_points=tuple(self.scores),
