@@ -113,19 +113,24 @@ class SearchPlayer:
             if node is not root:
                 actor = movers[0]
             legal = world.legal_moves(actor)
-            untried = [move for move in legal if move not in node.children]
-            for move in legal:
-                child = node.children.get(move)
-                if child is not None:
+            children = node.children
+            untried: list[Any] = []
+            tried: list[_Node] = []
+            for move in legal:  # one look-up per move: a legal move is tried or not
+                child = children.get(move)
+                if child is None:
+                    untried.append(move)
+                else:
                     child.available += 1
+                    tried.append(child)
             if untried:
                 move = untried[self._fast.randrange(len(untried))]
-                child = node.children[move] = _Node(available=1)
+                child = children[move] = _Node(available=1)
                 _play(world, actor, move)
                 path.append((child, actor))
                 break
-            move = max(legal, key=lambda m: _ucb(node.children[m]))
-            child = node.children[move]
+            # Every legal move tried: ``tried`` lines up with ``legal``; the first best wins.
+            move, child = max(zip(legal, tried, strict=True), key=_ucb_of)
             _play(world, actor, move)
             path.append((child, actor))
             node = child
@@ -169,6 +174,10 @@ def _play(world: State, seat: int, move: Any) -> None:
     """Apply a move the search took from ``world.legal_moves(seat)``: already known legal, so
     the engine's `_apply` is called without `State.apply`'s gate looking it up again."""
     world._apply(seat, move)
+
+
+def _ucb_of(pair: tuple[Any, _Node]) -> float:
+    return _ucb(pair[1])
 
 
 def _ucb(node: _Node) -> float:
