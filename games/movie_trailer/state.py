@@ -135,6 +135,15 @@ class MovieTrailerState(State):
         director = self.director
         return [(seat + k) % n for k in range(n) if (seat + k) % n != director]
 
+    def _next_spectator(self, seat: int) -> int:
+        """The Spectator to the left of `seat` (`seat` itself when it is the only one)."""
+        n = self._players
+        director = self.director
+        following = (seat + 1) % n
+        while following == director:
+            following = (following + 1) % n
+        return following
+
     def _start_turn(self) -> None:
         self.phase = FILM
         self.film = None
@@ -204,10 +213,13 @@ class MovieTrailerState(State):
 
     def _apply(self, seat: int, move: Any) -> None:
         self._cache_legal = {}
-        if isinstance(move, ChooseFilm):
+        kind = type(move)
+        if kind is Guess or kind is PassGuess:  # most moves: a guess after every clue
+            self._guess(seat, move)
+        elif kind is ChooseFilm:
             self.film = self.data.film(move.film).index
             self.phase = SLOT
-        elif isinstance(move, PickSlot):
+        elif kind is PickSlot:
             self.pending_slot = move.slot
             if self._free_fits():
                 self.phase = TILE
@@ -215,12 +227,14 @@ class MovieTrailerState(State):
                 self._lay(move.slot, FACE_DOWN)
                 if None not in self.board:
                     self._end_turn(())
-        elif isinstance(move, PlaceTile):
+        else:
             assert self.pending_slot is not None
             self._lay(self.pending_slot, move.tile)
             self.phase = GUESS
             self.guessers = self.spectators_from(self.picker)
-        elif self.speed:
+
+    def _guess(self, seat: int, move: Move) -> None:
+        if self.speed:
             self.pending[seat] = move
             if len(self.pending) == self._players - 1:
                 answers = [(s, self.pending[s]) for s in sorted(self.pending)]
@@ -251,16 +265,18 @@ class MovieTrailerState(State):
         """Make guesses public; score a right one, else move on when everyone has spoken."""
         assert self.film is not None
         film_id = self.data.films[self.film].id
+        shown = self.shown
+        right: list[int] = []
         for seat, move in answers:
-            named = move.film if isinstance(move, Guess) else None
-            self.guesses.append(GuessView(self.shown, seat, named))
-        right = tuple(s for s, m in answers if isinstance(m, Guess) and m.film == film_id)
+            named = move.film if type(move) is Guess else None
+            self.guesses.append(GuessView(shown, seat, named))
+            if named == film_id:
+                right.append(seat)
         if right:
-            self._end_turn(right)
+            self._end_turn(tuple(right))
         elif last:
             self.shown += 1
-            following = self.spectators_from(self.picker)[1:]
-            self.picker = following[0] if following else self.picker
+            self.picker = self._next_spectator(self.picker)
             if self.shown == len(self.data.scoring) or None not in self.board:
                 self._end_turn(())
             else:
