@@ -296,7 +296,7 @@ class MotionPicturesState(OneSeatAtATime):
         pid = self.slots[slot]
         assert pid is not None
         project = PROJECTS_BY_ID[pid]
-        if is_complete(project, [FILMMAKERS[c] for c in self.placed[slot][seat]]):
+        if _completes(pid, tuple(self.placed[slot][seat])):
             for owner, placed in enumerate(self.placed[slot]):
                 self.discards[owner].extend(placed)
                 placed.clear()
@@ -640,18 +640,32 @@ class MotionPicturesState(OneSeatAtATime):
 
 def _award_fits(project: Project, mine: list[int], hand: list[int]) -> list[int]:
     """The hand cards an award admits: `rules.may_place`, with the counting done once."""
-    rest = dict(_NEED_COUNTS[project.id])
+    admitted = _award_admits(project.id, tuple(mine))
+    return [c for c in hand if c in admitted]
+
+
+@functools.lru_cache(maxsize=4096)
+def _completes(pid: int, mine: tuple[int, ...]) -> bool:
+    """`rules.is_complete` of a project with these cards of one seat on it, remembered."""
+    return is_complete(PROJECTS_BY_ID[pid], [FILMMAKERS[c] for c in mine])
+
+
+@functools.lru_cache(maxsize=4096)
+def _award_admits(pid: int, mine: tuple[int, ...]) -> frozenset[int]:
+    """Every filmmaker an award admits with ``mine`` (the seat's cards) on it; remembered,
+    for a search's playouts meet the same few awards and placements again and again."""
+    rest = dict(_NEED_COUNTS[pid])
     used = 0
     for c in mine:
         used += len(_SKILLS[c])
         for skill, n in _SKILL_COUNTS[c]:
             rest[skill] = rest.get(skill, 0) - n
-    spare = len(project.needs) - used
-    return [
+    spare = len(PROJECTS_BY_ID[pid].needs) - used
+    return frozenset(
         c
-        for c in hand
-        if len(_SKILLS[c]) <= spare and all(rest.get(k, 0) >= n for k, n in _SKILL_COUNTS[c])
-    ]
+        for c, skills in enumerate(_SKILLS)
+        if len(skills) <= spare and all(rest.get(k, 0) >= n for k, n in _SKILL_COUNTS[c])
+    )
 
 
 _OPEN_TYPES = (MOVIE, COMMERCIAL)
