@@ -155,6 +155,8 @@ class SearchPlayer:
             count = len(legal)
             if count == 1:
                 move = legal[0]
+            elif not count:  # an engine fault: never loop drawing below zero
+                raise RuntimeError(f"{world.game_id}: seat {actor} is to move with no legal move")
             elif guided > 0 and self.policy is not None:
                 guided -= 1
                 move = self.policy(world.observe(actor), legal)
