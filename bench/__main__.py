@@ -20,6 +20,7 @@ from bench.rows import Row, quick, ratio_text
 MODULES = (
     "bench.playouts",
     "bench.engines",
+    "bench.inner",
     "bench.ratings",
     "bench.ladder",
     "bench.arbiter",
@@ -27,7 +28,7 @@ MODULES = (
     "bench.league",
     "bench.search",
 )
-QUICK_MODULES = ("bench.playouts", "bench.engines", "bench.arbiter", "bench.league")
+QUICK_MODULES = ("bench.playouts", "bench.engines", "bench.inner", "bench.arbiter", "bench.league")
 """The ladder and ratings benchmarks build million-match ladders, and the search benchmark
 plays hundreds of searched matches: not in the quick mode (`bench.search` alone, with
 BENCH_QUICK=1 and BENCH_MODULES, plays one match)."""

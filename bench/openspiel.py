@@ -19,7 +19,8 @@ Slice = Callable[[float], tuple[int, float]]
 """Plays for about the given CPU seconds; returns (decisions, CPU seconds used)."""
 
 
-def _load() -> Any | None:
+def load() -> Any | None:
+    """The oh_hell game, or None when OpenSpiel is not installed."""
     try:
         import pyspiel
     except ImportError:
@@ -28,13 +29,13 @@ def _load() -> Any | None:
 
 
 def available() -> bool:
-    return _load() is not None
+    return load() is not None
 
 
 def playout(tensor: bool) -> Slice | None:
     """Random playouts; with ``tensor`` the mover's information-state tensor is fetched
     before every decision (what an agent reads to decide)."""
-    game = _load()
+    game = load()
     if game is None:
         return None
     chooser = random.Random(1)

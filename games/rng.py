@@ -8,6 +8,7 @@ hashlib, so any language can reproduce a match from its seed.
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -16,6 +17,9 @@ T = TypeVar("T")
 Seed = int | str | bytes
 
 _MASK64 = 1 << 64
+_WORD = struct.Struct(">Q")
+"""A 64-bit big-endian unsigned integer: the counter's bytes, and a draw read from a digest."""
+_sha256 = hashlib.sha256
 
 
 def seed_bytes(seed: Seed) -> bytes:
@@ -51,28 +55,42 @@ class Rng:
         self._counter = 0
 
     def _next64(self) -> int:
-        block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
-        self._counter += 1
-        return int.from_bytes(block[:8], "big")
+        counter = self._counter
+        self._counter = counter + 1
+        draw: int = _WORD.unpack_from(_sha256(self._key + _WORD.pack(counter)).digest())[0]
+        return draw
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``, without modulo bias."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
         limit = _MASK64 - _MASK64 % n
-        while True:
+        draw = self._next64()
+        while draw >= limit:
             draw = self._next64()
-            if draw < limit:
-                return draw % n
+        return draw % n
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates shuffle in place."""
+        """Fisher-Yates shuffle in place: ``j = below(i + 1)`` for each ``i`` from the end,
+        with `below` and `_next64` written out in the loop (a shuffle is most of the draws of
+        a deal or a determinisation)."""
+        key = self._key
+        counter = self._counter
+        pack, unpack = _WORD.pack, _WORD.unpack_from
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            bound = i + 1
+            limit = _MASK64 - _MASK64 % bound
+            draw = unpack(_sha256(key + pack(counter)).digest())[0]
+            counter += 1
+            while draw >= limit:
+                draw = unpack(_sha256(key + pack(counter)).digest())[0]
+                counter += 1
+            j = draw % bound
             items[i], items[j] = items[j], items[i]
+        self._counter = counter
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:
         pool = list(items)

@@ -109,24 +109,29 @@ class SearchPlayer:
         path: list[tuple[_Node, int]] = []
         node = root
         actor = seat
-        while not world.is_over():
+        while movers := world.to_move():
             if node is not root:
-                actor = world.to_move()[0]
+                actor = movers[0]
             legal = world.legal_moves(actor)
-            untried = [move for move in legal if move not in node.children]
-            for move in legal:
-                child = node.children.get(move)
-                if child is not None:
+            children = node.children
+            untried: list[Any] = []
+            tried: list[_Node] = []
+            for move in legal:  # one look-up per move: a legal move is tried or not
+                child = children.get(move)
+                if child is None:
+                    untried.append(move)
+                else:
                     child.available += 1
+                    tried.append(child)
             if untried:
                 move = untried[self._fast.randrange(len(untried))]
-                child = node.children[move] = _Node(available=1)
-                world.apply(actor, move)
+                child = children[move] = _Node(available=1)
+                _play(world, actor, move)
                 path.append((child, actor))
                 break
-            move = max(legal, key=lambda m: _ucb(node.children[m]))
-            child = node.children[move]
-            world.apply(actor, move)
+            # Every legal move tried: ``tried`` lines up with ``legal``; the first best wins.
+            move, child = max(zip(legal, tried, strict=True), key=_ucb_of)
+            _play(world, actor, move)
             path.append((child, actor))
             node = child
         results = _results(self._rollout(world))
@@ -136,23 +141,45 @@ class SearchPlayer:
             child.total += results[mover]
 
     def _rollout(self, world: State) -> Outcome:
-        """The rest of the match: the heuristic's moves first, then uniformly random ones."""
-        fast = self._fast
+        """The rest of the match: the heuristic's moves first, then uniformly random ones.
+
+        The innermost loop of the search, so written out flat: a random index is drawn as
+        `random.Random.randrange` draws it (``getrandbits`` of its bit length until below the
+        bound: the same numbers, without two calls of argument checks per move), and a move
+        taken from the legal moves is applied without `State.apply` checking it again."""
+        getrandbits = self._fast.getrandbits
         guided = GUIDED_PLIES if self.policy is not None else 0
-        while not world.is_over():
-            actor = world.to_move()[0]
+        while movers := world.to_move():
+            actor = movers[0]
             legal = world.legal_moves(actor)
-            if len(legal) == 1:
+            count = len(legal)
+            if count == 1:
                 move = legal[0]
+            elif not count:  # an engine fault: never loop drawing below zero
+                raise RuntimeError(f"{world.game_id}: seat {actor} is to move with no legal move")
             elif guided > 0 and self.policy is not None:
                 guided -= 1
                 move = self.policy(world.observe(actor), legal)
             else:
-                move = legal[fast.randrange(len(legal))]
-            world.apply(actor, move)
+                bits = count.bit_length()
+                index = getrandbits(bits)
+                while index >= count:
+                    index = getrandbits(bits)
+                move = legal[index]
+            world._apply(actor, move)
         outcome = world.outcome()
         assert outcome is not None
         return outcome
+
+
+def _play(world: State, seat: int, move: Any) -> None:
+    """Apply a move the search took from ``world.legal_moves(seat)``: already known legal, so
+    the engine's `_apply` is called without `State.apply`'s gate looking it up again."""
+    world._apply(seat, move)
+
+
+def _ucb_of(pair: tuple[Any, _Node]) -> float:
+    return _ucb(pair[1])
 
 
 def _ucb(node: _Node) -> float:

@@ -251,13 +251,14 @@ class MagicTrickState(State):
         """A card leaves the owner's hand: the remembered views of the fan are updated in
         place of being made again."""
         self.places[owner][slot] = place
-        card = self.fans[owner][slot]
-        view = _SLOTS[card.suit, card.rank, place]
         fans = self._cache_fans
-        for key in (2 * owner, 2 * owner + 1):
-            found = fans.get(key)
-            if found is not None:
-                fans[key] = (*found[:slot], view, *found[slot + 1 :])
+        if fans:  # views are never asked for in a search's playout
+            card = self.fans[owner][slot]
+            view = _SLOTS[card.suit, card.rank, place]
+            for key in (2 * owner, 2 * owner + 1):
+                found = fans.get(key)
+                if found is not None:
+                    fans[key] = (*found[:slot], view, *found[slot + 1 :])
         in_hand = self._cache_in_hand.get(owner)
         if in_hand is not None:
             at = in_hand.index(slot)

@@ -185,13 +185,16 @@ class MotionPicturesState(OneSeatAtATime):
             return (_SKIP, *(_FIRE[c] for c in hand))
         if self.phase == REFRESH:
             return (_SKIP, *(_REFRESH[c] for c in self.row))
-        moves: list[Move] = [_COMMIT[c] for c in hand]
-        moves += [_RECRUIT[c] for c in hand]
+        moves: list[Move] = list(map(_COMMIT.__getitem__, hand))
+        moves += map(_RECRUIT.__getitem__, hand)
         row = self.row
-        row_specialties = [(r, _SPECIALTY[r]) for r in row]
+        matching: dict[str, list[int]] = {}  # the row's cards by specialty, in row order
+        for r in row:
+            matching.setdefault(_SPECIALTY[r], []).append(r)
         for c in hand:
-            specialty = _SPECIALTY[c]
-            moves += [_HIRE_MATCH[c, r] for r, s in row_specialties if s == specialty]
+            same = matching.get(_SPECIALTY[c])
+            if same:
+                moves += [_HIRE_MATCH[c, r] for r in same]
         discount = self._ongoing(seat, HIRE_DISCOUNT)
         if len(hand) >= max(1, RULES.hire_any_cost - discount):
             moves += [_HIRE_ANY[r] for r in row]
@@ -204,7 +207,7 @@ class MotionPicturesState(OneSeatAtATime):
             project = PROJECTS_BY_ID[pid]
             shoot = _SHOOT[slot]
             if project.type in _OPEN_TYPES:
-                moves += [shoot[c] for c in hand]
+                moves += map(shoot.__getitem__, hand)
             elif project.type == TV:
                 banned = _FORBIDDEN[pid]
                 moves += [shoot[c] for c in hand if banned.isdisjoint(_SKILLS[c])]
@@ -293,7 +296,7 @@ class MotionPicturesState(OneSeatAtATime):
         pid = self.slots[slot]
         assert pid is not None
         project = PROJECTS_BY_ID[pid]
-        if is_complete(project, [FILMMAKERS[c] for c in self.placed[slot][seat]]):
+        if _completes(pid, tuple(self.placed[slot][seat])):
             for owner, placed in enumerate(self.placed[slot]):
                 self.discards[owner].extend(placed)
                 placed.clear()
@@ -637,18 +640,32 @@ class MotionPicturesState(OneSeatAtATime):
 
 def _award_fits(project: Project, mine: list[int], hand: list[int]) -> list[int]:
     """The hand cards an award admits: `rules.may_place`, with the counting done once."""
-    rest = dict(_NEED_COUNTS[project.id])
+    admitted = _award_admits(project.id, tuple(mine))
+    return [c for c in hand if c in admitted]
+
+
+@functools.lru_cache(maxsize=4096)
+def _completes(pid: int, mine: tuple[int, ...]) -> bool:
+    """`rules.is_complete` of a project with these cards of one seat on it, remembered."""
+    return is_complete(PROJECTS_BY_ID[pid], [FILMMAKERS[c] for c in mine])
+
+
+@functools.lru_cache(maxsize=4096)
+def _award_admits(pid: int, mine: tuple[int, ...]) -> frozenset[int]:
+    """Every filmmaker an award admits with ``mine`` (the seat's cards) on it; remembered,
+    for a search's playouts meet the same few awards and placements again and again."""
+    rest = dict(_NEED_COUNTS[pid])
     used = 0
     for c in mine:
         used += len(_SKILLS[c])
         for skill, n in _SKILL_COUNTS[c]:
             rest[skill] = rest.get(skill, 0) - n
-    spare = len(project.needs) - used
-    return [
+    spare = len(PROJECTS_BY_ID[pid].needs) - used
+    return frozenset(
         c
-        for c in hand
-        if len(_SKILLS[c]) <= spare and all(rest.get(k, 0) >= n for k, n in _SKILL_COUNTS[c])
-    ]
+        for c, skills in enumerate(_SKILLS)
+        if len(skills) <= spare and all(rest.get(k, 0) >= n for k, n in _SKILL_COUNTS[c])
+    )
 
 
 _OPEN_TYPES = (MOVIE, COMMERCIAL)

@@ -4,6 +4,8 @@ guesses in turn (or all at once in the speed game), six scoring tiles per turn."
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -45,12 +47,42 @@ MAX_ROUNDS = 4
 _PASS = PassGuess()
 
 
-@functools.lru_cache(maxsize=512)
-def _film_moves(used: frozenset[int]) -> tuple[tuple[ChooseFilm, ...], tuple[Move, ...]]:
-    """Choices, and a pass followed by the guesses, among the films not shown in an earlier
-    turn (catalog order): one tuple each per set of shown films, handed out as is."""
-    films = [film for film in catalog().films if film.index not in used]
+FilmMoves = tuple[tuple[ChooseFilm, ...], tuple[Move, ...]]
+
+
+@functools.cache
+def _every_film_move() -> FilmMoves:
+    """Every film's choice, and a pass followed by every guess (catalog order), made once:
+    the same objects come back in every list (the wire encoder remembers them by identity)."""
+    films = catalog().films
     return tuple(ChooseFilm(f.id) for f in films), (_PASS, *(Guess(f.id) for f in films))
+
+
+def _film_moves(used: list[int]) -> FilmMoves:
+    """Choices, and a pass followed by the guesses, among the films not shown in an earlier
+    turn (catalog order)."""
+    choices, guesses = _every_film_move()
+    for film in sorted(used, reverse=True):
+        choices = choices[:film] + choices[film + 1 :]
+        guesses = guesses[: film + 1] + guesses[film + 2 :]
+    return choices, guesses
+
+
+def _without(moves: FilmMoves, shown: list[int], film: int) -> FilmMoves:
+    """``moves`` of the films not in ``shown`` with ``film`` taken out too."""
+    at = film - sum(other < film for other in shown)
+    choices, guesses = moves
+    return choices[:at] + choices[at + 1 :], guesses[: at + 1] + guesses[at + 2 :]
+
+
+@functools.cache
+def _every_pick() -> tuple[PickSlot, ...]:
+    return tuple(PickSlot(slot) for slot in range(len(catalog().slot_category)))
+
+
+@functools.cache
+def _place(tile: int) -> PlaceTile:
+    return PlaceTile(tile)
 
 
 class MovieTrailerState(State):
@@ -70,7 +102,8 @@ class MovieTrailerState(State):
         self.phase = FILM
         self.film: int | None = None
         self.board: list[int | None] = []
-        self.board_view: tuple[SlotView, ...] = ()
+        self._cache_board_view: tuple[SlotView, ...] | None = None
+        """The board as every seat sees it, made from `placements` when first asked."""
         self.placements: list[Placement] = []
         self.shown = 0
         self.picker = 0
@@ -78,6 +111,10 @@ class MovieTrailerState(State):
         self.guessers: list[int] = []
         self.pending: dict[int, Move] = {}
         self.guesses: list[GuessView] = []
+        self._cache_legal: dict[int, tuple[Move, ...]] = {}
+        """Each seat's legal moves, until the next move."""
+        self._cache_films: tuple[int, FilmMoves] = (0, _every_film_move())
+        """`_film_moves` of the first so many shown films (films are only added to `used`)."""
         self._start_turn()
 
     @property
@@ -95,13 +132,23 @@ class MovieTrailerState(State):
     def spectators_from(self, seat: int) -> list[int]:
         """Every Spectator clockwise (to the left), starting with `seat`."""
         n = self._players
-        return [(seat + k) % n for k in range(n) if (seat + k) % n != self.director]
+        director = self.director
+        return [(seat + k) % n for k in range(n) if (seat + k) % n != director]
+
+    def _next_spectator(self, seat: int) -> int:
+        """The Spectator to the left of `seat` (`seat` itself when it is the only one)."""
+        n = self._players
+        director = self.director
+        following = (seat + 1) % n
+        while following == director:
+            following = (following + 1) % n
+        return following
 
     def _start_turn(self) -> None:
         self.phase = FILM
         self.film = None
         self.board = [None] * len(self.data.slot_category)
-        self.board_view = tuple(SlotView(name, None, False, None) for name in self.data.slot_names)
+        self._cache_board_view = None
         self.placements = []
         self.shown = 0
         self.picker = (self.director + 1) % self._players
@@ -127,27 +174,52 @@ class MovieTrailerState(State):
         return ()
 
     def legal_moves(self, seat: int) -> tuple[Move, ...]:
-        if seat not in self.to_move():
+        found = self._cache_legal.get(seat)
+        if found is None:
+            found = self._cache_legal[seat] = self._compute_legal(seat)
+        return found
+
+    def _compute_legal(self, seat: int) -> tuple[Move, ...]:
+        phase = self.phase
+        if phase == GUESS:
+            return self._films()[1] if seat in self.to_move() else ()
+        if phase == SLOT:
+            if seat != self.picker:
+                return ()
+            free = map(operator.is_, self.board, itertools.repeat(None))
+            return tuple(itertools.compress(_every_pick(), free))
+        if phase == OVER or seat != self.director:
             return ()
-        choices, guesses = _film_moves(frozenset(self.used))
-        if self.phase == FILM:
-            return choices
-        if self.phase == SLOT:
-            return tuple(PickSlot(s) for s, tile in enumerate(self.board) if tile is None)
-        if self.phase == TILE:
-            return tuple(PlaceTile(t) for t in sorted(self._free_fits()))
-        return guesses
+        if phase == FILM:
+            return self._films()[0]
+        return tuple(map(_place, sorted(self._free_fits())))
+
+    def _films(self) -> FilmMoves:
+        """`_film_moves` of the films shown so far, made again only when one is added."""
+        count, moves = self._cache_films
+        used = self.used
+        if count != len(used):
+            if count == len(used) - 1:
+                moves = _without(moves, used[:-1], used[-1])
+            else:
+                moves = _film_moves(used)
+            self._cache_films = (len(used), moves)
+        return moves
 
     def _free_fits(self) -> frozenset[int]:
         assert self.film is not None and self.pending_slot is not None
         fits = self.data.films[self.film].fits[self.data.slot_category[self.pending_slot]]
-        return fits - {tile for tile in self.board if tile}
+        return fits.difference(self.board)  # tiles are numbered from 1: no None nor FACE_DOWN
 
     def _apply(self, seat: int, move: Any) -> None:
-        if isinstance(move, ChooseFilm):
+        self._cache_legal = {}
+        kind = type(move)
+        if kind is Guess or kind is PassGuess:  # most moves: a guess after every clue
+            self._guess(seat, move)
+        elif kind is ChooseFilm:
             self.film = self.data.film(move.film).index
             self.phase = SLOT
-        elif isinstance(move, PickSlot):
+        elif kind is PickSlot:
             self.pending_slot = move.slot
             if self._free_fits():
                 self.phase = TILE
@@ -155,12 +227,14 @@ class MovieTrailerState(State):
                 self._lay(move.slot, FACE_DOWN)
                 if None not in self.board:
                     self._end_turn(())
-        elif isinstance(move, PlaceTile):
+        else:
             assert self.pending_slot is not None
             self._lay(self.pending_slot, move.tile)
             self.phase = GUESS
             self.guessers = self.spectators_from(self.picker)
-        elif self.speed:
+
+    def _guess(self, seat: int, move: Move) -> None:
+        if self.speed:
             self.pending[seat] = move
             if len(self.pending) == self._players - 1:
                 answers = [(s, self.pending[s]) for s in sorted(self.pending)]
@@ -172,27 +246,37 @@ class MovieTrailerState(State):
 
     def _lay(self, slot: int, tile: int) -> None:
         self.board[slot] = tile
-        view = SlotView(
-            self.data.slot_names[slot], tile or None, tile == FACE_DOWN, len(self.placements)
-        )
-        self.board_view = (*self.board_view[:slot], view, *self.board_view[slot + 1 :])
+        self._cache_board_view = None
         self.placements.append(Placement(slot, tile))
         self.pending_slot = None
+
+    def _board_view(self) -> tuple[SlotView, ...]:
+        found = self._cache_board_view
+        if found is None:
+            names = self.data.slot_names
+            views = [SlotView(name, None, False, None) for name in names]
+            for order, placed in enumerate(self.placements):
+                slot, tile = placed.slot, placed.tile
+                views[slot] = SlotView(names[slot], tile or None, tile == FACE_DOWN, order)
+            found = self._cache_board_view = tuple(views)
+        return found
 
     def _resolve(self, answers: list[tuple[int, Move]], last: bool = True) -> None:
         """Make guesses public; score a right one, else move on when everyone has spoken."""
         assert self.film is not None
         film_id = self.data.films[self.film].id
+        shown = self.shown
+        right: list[int] = []
         for seat, move in answers:
-            named = move.film if isinstance(move, Guess) else None
-            self.guesses.append(GuessView(self.shown, seat, named))
-        right = tuple(s for s, m in answers if isinstance(m, Guess) and m.film == film_id)
+            named = move.film if type(move) is Guess else None
+            self.guesses.append(GuessView(shown, seat, named))
+            if named == film_id:
+                right.append(seat)
         if right:
-            self._end_turn(right)
+            self._end_turn(tuple(right))
         elif last:
             self.shown += 1
-            following = self.spectators_from(self.picker)[1:]
-            self.picker = following[0] if following else self.picker
+            self.picker = self._next_spectator(self.picker)
             if self.shown == len(self.data.scoring) or None not in self.board:
                 self._end_turn(())
             else:
@@ -256,7 +340,7 @@ class MovieTrailerState(State):
             picker=self.picker if self.phase == SLOT else None,
             pending_slot=self.pending_slot,
             scoring_tile=self.shown,
-            board=self.board_view,
+            board=self._board_view(),
             guesses=tuple(self.guesses),
             past_turns=tuple(self.past),
             half_points=tuple(self.scores),
@@ -279,6 +363,7 @@ class MovieTrailerState(State):
         twin.guessers = list(self.guessers)
         twin.pending = dict(self.pending)
         twin.guesses = list(self.guesses)
+        twin._cache_legal = dict(self._cache_legal)
         return twin
 
     def candidates(self) -> list[int]:
@@ -297,6 +382,7 @@ class MovieTrailerState(State):
         """Another film the board allows, and other unspoken speed-game guesses."""
         twin = self.clone()
         twin.rng = rng.fork(f"twin-{rng.below(1 << 62)}")
+        twin._cache_legal = {}
         if self.film is not None and seat != self.director:
             twin.film = rng.choice(self.candidates())
         for other in list(twin.pending):
@@ -306,7 +392,7 @@ class MovieTrailerState(State):
 
     def _guess_moves(self) -> tuple[Move, ...]:
         """A speed-game guesser's options, also once its answer is in."""
-        return _film_moves(frozenset(self.used))[1]
+        return self._films()[1]
 
 
 class MovieTrailer(Game):

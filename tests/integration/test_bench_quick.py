@@ -12,6 +12,7 @@ from pathlib import Path
 
 from bench import openspiel
 from bench.goals import GOALS
+from games import all_games
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,7 +25,13 @@ def test_quick_bench_writes_every_row_with_its_reference_and_ratio(tmp_path: Pat
     )
     text = output.read_text()
     assert "mode: quick" in text
-    for section in ("bench.playouts", "bench.engines", "bench.arbiter", "bench.league"):
+    for section in (
+        "bench.playouts",
+        "bench.engines",
+        "bench.inner",
+        "bench.arbiter",
+        "bench.league",
+    ):
         assert f"## {section}" in text
     goals = text.split("## Goals (issue #15)")[1].split("\n## ")[0]
     for goal in GOALS:
@@ -46,6 +53,14 @@ def test_quick_bench_writes_every_row_with_its_reference_and_ratio(tmp_path: Pat
         assert figure > 0
         if not openspiel.available():
             assert "OpenSpiel not installed" in line
+    inner = text.split("## bench.inner")[1].split("\n## ")[0]
+    for game in all_games():
+        rows = [line for line in inner.splitlines() if line.startswith(f"| {game.id} ")]
+        assert len(rows) == 4, game.id  # clone, playout, indistinguishable, search:100
+        for line in rows:
+            assert float(line.split("|")[2].split()[0]) > 0, line
+            if "CPU per decision" not in line and not openspiel.available():
+                assert "OpenSpiel not installed" in line
     league = text.split("## bench.league")[1].split("\n## ")[0]
     rows = [line for line in league.splitlines() if line.startswith("| league round")]
     assert len(rows) == 6

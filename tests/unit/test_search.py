@@ -9,7 +9,7 @@ from games import all_games, get
 from games.bots import bot_names, builtin_choice
 from games.interface import Game, Options, State
 from games.play import play_match
-from games.rng import Rng
+from games.rng import Rng, derive_seed
 from games.search import LEVELS, SearchPlayer, search_choice
 
 PLAYOUTS = 12
@@ -84,3 +84,50 @@ def test_search_levels_are_built_ins_that_decide_from_the_state() -> None:
         builtin_choice(game, "search:100", "s", seat, 3, observation, legal)
     move = builtin_choice(game, "search:100", "s", seat, 3, observation, legal, state)
     assert move == search_choice(game, "search:100", "s", seat, 3, state) and move in legal
+
+
+PINNED: dict[tuple[str, int], dict[str, object]] = {
+    ("magic-trick", 0): {"kind": "sort", "rank": 6, "suit": "yellow"},
+    ("magic-trick", 9): {"kind": "sort", "rank": 5, "suit": "yellow"},
+    ("magic-trick", 29): {"kind": "play", "slot": 2},
+    ("magic-trick", 59): {"kind": "sort", "rank": 6, "suit": "blue"},
+    ("magic-trick", 99): {"kind": "sort", "rank": 7, "suit": "black"},
+    ("motion-pictures", 0): {"card": 7, "kind": "shoot", "slot": 0},
+    ("motion-pictures", 9): {"card": 55, "kind": "shoot", "slot": 0},
+    ("motion-pictures", 29): {"card": 6, "kind": "discard"},
+    ("motion-pictures", 59): {"card": 2, "kind": "discard"},
+    ("movie-fight", 0): {"card": 15, "floor": 1, "kind": "play", "side": "screen"},
+    ("movie-fight", 9): {"kind": "skip"},
+    ("movie-fight", 29): {"card": 42, "floor": 1, "kind": "play", "side": "audience"},
+    ("movie-trailer", 0): {"film": "spartacus-1960", "kind": "film"},
+    ("movie-trailer", 9): {"kind": "slot", "slot": 8},
+    ("movie-trailer", 29): {"kind": "tile", "tile": 31},
+    ("movie-trailer", 59): {"film": "the-notebook-2004", "kind": "guess"},
+    ("movie-trailer", 99): {"kind": "slot", "slot": 6},
+    ("movie-tricks", 0): {"boost": False, "card": 3, "kind": "play"},
+    ("movie-tricks", 9): {"boost": False, "card": 18, "kind": "play"},
+    ("movie-tricks", 29): {"boost": False, "card": 1, "kind": "play"},
+    ("movie-tricks", 59): {"card": 34, "kind": "draft"},
+}
+"""search:100's choices at the 1st, 10th, 30th, 60th and 100th decision of more than one move
+along a seeded random walk (Movie Trailer: its speed game), recorded before the search and the
+engines were made faster: a faster search must choose exactly as before."""
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
+def test_search_choices_are_pinned(game: Game) -> None:
+    players = min(n for n in game.player_counts if n >= 2)
+    options = game.golden_variants()[-1]
+    state = game.new(players, "pinned", options)
+    walk = Rng(derive_seed("pinned-walk", game.id))
+    index = 0
+    while not state.is_over():
+        seat = state.to_move()[0]
+        legal = state.legal_moves(seat)
+        if len(legal) > 1:
+            if (game.id, index) in PINNED:
+                move = search_choice(game, "search:100", "pinned", seat, index, state)
+                assert game.encode_move(move) == PINNED[game.id, index], index
+            index += 1
+        state.apply(seat, walk.choice(legal))
+    assert index > max(i for g, i in PINNED if g == game.id)
