@@ -25,7 +25,9 @@ from premiere.config import Settings
 from premiere.db import create_database, upgrade
 from premiere.services import PrivatePostgres, PrivateRedis
 
-DEMO_BOTS = ("builtin:random", "builtin:heuristic", "builtin:first")
+DEMO_BOTS = ("builtin:random", "builtin:heuristic", "builtin:first", "builtin:search:100")
+"""The demo's opponents for the example bot: from a random player up to the lighter search level,
+a bot worth beating (a second or two of CPU a match in every game)."""
 EXAMPLE_BOT = "demo-example"
 EXAMPLE_CLASS = "premiere_bot.examples.random_bot:RandomBot"
 
