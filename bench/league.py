@@ -3,8 +3,9 @@ matches created directly on the arbiter.
 
 One stack: the arbiter on a scratch PostgreSQL database, a Celery worker and beat, the ladder
 (the helpers of ``tests/integration/services.py``, with their settings: beat ticks every second,
-the ladder looks for finished matches every 0.5 s and rates those finished at least its settle
-delay ago), and 3·T remote Python random bots (``premiere_bot.examples.random_bot:RandomBot``,
+the workers create a round's matches in one CreateMatches call, the ladder rates a match when
+its finish is announced, waiting only for commits still in flight, at most its settle delay,
+and looks every 0.5 s whatever it hears), and 3·T remote Python random bots (``premiere_bot.examples.random_bot:RandomBot``,
 16 to a process, each on its own connection). A round robin league of them at 3-player Magic
 Trick plays one round of T tables at once; its figure counts decisions from the round opening
 (the tick that plans it; Celery then dispatches its tables) to the last match rated by the
