@@ -114,10 +114,12 @@ def dispatch_validation(bot: str, game: str, number: int) -> None:
 
 @app.task(name="workers.tasks.open_round", **RETRY)
 def open_round(league_id: int, number: int) -> None:
-    """Plan the round's tables (once) and dispatch them together."""
-    with database.connection(_settings().database_url) as conn:
+    """Plan the round's tables (once) and dispatch them together, in this task: queued as a
+    task of its own, the dispatch would wait behind whatever the tick queued meanwhile."""
+    settings = _settings()
+    with database.connection(settings.database_url) as conn:
         tables = leagues.plan_round(conn, league_id, number)
-    dispatch_round.delay(league_id, number, list(range(len(tables))))
+        dispatch(conn, settings, _policy(settings), league_id, number, range(len(tables)))
 
 
 @app.task(name="workers.tasks.dispatch_round", **RETRY)
