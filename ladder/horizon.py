@@ -36,10 +36,14 @@ _POLL_S = 0.002
 _RUNNING = (
     "SELECT l.virtualxid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
     " WHERE l.locktype = 'virtualxid' AND l.granted AND l.pid <> pg_backend_pid()"
-    " AND a.datname = current_database() AND a.backend_type = 'client backend'"
+    " AND a.datname = current_database()"
+    " AND coalesce(a.backend_type, 'client backend') = 'client backend'"
 )
 """Transactions running in this database (other than the caller's), by virtual id: every
-transaction holds the lock on its own from its start to its end."""
+transaction holds the lock on its own from its start to its end. Another role's session shows
+its database but not its kind (``backend_type`` is NULL): it counts, so the arbiter's writes
+are seen whatever role the ladder runs as (only autovacuum and the like are left out, when
+they can be told)."""
 
 
 def _running(conn: psycopg.Connection[Any]) -> set[str]:

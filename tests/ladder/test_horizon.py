@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import threading
 import time
+import uuid
 from typing import Any
 
 import psycopg
+from psycopg import conninfo
 
 from ladder import elo
 from ladder.store import rate_queued
@@ -98,3 +100,30 @@ def test_a_rolled_back_finish_holds_up_nothing_after_it_ends(database_url: str, 
     assert rater.rated == 1
     assert rater.seconds < 3.0
     assert recorded_order(conn) == [second]
+
+
+def test_a_rater_of_another_role_still_sees_the_commit_in_flight(
+    database_url: str, conn: Conn
+) -> None:
+    """The ladder may run as a role that sees little of the arbiter's sessions (not their
+    ``backend_type``): a slow commit by another role still holds its later match back."""
+    role = f"rater_{uuid.uuid4().hex[:8]}"
+    conn.execute(f"CREATE ROLE {role} LOGIN")
+    try:
+        conn.execute(f"GRANT ALL ON ALL TABLES IN SCHEMA public TO {role}")
+        conn.execute(f"GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO {role}")
+        first, second = running(conn, 2)
+        with psycopg.connect(database_url) as slow:
+            slow.execute(FINISH, (OUTCOME, first))
+            conn.execute(FINISH, (OUTCOME, second))
+            rater = Pass(conninfo.make_conninfo(database_url, user=role))
+            rater.start()
+            time.sleep(1.0)
+            assert rater.is_alive(), "rated past a commit in flight it could not see"
+            slow.commit()
+            rater.join(SETTLE_S)
+        assert rater.rated == 2
+        assert recorded_order(conn) == [first, second]
+    finally:
+        conn.execute(f"DROP OWNED BY {role}")
+        conn.execute(f"DROP ROLE {role}")
