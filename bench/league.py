@@ -3,14 +3,16 @@ matches created directly on the arbiter.
 
 One stack: the arbiter on a scratch PostgreSQL database, a Celery worker and beat, the ladder
 (the helpers of ``tests/integration/services.py``, with their settings: beat ticks every second,
-the ladder looks for finished matches every 0.5 s and rates those finished at least its settle
-delay ago), and 3·T remote Python random bots (``premiere_bot.examples.random_bot:RandomBot``,
-16 to a process, each on its own connection). A round robin league of them at 3-player Magic
-Trick plays one round of T tables at once; its figure counts decisions from the round opening
-(the tick that plans it; Celery then dispatches its tables) to the last match rated by the
-ladder. The reference, in the same run and right after it: the same tables (seats and seeds)
-created directly on the arbiter, as ``bench.arbiter`` does, decisions counted until all ended.
-The random bot's move is a hash of what it sees, so both play exactly the same games.
+the workers create a round's matches in one CreateMatches call, the ladder rates a match when
+its finish is announced, waiting only for commits still in flight, at most its settle delay,
+and looks every 0.5 s whatever it hears), and 3·T remote Python random bots
+(``premiere_bot.examples.random_bot:RandomBot``, 16 to a process, each on its own
+connection). A round robin league of them at 3-player Magic Trick plays one round of T tables
+at once; its figure counts decisions from the round opening (the tick that plans it; Celery
+then dispatches its tables) to the last match rated by the ladder. The reference, in the same
+run and right after it: the same tables (seats and seeds) created directly on the arbiter, as
+``bench.arbiter`` does, decisions counted until all ended. The random bot's move is a hash of
+what it sees, so both play exactly the same games.
 
 Repeated, each league round followed by its reference; each row shows the round whose ratio is
 the median (`median_pair`). Every moment is read from PostgreSQL's clock.
@@ -98,6 +100,24 @@ def _wait_connected(conn: psycopg.Connection[Any], names: list[str], timeout: fl
             return
         time.sleep(0.1)
     raise TimeoutError(f"only {connected} of {len(names)} bots connected")
+
+
+def _wait_admitted(conn: psycopg.Connection[Any], names: list[str], timeout: float) -> None:
+    """Until the gate has every bot in rated play and validated in the game: a round opened
+    before would seat some unrated (the workers admit connected bots at their own pace), and
+    an unrated match is never rated."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        admitted = _one(
+            conn,
+            "SELECT count(*) FROM seat_admission WHERE bot = ANY(%s) AND state = 'rated'"
+            " AND 'magic-trick' = ANY(validated)",
+            names,
+        )
+        if admitted == len(names):
+            return
+        time.sleep(0.1)
+    raise TimeoutError(f"only {admitted} of {len(names)} bots in rated play")
 
 
 def _exit(signum: int, frame: Any) -> None:
@@ -257,6 +277,7 @@ def measure() -> tuple[list[LeagueRound], list[DirectRound], float]:
             stub = arbiter.matches()
             with psycopg.connect(url, autocommit=True, row_factory=dict_row) as conn:
                 _wait_connected(conn, names, 120)
+                _wait_admitted(conn, names, 120)
                 for rep in range(-WARM_UPS, REPEATS):
                     played = play_league(conn, f"bench-round-{rep + 1}", names)
                     time.sleep(QUIET_S)

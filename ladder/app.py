@@ -57,7 +57,7 @@ from ladder import elo, queries
 from ladder.config import LadderSettings
 from ladder.metrics import PLAYERS
 from ladder.queries import BadRequest, NotFound, StandingsCache
-from ladder.queue_watch import QueueWatch, settles_in
+from ladder.queue_watch import QueueWatch
 from ladder.seats import SeatTable
 from ladder.store import rate_queued
 from premiere.config import Settings
@@ -149,10 +149,6 @@ class Ladder:
 
         await self._run(refit)
         return rated
-
-    async def settles_in(self) -> float | None:
-        """Seconds until the next queued match not settled yet has settled (None: none)."""
-        return await self._run(settles_in, self.settle_s)
 
 
 # --- gRPC -----------------------------------------------------------------------------------
@@ -487,21 +483,16 @@ def _split(address: str) -> tuple[str, int]:
 async def _rate_loop(
     ladder: Ladder, interval: float, watch: QueueWatch, stop: asyncio.Event
 ) -> None:
-    """A pass, then a wait for what comes first (``ladder.queue_watch``): the next queued match
-    settling, a new one finishing (then its settling), or ``interval``."""
+    """A pass, then a wait for what comes first (``ladder.queue_watch``): a match finishing
+    (one that finished during the pass has already been announced), or ``interval``."""
     while not stop.is_set():
         try:
             rated = await ladder.rate_and_refit()
             if rated:
                 log.info("rated %d match(es)", rated)
-            due = await ladder.settles_in()
         except Exception:
             log.exception("rating pass failed; trying again in %.1f s", interval)
-            due = None
-        wait = interval if due is None else min(interval, due)
-        if await watch.wait(wait, stop):
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), min(interval, ladder.settle_s))
+        await watch.wait(interval, stop)
 
 
 async def _metrics_loop(

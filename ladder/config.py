@@ -30,8 +30,10 @@ class LadderSettings(BaseSettings):
     rate_settle_s: float = Field(
         default=1.0,
         ge=0,
-        description="A finished match is rated once it has been finished this long, so that"
-        " matches committed a moment apart are still rated in the order they finished.",
+        description="The longest a rating pass waits for the transactions running when it"
+        " began (one may be committing a match that finished before those already queued, so"
+        " waiting keeps finish order); they normally end within milliseconds, and a pass"
+        " rates at once when none is running.",
     )
     omniscient_delay_moves: int = Field(
         default=0,

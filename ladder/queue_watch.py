@@ -1,10 +1,11 @@
 """When the ladder's rating loop looks at the queue next.
 
-A pass rates what has settled (``ladder.store.rate_queued``); the loop then waits for the first
-of: the next queued match settling, a newly finished match (the queue trigger notifies
-``premiere_rating_queue`` when the arbiter commits it; the loop then waits for it to settle),
-or the loop's interval, which stays the upper bound whatever PostgreSQL delivers. Without the
-notifications (the listening connection lost) the loop falls back to its interval alone.
+A pass rates what is queued (``ladder.store.rate_queued``, which waits only for transactions
+actually in flight: ``ladder.horizon``); the loop then waits for the first of: a newly
+finished match (the queue trigger notifies ``premiere_rating_queue`` when the arbiter commits
+it; a notice that came during the pass wakes the loop at once), or the loop's interval, which
+stays the upper bound whatever PostgreSQL delivers. Without the notifications (the listening
+connection lost) the loop falls back to its interval alone.
 """
 
 from __future__ import annotations
@@ -17,23 +18,13 @@ from typing import Any
 
 import psycopg
 
-__all__ = ["CHANNEL", "QueueWatch", "settles_in"]
+__all__ = ["CHANNEL", "QueueWatch"]
 
 CHANNEL = "premiere_rating_queue"
 _STOP_CHECK_S = 0.25
 """Longest wait between looks at the stop event."""
 
 log = logging.getLogger("premiere.ladder")
-
-
-def settles_in(conn: psycopg.Connection[Any], settle_s: float) -> float | None:
-    """Seconds until the next queued match that has not settled yet has, or None if none."""
-    row = conn.execute(
-        "SELECT extract(epoch FROM min(finished_at) + make_interval(secs => %s) - now())"
-        " FROM rating_queue WHERE finished_at > now() - make_interval(secs => %s)",
-        (settle_s, settle_s),
-    ).fetchone()
-    return None if row is None or row[0] is None else max(0.0, float(row[0]))
 
 
 class QueueWatch:

@@ -51,6 +51,7 @@ from psycopg.rows import tuple_row
 from games import registry
 from games.reference import ReferenceResult, reference_result
 from ladder import elo
+from ladder.horizon import complete_before
 from ladder.metrics import MATCHES_RATED, RATING_FAILURES, RATING_QUEUE, RATING_SECONDS
 
 __all__ = [
@@ -150,11 +151,13 @@ def rate_queued(
 ) -> int:
     """Rate the finished matches waiting in the queue when called, oldest finish first.
 
-    This is the only path to a rating in the running system (the ladder process calls it every
-    few seconds; nothing else rates), so matches are applied in finish order. One pass runs at
-    a time across every ladder process: a call that finds another pass running returns 0. Only
-    matches that finished at least ``settle_s`` seconds ago are taken: a match whose commit
-    lagged its finish time by less than that still takes its place in finish order.
+    This is the only path to a rating in the running system (the ladder process calls it when
+    a match finishes; nothing else rates), so matches are applied in finish order. One pass
+    runs at a time across every ladder process: a call that finds another pass running returns
+    0. Only matches that finished before the pass began are taken, and only once every
+    transaction running then has ended, waiting for them at most ``settle_s`` seconds
+    (``ladder.horizon``): a match still being committed when a later one is already queued
+    still takes its place in finish order. ``settle_s`` 0 waits for nothing.
 
     Returns how many this call rated. A match that fails to rate (a malformed outcome) is
     logged, counted in ``premiere_ladder_rating_failures_total`` and left queued for the next
@@ -172,7 +175,17 @@ def rate_queued(
             tuples(conn).execute(f"SELECT pg_advisory_unlock({_PASS_KEY})")
 
 
+def _queued(conn: Connection) -> int:
+    with conn.transaction():
+        waiting = tuples(conn).execute("SELECT count(*) FROM rating_queue").fetchone()
+    return int(waiting[0]) if waiting else 0
+
+
 def _rate_queued(conn: Connection, params: elo.EloParams, settle_s: float) -> int:
+    if not _queued(conn):
+        RATING_QUEUE.set(0)
+        return 0
+    before = complete_before(conn, settle_s)
     rated = 0
     after: tuple[Any, Any] | None = None
     while True:
@@ -181,26 +194,23 @@ def _rate_queued(conn: Connection, params: elo.EloParams, settle_s: float) -> in
             if after is None:
                 batch = cur.execute(
                     "SELECT finished_at, match_id FROM rating_queue"
-                    " WHERE finished_at <= now() - make_interval(secs => %s)"
+                    " WHERE finished_at <= %s"
                     " ORDER BY finished_at, match_id LIMIT %s",
-                    (settle_s, _BATCH),
+                    (before, _BATCH),
                 ).fetchall()
             else:
                 batch = cur.execute(
                     "SELECT finished_at, match_id FROM rating_queue"
                     " WHERE (finished_at, match_id) > (%s, %s)"
-                    " AND finished_at <= now() - make_interval(secs => %s)"
+                    " AND finished_at <= %s"
                     " ORDER BY finished_at, match_id LIMIT %s",
-                    (*after, settle_s, _BATCH),
+                    (*after, before, _BATCH),
                 ).fetchall()
         if not batch:
             break
         rated += _rate_in_batches(conn, [match_id for _, match_id in batch], params)
         after = (batch[-1][0], batch[-1][1])
-    with conn.transaction():
-        cur = tuples(conn)
-        waiting = cur.execute("SELECT count(*) FROM rating_queue").fetchone()
-    RATING_QUEUE.set(waiting[0] if waiting else 0)
+    RATING_QUEUE.set(_queued(conn))
     return rated
 
 
@@ -247,8 +257,8 @@ def _rate_one_by_one(conn: Connection, match_ids: list[Any], params: elo.EloPara
 def rate_finished(database_url: str, params: elo.EloParams = elo.DEFAULT_PARAMS) -> int:
     """Rate every finished, unrated match, in finish order; returns how many were rated.
 
-    ``rate_queued`` on a connection of its own, without the settling delay: for tests, benchmarks
-    and tools that want every queued match rated now.
+    ``rate_queued`` on a connection of its own, waiting for no running transaction: for tests,
+    benchmarks and tools that want every queued match rated now.
     """
     with psycopg.connect(database_url, autocommit=True) as conn:
         return rate_queued(conn, params)

@@ -1,7 +1,7 @@
 """The one gate into a match: who may sit at a table, and whether the table is rated.
 
 Every way into a match a bot can reach passes here: a league or matchmaking table (the workers'
-``dispatch_table``), a validation match, and a bot's own challenge (the arbiter's
+``workers.dispatch``), a validation match, and a bot's own challenge (the arbiter's
 ``BotGateway.Challenge``). It is a pure function of what the database says of each seat (the
 ``seat_admission`` view); docs/ratings.md, "Validation and probation", and docs/security.md,
 "Authors", say what it promises:

@@ -40,6 +40,8 @@ MAX_OPTIONS = 32
 MAX_TEXT = 256
 INT4_MAX = 2**31 - 1  # the database's integer columns
 MAX_DEAL_TABLES = 64
+MAX_BATCH = 256
+"""Matches one CreateMatches call may ask for."""
 
 
 def _check_sizes(

@@ -12,7 +12,7 @@ import grpc
 import games
 from games.interface import EVERYONE, SPECTATOR, Game, State, Viewer, options_as_text
 from premiere_wire import match_pb2, match_pb2_grpc
-from server.arbiter import Arbiter, BadRequest
+from server.arbiter import MAX_BATCH, Arbiter, BadRequest
 from server.codec import move_to_wire, observation_to_wire
 from server.config import ArbiterSettings
 from server.events import EndEvent, Event, EventHub, FaultEvent, MoveEvent
@@ -59,6 +59,17 @@ def forced_messages(
     return told
 
 
+def seat_pairs(request: match_pb2.CreateMatchRequest) -> list[tuple[str, str]]:
+    """The request's seats as ("bot" | "builtin", name) pairs; BadRequest for an empty one."""
+    seats: list[tuple[str, str]] = []
+    for seat in request.seats:
+        kind = seat.WhichOneof("player")
+        if kind is None:
+            raise BadRequest("every seat needs a player")
+        seats.append((kind, getattr(seat, kind)))
+    return seats
+
+
 def operator_allowed(operator_token: str | None, given: str | None) -> bool:
     """Fail closed: without a configured (non-empty) operator token nobody qualifies."""
     if not operator_token or not given:
@@ -83,9 +94,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         self.watchers = Slots(settings.max_watchers_per_match, "watchers of one match")
         self.peers = Slots(settings.max_watchers_per_peer, "watch streams from one address")
 
-    async def CreateMatch(
-        self, request: match_pb2.CreateMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> match_pb2.CreateMatchResponse:
+    async def _check_operator(self, context: grpc.aio.ServicerContext[Any, Any]) -> None:
         if not self.operator_token:
             await context.abort(
                 grpc.StatusCode.PERMISSION_DENIED,
@@ -96,31 +105,54 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                 grpc.StatusCode.UNAUTHENTICATED,
                 "creating matches needs 'authorization: Bearer <PREMIERE_OPERATOR_TOKEN>'",
             )
-        seats = []
-        for seat in request.seats:
-            kind = seat.WhichOneof("player")
-            if kind is None:
-                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "every seat needs a player")
-            seats.append((kind, getattr(seat, kind)))
+
+    async def _create(self, request: match_pb2.CreateMatchRequest) -> str:
+        """The one path of CreateMatch and CreateMatches; BadRequest says why not."""
         control = request.time_control
+        return await self.arbiter.create(
+            request.game,
+            dict(request.options),
+            seat_pairs(request),
+            request.seed,
+            control.move_time_ms,
+            control.time_bank_ms,
+            control.strike_limit,
+            request.idempotency_key,
+            request.rated,
+            request.validation,
+            request.deal_tables,
+            request.unrated_reason or None,
+        )
+
+    async def CreateMatch(
+        self, request: match_pb2.CreateMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> match_pb2.CreateMatchResponse:
+        await self._check_operator(context)
         try:
-            match_id = await self.arbiter.create(
-                request.game,
-                dict(request.options),
-                seats,
-                request.seed,
-                control.move_time_ms,
-                control.time_bank_ms,
-                control.strike_limit,
-                request.idempotency_key,
-                request.rated,
-                request.validation,
-                request.deal_tables,
-                request.unrated_reason or None,
-            )
+            match_id = await self._create(request)
         except BadRequest as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
         return match_pb2.CreateMatchResponse(match_id=match_id)
+
+    async def _result(self, request: match_pb2.CreateMatchRequest) -> match_pb2.CreateMatchResult:
+        try:
+            return match_pb2.CreateMatchResult(match_id=await self._create(request))
+        except BadRequest as error:
+            return match_pb2.CreateMatchResult(refused=str(error))
+
+    async def CreateMatches(
+        self,
+        request: match_pb2.CreateMatchesRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> match_pb2.CreateMatchesResponse:
+        await self._check_operator(context)
+        if len(request.matches) > MAX_BATCH:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"at most {MAX_BATCH} matches per CreateMatches, not {len(request.matches)}",
+            )
+        results = await asyncio.gather(*(self._result(one) for one in request.matches))
+        return match_pb2.CreateMatchesResponse(results=results)
 
     async def _revealed(self, row: Row) -> bool:
         """Ended, and (for a table of a shared deal) so has every table of the deal."""

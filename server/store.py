@@ -511,7 +511,10 @@ class Store:
         forfeited: Sequence[bool],
     ) -> bool:
         """Finish a running match this arbiter holds, seats and result in one transaction;
-        False when it is no longer running (a retried finish, or already void)."""
+        False when it is no longer running (a retried finish, or already void). The finish
+        time is read inside the transaction, while it runs (``clock_timestamp()``, not the
+        transaction's start): the ladder relies on it to rate in finish order
+        (``ladder.horizon``)."""
         statements: list[Statement] = [
             (
                 "UPDATE match_seats SET strikes = %s, forfeited = %s"
@@ -522,7 +525,8 @@ class Store:
         ]
         statements.append(
             (
-                "UPDATE matches SET status = 'finished', outcome = %s, finished_at = now()"
+                "UPDATE matches SET status = 'finished', outcome = %s,"
+                " finished_at = clock_timestamp()"
                 " WHERE id = %s AND status = 'running' AND arbiter_holds(id, %s)",
                 (json.dumps(outcome), match_id, fence),
             )

@@ -14,14 +14,13 @@ from typing import Any
 import grpc
 from celery import signals
 
-from games.interface import options_as_text
-from premiere.admission import SeatStanding, judge
 from premiere_wire import match_pb2
 from workers import database, gate, leagues
 from workers.app import TICK_SECONDS, app
 from workers.client import matches
 from workers.config import WorkerSettings
-from workers.metrics import DISPATCHED, ROUND_SECONDS, TASKS
+from workers.dispatch import add_seats, by_round, dispatch, operator_metadata
+from workers.metrics import ROUND_SECONDS, TASKS
 from workers.standing import Policy
 
 log = logging.getLogger("premiere.workers")
@@ -59,8 +58,8 @@ def tick() -> None:
                 log.info("league %s: round %d opened", league.name, number)
         for league_id, number in leagues.rounds_to_plan(conn):
             open_round.delay(league_id, number)
-        for league_id, number, table_no in leagues.tables_to_dispatch(conn):
-            dispatch_table.delay(league_id, number, table_no)
+        for (league_id, number), table_nos in by_round(leagues.tables_to_dispatch(conn)).items():
+            dispatch_round.delay(league_id, number, table_nos)
         collect.delay()
     standing.delay()
 
@@ -82,23 +81,9 @@ def standing() -> None:
             log.info("bot %s: %s", bot, change.kind)
 
 
-def _unknown(name: str) -> SeatStanding:
-    """A seat nobody is registered under: the arbiter refuses the table itself."""
-    return SeatStanding(name, name, None)
-
-
 def _create_match(settings: WorkerSettings, request: match_pb2.CreateMatchRequest) -> str:
-    credentials = (("authorization", f"Bearer {settings.operator_token or ''}"),)
-    reply = matches(settings).CreateMatch(request, timeout=30, metadata=credentials)
+    reply = matches(settings).CreateMatch(request, timeout=30, metadata=operator_metadata(settings))
     return str(reply.match_id)
-
-
-def _add_seats(request: match_pb2.CreateMatchRequest, seats: list[str]) -> None:
-    for seat in seats:
-        if seat.startswith("builtin:"):
-            request.seats.add(builtin=seat.removeprefix("builtin:"))
-        else:
-            request.seats.add(bot=seat)
 
 
 @app.task(name="workers.tasks.dispatch_validation", **RETRY)
@@ -116,7 +101,7 @@ def dispatch_validation(bot: str, game: str, number: int) -> None:
             rated=False,
             validation=True,
         )
-        _add_seats(request, seats)
+        add_seats(request, seats)
         try:
             match_id: str | None = _create_match(settings, request)
         except grpc.RpcError as error:
@@ -129,77 +114,27 @@ def dispatch_validation(bot: str, game: str, number: int) -> None:
 
 @app.task(name="workers.tasks.open_round", **RETRY)
 def open_round(league_id: int, number: int) -> None:
-    """Plan the round's tables (once) and dispatch each."""
-    with database.connection(_settings().database_url) as conn:
+    """Plan the round's tables (once) and dispatch them together, in this task: queued as a
+    task of its own, the dispatch would wait behind whatever the tick queued meanwhile."""
+    settings = _settings()
+    with database.connection(settings.database_url) as conn:
         tables = leagues.plan_round(conn, league_id, number)
-    for table_no in range(len(tables)):
-        dispatch_table.delay(league_id, number, table_no)
+        dispatch(conn, settings, _policy(settings), league_id, number, range(len(tables)))
+
+
+@app.task(name="workers.tasks.dispatch_round", **RETRY)
+def dispatch_round(league_id: int, number: int, table_nos: list[int]) -> None:
+    """Create the matches of those of the round's tables that still wait for one, in one call
+    to the arbiter (``workers.dispatch``); the tables' idempotency keys make a retry harmless."""
+    settings = _settings()
+    with database.connection(settings.database_url) as conn:
+        dispatch(conn, settings, _policy(settings), league_id, number, table_nos)
 
 
 @app.task(name="workers.tasks.dispatch_table", **RETRY)
 def dispatch_table(league_id: int, number: int, table_no: int) -> None:
-    """Create the table's match on the arbiter; the idempotency key makes a retry harmless."""
-    settings = _settings()
-    with database.connection(settings.database_url) as conn:
-        found = leagues.table_request(conn, league_id, number, table_no)
-        if found is None:
-            return
-        league, table = found
-        policy = _policy(settings)
-        if any(state is None for state in gate.resolve_seats(conn, table["seats"]).values()):
-            gate.admit_new(conn, policy)
-        # The one gate (premiere.admission): refused tables are not played; a rated league's
-        # table is rated only if every registered seat is in rated play in this game and no
-        # owner sits twice (docs/ratings.md, "Validation and probation").
-        standings = gate.seat_standings(conn, table["seats"])
-        verdict = judge(
-            league.game,
-            [
-                None if seat.startswith("builtin:") else standings.get(seat, _unknown(seat))
-                for seat in table["seats"]
-            ],
-            rated=league.rated,
-            allow_same_owner=league.allow_same_owner,
-        )
-        if verdict.refused is not None:
-            log.info(
-                "league %s round %d table %d not played: %s",
-                league.name,
-                number,
-                table_no,
-                verdict.refused,
-            )
-            leagues.record_refusal(conn, league_id, number, table_no)
-            return
-        rated = verdict.rated
-        request = match_pb2.CreateMatchRequest(
-            game=league.game,
-            options=options_as_text(league.options),
-            seed=table["seed"],
-            idempotency_key=leagues.idempotency_key(league_id, number, table_no),
-            rated=rated,
-            unrated_reason=verdict.unrated_reason or "",
-        )
-        _add_seats(request, list(table["seats"]))
-        request.deal_tables = max(1, int(table["deal_tables"] or 1))
-        request.time_control.move_time_ms = league.move_time_ms
-        request.time_control.time_bank_ms = league.time_bank_ms
-        try:
-            match_id = _create_match(settings, request)
-        except grpc.RpcError as error:
-            if error.code() == grpc.StatusCode.INVALID_ARGUMENT:
-                log.error(
-                    "league %s round %d table %d refused: %s",
-                    league.name,
-                    number,
-                    table_no,
-                    error.details(),
-                )
-                leagues.record_refusal(conn, league_id, number, table_no)
-                return
-            raise
-        if leagues.record_dispatch(conn, league_id, number, table_no, match_id):
-            DISPATCHED.inc()
+    """One table, as ``dispatch_round`` dispatches a round's (for messages queued by name)."""
+    dispatch_round(league_id, number, [table_no])
 
 
 @app.task(name="workers.tasks.collect", expires=max(TICK_SECONDS * 2, 5), **RETRY)
@@ -208,8 +143,9 @@ def collect() -> None:
     with database.connection(_settings().database_url) as conn:
         if leagues.collect(conn):
             # A duplicate group's next table may start now that its sibling ended.
-            for league_id, number, table_no in leagues.tables_to_dispatch(conn):
-                dispatch_table.delay(league_id, number, table_no)
+            tables = by_round(leagues.tables_to_dispatch(conn))
+            for (league_id, number), table_nos in tables.items():
+                dispatch_round.delay(league_id, number, table_nos)
         for league_id, number in leagues.rounds_to_close(conn):
             close_round.delay(league_id, number)
 

@@ -145,6 +145,47 @@ def test_a_finished_match_is_rated_once_settled_not_at_the_next_interval(
         assert ladder.stop() == 0
 
 
+def test_a_finished_match_is_rated_within_a_second_not_a_settle_delay_later(
+    database_url: str, tmp_path: Path
+) -> None:
+    """With a 10 s settle delay and a 60 s interval, a match finished while nothing else is
+    being committed is rated well within a second of its finish, by PostgreSQL's clock (the
+    settle delay is only the longest a pass waits for a commit in flight)."""
+    with psycopg.connect(database_url) as conn:
+        bots = add_bots(conn, NAMES)
+        (match_id,) = insert_matches(
+            conn, [Synthetic(("ada", "grace"), (1, 2), status="running")], bots
+        )
+    ladder = Ladder(
+        database_url, tmp_path / "ladder.log", interval=60, PREMIERE_LADDER_RATE_SETTLE_S="10"
+    )
+    try:
+        ladder.wait_serving()
+        time.sleep(1.0)
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(
+                "UPDATE matches SET status = 'finished', outcome = %s,"
+                " finished_at = clock_timestamp() WHERE id = %s",
+                (
+                    json.dumps(
+                        {"scores": [20, 10], "ranks": [1, 2], "tiebreaks": [], "forfeited": []}
+                    ),
+                    match_id,
+                ),
+            )
+            ladder.wait_rated(1, timeout=20)
+            row = conn.execute(
+                "SELECT extract(epoch FROM max(h.applied_at) - m.finished_at)"
+                " FROM rating_history h JOIN matches m ON m.id = h.match_id"
+                " WHERE m.id = %s GROUP BY m.finished_at",
+                (match_id,),
+            ).fetchone()
+        assert row is not None
+        assert float(row[0]) < 1.0, f"rated {float(row[0]):.3f} s after it finished"
+    finally:
+        assert ladder.stop() == 0
+
+
 def test_ladder_process_rates_and_serves_grpc_and_json(database_url: str, tmp_path: Path) -> None:
     with psycopg.connect(database_url) as conn:
         bots = add_bots(conn, NAMES)

@@ -79,6 +79,9 @@ def seeds() -> dict[str, list[bytes]]:
         ladder[f"/premiere.v1.LadderService/{method.name}"] = [message.SerializeToString()]
     return {
         "/premiere.v1.MatchService/CreateMatch": [create.SerializeToString()],
+        "/premiere.v1.MatchService/CreateMatches": [
+            match_pb2.CreateMatchesRequest(matches=[create, create]).SerializeToString()
+        ],
         "/premiere.v1.MatchService/GetMatch": [
             match_pb2.GetMatchRequest(match_id=some_id).SerializeToString()
         ],

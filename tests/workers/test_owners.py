@@ -1,6 +1,6 @@
 """No rated match in any format seats two bots of one owner: whatever tables a format plans
 (round robin, Swiss, gauntlet, ladder, duplicate, SPRT, solo), the verdict every table passes
-before it is created (``premiere.admission.judge``, as ``dispatch_table`` calls it) is rated
+before it is created (``premiere.admission.judge``, as ``workers.dispatch`` calls it) is rated
 only when each owner holds one seat, and refuses the table when a rated league did not allow
 one owner twice."""
 

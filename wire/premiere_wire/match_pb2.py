@@ -26,7 +26,7 @@ from . import game_pb2 as premiere_dot_v1_dot_game__pb2
 from . import outcome_pb2 as premiere_dot_v1_dot_outcome__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17premiere/v1/match.proto\x12\x0bpremiere.v1\x1a\x16premiere/v1/game.proto\x1a\x19premiere/v1/outcome.proto\"6\n\x08SeatSpec\x12\r\n\x03\x62ot\x18\x01 \x01(\tH\x00\x12\x11\n\x07\x62uiltin\x18\x02 \x01(\tH\x00\x42\x08\n\x06player\"O\n\x0bTimeControl\x12\x14\n\x0cmove_time_ms\x18\x01 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x02 \x01(\r\x12\x14\n\x0cstrike_limit\x18\x03 \x01(\r\"\xde\x02\n\x12\x43reateMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12=\n\x07options\x18\x02 \x03(\x0b\x32,.premiere.v1.CreateMatchRequest.OptionsEntry\x12$\n\x05seats\x18\x03 \x03(\x0b\x32\x15.premiere.v1.SeatSpec\x12\x0c\n\x04seed\x18\x04 \x01(\t\x12.\n\x0ctime_control\x18\x05 \x01(\x0b\x32\x18.premiere.v1.TimeControl\x12\x17\n\x0fidempotency_key\x18\x06 \x01(\t\x12\r\n\x05rated\x18\x07 \x01(\x08\x12\x12\n\nvalidation\x18\x08 \x01(\x08\x12\x13\n\x0b\x64\x65\x61l_tables\x18\t \x01(\r\x12\x16\n\x0eunrated_reason\x18\n \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\'\n\x13\x43reateMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"[\n\x05\x46\x61ult\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x01 \x01(\r\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0c\n\x04kind\x18\x03 \x01(\t\x12\r\n\x05\x62lame\x18\x04 \x01(\t\x12\x0e\n\x06\x64\x65tail\x18\x05 \x01(\t\"@\n\nSeatRecord\x12\x0e\n\x06player\x18\x01 \x01(\t\x12\x0f\n\x07strikes\x18\x02 \x01(\r\x12\x11\n\tforfeited\x18\x03 \x01(\x08\"\x8d\x03\n\x05Match\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x30\n\x07options\x18\x03 \x03(\x0b\x32\x1f.premiere.v1.Match.OptionsEntry\x12&\n\x05seats\x18\x04 \x03(\x0b\x32\x17.premiere.v1.SeatRecord\x12(\n\x06status\x18\x05 \x01(\x0e\x32\x18.premiere.v1.MatchStatus\x12\x11\n\tdecisions\x18\x06 \x01(\r\x12%\n\x07outcome\x18\x07 \x01(\x0b\x32\x14.premiere.v1.Outcome\x12\"\n\x06\x66\x61ults\x18\x08 \x03(\x0b\x32\x12.premiere.v1.Fault\x12\x13\n\x0bvoid_reason\x18\t \x01(\t\x12.\n\x0ctime_control\x18\n \x01(\x0b\x32\x18.premiere.v1.TimeControl\x12\r\n\x05rated\x18\x0b \x01(\x08\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"5\n\x10GetMatchResponse\x12!\n\x05match\x18\x01 \x01(\x0b\x32\x12.premiere.v1.Match\"%\n\x11WatchMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"\xa3\x01\n\x12WatchMatchResponse\x12\x10\n\x08sequence\x18\x01 \x01(\r\x12(\n\x04move\x18\x02 \x01(\x0b\x32\x18.premiere.v1.MoveAppliedH\x00\x12#\n\x05\x66\x61ult\x18\x03 \x01(\x0b\x32\x12.premiere.v1.FaultH\x00\x12#\n\x05\x65nded\x18\x04 \x01(\x0b\x32\x12.premiere.v1.MatchH\x00\x42\x07\n\x05\x65vent\"\x92\x02\n\x0bMoveApplied\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x01 \x01(\r\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12&\n\x04view\x18\x03 \x01(\x0b\x32\x18.premiere.v1.Observation\x12\x11\n\tdefaulted\x18\x04 \x01(\x08\x12\x0c\n\x04text\x18\x05 \x01(\t\x12\'\n\x06\x66orced\x18\x06 \x03(\x0b\x32\x17.premiere.v1.ForcedMove\x12\x0f\n\x07to_move\x18\x07 \x03(\x05\x12&\n\x06\x63locks\x18\x08 \x03(\x0b\x32\x16.premiere.v1.SeatClock\x12\x0e\n\x06scores\x18\t \x03(\x05\x12\r\n\x05group\x18\n \x01(\t\x12\x12\n\nelapsed_ms\x18\x0b \x01(\r\"I\n\nForcedMove\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04text\x18\x02 \x01(\t\x12\x1f\n\x04move\x18\x03 \x01(\x0b\x32\x11.premiere.v1.Move\"-\n\tSeatClock\x12\x0f\n\x07move_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\"@\n\x10GetReplayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"\xb0\x01\n\nReplayStep\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x1f\n\x04move\x18\x02 \x01(\x0b\x32\x11.premiere.v1.Move\x12-\n\x0bobservation\x18\x03 \x01(\x0b\x32\x18.premiere.v1.Observation\x12\x0c\n\x04text\x18\x04 \x01(\t\x12\r\n\x05group\x18\x05 \x01(\t\x12\'\n\x06\x66orced\x18\x06 \x03(\x0b\x32\x17.premiere.v1.ForcedMove\"\xbe\x02\n\x11GetReplayResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12<\n\x07options\x18\x02 \x03(\x0b\x32+.premiere.v1.GetReplayResponse.OptionsEntry\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12\x0c\n\x04seed\x18\x04 \x01(\t\x12&\n\x05steps\x18\x05 \x03(\x0b\x32\x17.premiere.v1.ReplayStep\x12%\n\x07outcome\x18\x06 \x01(\x0b\x32\x14.premiere.v1.Outcome\x12\r\n\x05rated\x18\x07 \x01(\x08\x12\x30\n\x0f\x66orced_at_start\x18\x08 \x03(\x0b\x32\x17.premiere.v1.ForcedMove\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01*\x91\x01\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MATCH_STATUS_PENDING\x10\x01\x12\x18\n\x14MATCH_STATUS_RUNNING\x10\x02\x12\x19\n\x15MATCH_STATUS_FINISHED\x10\x03\x12\x15\n\x11MATCH_STATUS_VOID\x10\x04\x32\xc6\x02\n\x0cMatchService\x12P\n\x0b\x43reateMatch\x12\x1f.premiere.v1.CreateMatchRequest\x1a .premiere.v1.CreateMatchResponse\x12G\n\x08GetMatch\x12\x1c.premiere.v1.GetMatchRequest\x1a\x1d.premiere.v1.GetMatchResponse\x12O\n\nWatchMatch\x12\x1e.premiere.v1.WatchMatchRequest\x1a\x1f.premiere.v1.WatchMatchResponse0\x01\x12J\n\tGetReplay\x12\x1d.premiere.v1.GetReplayRequest\x1a\x1e.premiere.v1.GetReplayResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17premiere/v1/match.proto\x12\x0bpremiere.v1\x1a\x16premiere/v1/game.proto\x1a\x19premiere/v1/outcome.proto\"6\n\x08SeatSpec\x12\r\n\x03\x62ot\x18\x01 \x01(\tH\x00\x12\x11\n\x07\x62uiltin\x18\x02 \x01(\tH\x00\x42\x08\n\x06player\"O\n\x0bTimeControl\x12\x14\n\x0cmove_time_ms\x18\x01 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x02 \x01(\r\x12\x14\n\x0cstrike_limit\x18\x03 \x01(\r\"\xde\x02\n\x12\x43reateMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12=\n\x07options\x18\x02 \x03(\x0b\x32,.premiere.v1.CreateMatchRequest.OptionsEntry\x12$\n\x05seats\x18\x03 \x03(\x0b\x32\x15.premiere.v1.SeatSpec\x12\x0c\n\x04seed\x18\x04 \x01(\t\x12.\n\x0ctime_control\x18\x05 \x01(\x0b\x32\x18.premiere.v1.TimeControl\x12\x17\n\x0fidempotency_key\x18\x06 \x01(\t\x12\r\n\x05rated\x18\x07 \x01(\x08\x12\x12\n\nvalidation\x18\x08 \x01(\x08\x12\x13\n\x0b\x64\x65\x61l_tables\x18\t \x01(\r\x12\x16\n\x0eunrated_reason\x18\n \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\'\n\x13\x43reateMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\"H\n\x14\x43reateMatchesRequest\x12\x30\n\x07matches\x18\x01 \x03(\x0b\x32\x1f.premiere.v1.CreateMatchRequest\"D\n\x11\x43reateMatchResult\x12\x12\n\x08match_id\x18\x01 \x01(\tH\x00\x12\x11\n\x07refused\x18\x02 \x01(\tH\x00\x42\x08\n\x06result\"H\n\x15\x43reateMatchesResponse\x12/\n\x07results\x18\x01 \x03(\x0b\x32\x1e.premiere.v1.CreateMatchResult\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"[\n\x05\x46\x61ult\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x01 \x01(\r\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0c\n\x04kind\x18\x03 \x01(\t\x12\r\n\x05\x62lame\x18\x04 \x01(\t\x12\x0e\n\x06\x64\x65tail\x18\x05 \x01(\t\"@\n\nSeatRecord\x12\x0e\n\x06player\x18\x01 \x01(\t\x12\x0f\n\x07strikes\x18\x02 \x01(\r\x12\x11\n\tforfeited\x18\x03 \x01(\x08\"\x8d\x03\n\x05Match\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x30\n\x07options\x18\x03 \x03(\x0b\x32\x1f.premiere.v1.Match.OptionsEntry\x12&\n\x05seats\x18\x04 \x03(\x0b\x32\x17.premiere.v1.SeatRecord\x12(\n\x06status\x18\x05 \x01(\x0e\x32\x18.premiere.v1.MatchStatus\x12\x11\n\tdecisions\x18\x06 \x01(\r\x12%\n\x07outcome\x18\x07 \x01(\x0b\x32\x14.premiere.v1.Outcome\x12\"\n\x06\x66\x61ults\x18\x08 \x03(\x0b\x32\x12.premiere.v1.Fault\x12\x13\n\x0bvoid_reason\x18\t \x01(\t\x12.\n\x0ctime_control\x18\n \x01(\x0b\x32\x18.premiere.v1.TimeControl\x12\r\n\x05rated\x18\x0b \x01(\x08\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"5\n\x10GetMatchResponse\x12!\n\x05match\x18\x01 \x01(\x0b\x32\x12.premiere.v1.Match\"%\n\x11WatchMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"\xa3\x01\n\x12WatchMatchResponse\x12\x10\n\x08sequence\x18\x01 \x01(\r\x12(\n\x04move\x18\x02 \x01(\x0b\x32\x18.premiere.v1.MoveAppliedH\x00\x12#\n\x05\x66\x61ult\x18\x03 \x01(\x0b\x32\x12.premiere.v1.FaultH\x00\x12#\n\x05\x65nded\x18\x04 \x01(\x0b\x32\x12.premiere.v1.MatchH\x00\x42\x07\n\x05\x65vent\"\x92\x02\n\x0bMoveApplied\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x01 \x01(\r\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12&\n\x04view\x18\x03 \x01(\x0b\x32\x18.premiere.v1.Observation\x12\x11\n\tdefaulted\x18\x04 \x01(\x08\x12\x0c\n\x04text\x18\x05 \x01(\t\x12\'\n\x06\x66orced\x18\x06 \x03(\x0b\x32\x17.premiere.v1.ForcedMove\x12\x0f\n\x07to_move\x18\x07 \x03(\x05\x12&\n\x06\x63locks\x18\x08 \x03(\x0b\x32\x16.premiere.v1.SeatClock\x12\x0e\n\x06scores\x18\t \x03(\x05\x12\r\n\x05group\x18\n \x01(\t\x12\x12\n\nelapsed_ms\x18\x0b \x01(\r\"I\n\nForcedMove\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04text\x18\x02 \x01(\t\x12\x1f\n\x04move\x18\x03 \x01(\x0b\x32\x11.premiere.v1.Move\"-\n\tSeatClock\x12\x0f\n\x07move_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\"@\n\x10GetReplayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"\xb0\x01\n\nReplayStep\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x1f\n\x04move\x18\x02 \x01(\x0b\x32\x11.premiere.v1.Move\x12-\n\x0bobservation\x18\x03 \x01(\x0b\x32\x18.premiere.v1.Observation\x12\x0c\n\x04text\x18\x04 \x01(\t\x12\r\n\x05group\x18\x05 \x01(\t\x12\'\n\x06\x66orced\x18\x06 \x03(\x0b\x32\x17.premiere.v1.ForcedMove\"\xbe\x02\n\x11GetReplayResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12<\n\x07options\x18\x02 \x03(\x0b\x32+.premiere.v1.GetReplayResponse.OptionsEntry\x12\x0f\n\x07players\x18\x03 \x01(\x05\x12\x0c\n\x04seed\x18\x04 \x01(\t\x12&\n\x05steps\x18\x05 \x03(\x0b\x32\x17.premiere.v1.ReplayStep\x12%\n\x07outcome\x18\x06 \x01(\x0b\x32\x14.premiere.v1.Outcome\x12\r\n\x05rated\x18\x07 \x01(\x08\x12\x30\n\x0f\x66orced_at_start\x18\x08 \x03(\x0b\x32\x17.premiere.v1.ForcedMove\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01*\x91\x01\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MATCH_STATUS_PENDING\x10\x01\x12\x18\n\x14MATCH_STATUS_RUNNING\x10\x02\x12\x19\n\x15MATCH_STATUS_FINISHED\x10\x03\x12\x15\n\x11MATCH_STATUS_VOID\x10\x04\x32\x9e\x03\n\x0cMatchService\x12P\n\x0b\x43reateMatch\x12\x1f.premiere.v1.CreateMatchRequest\x1a .premiere.v1.CreateMatchResponse\x12V\n\rCreateMatches\x12!.premiere.v1.CreateMatchesRequest\x1a\".premiere.v1.CreateMatchesResponse\x12G\n\x08GetMatch\x12\x1c.premiere.v1.GetMatchRequest\x1a\x1d.premiere.v1.GetMatchResponse\x12O\n\nWatchMatch\x12\x1e.premiere.v1.WatchMatchRequest\x1a\x1f.premiere.v1.WatchMatchResponse0\x01\x12J\n\tGetReplay\x12\x1d.premiere.v1.GetReplayRequest\x1a\x1e.premiere.v1.GetReplayResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -39,8 +39,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_MATCH_OPTIONSENTRY']._serialized_options = b'8\001'
   _globals['_GETREPLAYRESPONSE_OPTIONSENTRY']._loaded_options = None
   _globals['_GETREPLAYRESPONSE_OPTIONSENTRY']._serialized_options = b'8\001'
-  _globals['_MATCHSTATUS']._serialized_start=2444
-  _globals['_MATCHSTATUS']._serialized_end=2589
+  _globals['_MATCHSTATUS']._serialized_start=2662
+  _globals['_MATCHSTATUS']._serialized_end=2807
   _globals['_SEATSPEC']._serialized_start=91
   _globals['_SEATSPEC']._serialized_end=145
   _globals['_TIMECONTROL']._serialized_start=147
@@ -51,36 +51,42 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CREATEMATCHREQUEST_OPTIONSENTRY']._serialized_end=579
   _globals['_CREATEMATCHRESPONSE']._serialized_start=581
   _globals['_CREATEMATCHRESPONSE']._serialized_end=620
-  _globals['_GETMATCHREQUEST']._serialized_start=622
-  _globals['_GETMATCHREQUEST']._serialized_end=657
-  _globals['_FAULT']._serialized_start=659
-  _globals['_FAULT']._serialized_end=750
-  _globals['_SEATRECORD']._serialized_start=752
-  _globals['_SEATRECORD']._serialized_end=816
-  _globals['_MATCH']._serialized_start=819
-  _globals['_MATCH']._serialized_end=1216
+  _globals['_CREATEMATCHESREQUEST']._serialized_start=622
+  _globals['_CREATEMATCHESREQUEST']._serialized_end=694
+  _globals['_CREATEMATCHRESULT']._serialized_start=696
+  _globals['_CREATEMATCHRESULT']._serialized_end=764
+  _globals['_CREATEMATCHESRESPONSE']._serialized_start=766
+  _globals['_CREATEMATCHESRESPONSE']._serialized_end=838
+  _globals['_GETMATCHREQUEST']._serialized_start=840
+  _globals['_GETMATCHREQUEST']._serialized_end=875
+  _globals['_FAULT']._serialized_start=877
+  _globals['_FAULT']._serialized_end=968
+  _globals['_SEATRECORD']._serialized_start=970
+  _globals['_SEATRECORD']._serialized_end=1034
+  _globals['_MATCH']._serialized_start=1037
+  _globals['_MATCH']._serialized_end=1434
   _globals['_MATCH_OPTIONSENTRY']._serialized_start=533
   _globals['_MATCH_OPTIONSENTRY']._serialized_end=579
-  _globals['_GETMATCHRESPONSE']._serialized_start=1218
-  _globals['_GETMATCHRESPONSE']._serialized_end=1271
-  _globals['_WATCHMATCHREQUEST']._serialized_start=1273
-  _globals['_WATCHMATCHREQUEST']._serialized_end=1310
-  _globals['_WATCHMATCHRESPONSE']._serialized_start=1313
-  _globals['_WATCHMATCHRESPONSE']._serialized_end=1476
-  _globals['_MOVEAPPLIED']._serialized_start=1479
-  _globals['_MOVEAPPLIED']._serialized_end=1753
-  _globals['_FORCEDMOVE']._serialized_start=1755
-  _globals['_FORCEDMOVE']._serialized_end=1828
-  _globals['_SEATCLOCK']._serialized_start=1830
-  _globals['_SEATCLOCK']._serialized_end=1875
-  _globals['_GETREPLAYREQUEST']._serialized_start=1877
-  _globals['_GETREPLAYREQUEST']._serialized_end=1941
-  _globals['_REPLAYSTEP']._serialized_start=1944
-  _globals['_REPLAYSTEP']._serialized_end=2120
-  _globals['_GETREPLAYRESPONSE']._serialized_start=2123
-  _globals['_GETREPLAYRESPONSE']._serialized_end=2441
+  _globals['_GETMATCHRESPONSE']._serialized_start=1436
+  _globals['_GETMATCHRESPONSE']._serialized_end=1489
+  _globals['_WATCHMATCHREQUEST']._serialized_start=1491
+  _globals['_WATCHMATCHREQUEST']._serialized_end=1528
+  _globals['_WATCHMATCHRESPONSE']._serialized_start=1531
+  _globals['_WATCHMATCHRESPONSE']._serialized_end=1694
+  _globals['_MOVEAPPLIED']._serialized_start=1697
+  _globals['_MOVEAPPLIED']._serialized_end=1971
+  _globals['_FORCEDMOVE']._serialized_start=1973
+  _globals['_FORCEDMOVE']._serialized_end=2046
+  _globals['_SEATCLOCK']._serialized_start=2048
+  _globals['_SEATCLOCK']._serialized_end=2093
+  _globals['_GETREPLAYREQUEST']._serialized_start=2095
+  _globals['_GETREPLAYREQUEST']._serialized_end=2159
+  _globals['_REPLAYSTEP']._serialized_start=2162
+  _globals['_REPLAYSTEP']._serialized_end=2338
+  _globals['_GETREPLAYRESPONSE']._serialized_start=2341
+  _globals['_GETREPLAYRESPONSE']._serialized_end=2659
   _globals['_GETREPLAYRESPONSE_OPTIONSENTRY']._serialized_start=533
   _globals['_GETREPLAYRESPONSE_OPTIONSENTRY']._serialized_end=579
-  _globals['_MATCHSERVICE']._serialized_start=2592
-  _globals['_MATCHSERVICE']._serialized_end=2918
+  _globals['_MATCHSERVICE']._serialized_start=2810
+  _globals['_MATCHSERVICE']._serialized_end=3224
 # @@protoc_insertion_point(module_scope)

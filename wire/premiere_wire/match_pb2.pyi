@@ -233,6 +233,84 @@ class CreateMatchResponse(_message.Message):
 Global___CreateMatchResponse: _TypeAlias = CreateMatchResponse  # noqa: Y015
 
 @_typing.final
+class CreateMatchesRequest(_message.Message):
+    """Request for MatchService.CreateMatches."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCHES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def matches(self) -> _containers.RepeatedCompositeFieldContainer[Global___CreateMatchRequest]:
+        """The matches, each as CreateMatch takes it (at most 256; more are refused as a whole)."""
+
+    def __init__(
+        self,
+        *,
+        matches: _abc.Iterable[Global___CreateMatchRequest] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["matches", b"matches"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateMatchesRequest: _TypeAlias = CreateMatchesRequest  # noqa: Y015
+
+@_typing.final
+class CreateMatchResult(_message.Message):
+    """What became of one request of a CreateMatches call."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    REFUSED_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    """The match created (or, for an idempotency key already used, the match it created)."""
+    refused: _builtins.str
+    """Why the arbiter refused this request: what CreateMatch would have answered with
+    INVALID_ARGUMENT. Nothing was created for it.
+    """
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        refused: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "refused", b"refused", "result", b"result"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "refused", b"refused", "result", b"result"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_result: _TypeAlias = _typing.Literal["match_id", "refused"]  # noqa: Y015
+    _WhichOneofArgType_result: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_result) -> _WhichOneofReturnType_result | None: ...
+
+Global___CreateMatchResult: _TypeAlias = CreateMatchResult  # noqa: Y015
+
+@_typing.final
+class CreateMatchesResponse(_message.Message):
+    """Response of MatchService.CreateMatches."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RESULTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def results(self) -> _containers.RepeatedCompositeFieldContainer[Global___CreateMatchResult]:
+        """One result per request, in the requests' order."""
+
+    def __init__(
+        self,
+        *,
+        results: _abc.Iterable[Global___CreateMatchResult] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["results", b"results"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateMatchesResponse: _TypeAlias = CreateMatchesResponse  # noqa: Y015
+
+@_typing.final
 class GetMatchRequest(_message.Message):
     """Request for MatchService.GetMatch."""
 

@@ -40,6 +40,11 @@ class MatchServiceStub:
                 request_serializer=premiere_dot_v1_dot_match__pb2.CreateMatchRequest.SerializeToString,
                 response_deserializer=premiere_dot_v1_dot_match__pb2.CreateMatchResponse.FromString,
                 _registered_method=True)
+        self.CreateMatches = channel.unary_unary(
+                '/premiere.v1.MatchService/CreateMatches',
+                request_serializer=premiere_dot_v1_dot_match__pb2.CreateMatchesRequest.SerializeToString,
+                response_deserializer=premiere_dot_v1_dot_match__pb2.CreateMatchesResponse.FromString,
+                _registered_method=True)
         self.GetMatch = channel.unary_unary(
                 '/premiere.v1.MatchService/GetMatch',
                 request_serializer=premiere_dot_v1_dot_match__pb2.GetMatchRequest.SerializeToString,
@@ -63,6 +68,15 @@ class MatchServiceServicer:
 
     def CreateMatch(self, request, context):
         """Create a match; it starts as soon as every remote bot in it is connected.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateMatches(self, request, context):
+        """Create several matches in one call (a league round's tables): each request is checked and
+        created exactly as CreateMatch would, on its own, and the reply says for each what became
+        of it.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -97,6 +111,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.CreateMatch,
                     request_deserializer=premiere_dot_v1_dot_match__pb2.CreateMatchRequest.FromString,
                     response_serializer=premiere_dot_v1_dot_match__pb2.CreateMatchResponse.SerializeToString,
+            ),
+            'CreateMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateMatches,
+                    request_deserializer=premiere_dot_v1_dot_match__pb2.CreateMatchesRequest.FromString,
+                    response_serializer=premiere_dot_v1_dot_match__pb2.CreateMatchesResponse.SerializeToString,
             ),
             'GetMatch': grpc.unary_unary_rpc_method_handler(
                     servicer.GetMatch,
@@ -142,6 +161,33 @@ class MatchService:
             '/premiere.v1.MatchService/CreateMatch',
             premiere_dot_v1_dot_match__pb2.CreateMatchRequest.SerializeToString,
             premiere_dot_v1_dot_match__pb2.CreateMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/premiere.v1.MatchService/CreateMatches',
+            premiere_dot_v1_dot_match__pb2.CreateMatchesRequest.SerializeToString,
+            premiere_dot_v1_dot_match__pb2.CreateMatchesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -35,6 +35,11 @@ class MatchServiceStub:
     def __new__(cls, channel: _aio.Channel) -> MatchServiceAsyncStub: ...
     CreateMatch: _grpc.UnaryUnaryMultiCallable[_match_pb2.CreateMatchRequest, _match_pb2.CreateMatchResponse]
     """Create a match; it starts as soon as every remote bot in it is connected."""
+    CreateMatches: _grpc.UnaryUnaryMultiCallable[_match_pb2.CreateMatchesRequest, _match_pb2.CreateMatchesResponse]
+    """Create several matches in one call (a league round's tables): each request is checked and
+    created exactly as CreateMatch would, on its own, and the reply says for each what became
+    of it.
+    """
     GetMatch: _grpc.UnaryUnaryMultiCallable[_match_pb2.GetMatchRequest, _match_pb2.GetMatchResponse]
     """The match's current record."""
     WatchMatch: _grpc.UnaryStreamMultiCallable[_match_pb2.WatchMatchRequest, _match_pb2.WatchMatchResponse]
@@ -51,6 +56,11 @@ class MatchServiceAsyncStub(MatchServiceStub):
     def __init__(self, channel: _aio.Channel) -> None: ...
     CreateMatch: _aio.UnaryUnaryMultiCallable[_match_pb2.CreateMatchRequest, _match_pb2.CreateMatchResponse]  # type: ignore[assignment]
     """Create a match; it starts as soon as every remote bot in it is connected."""
+    CreateMatches: _aio.UnaryUnaryMultiCallable[_match_pb2.CreateMatchesRequest, _match_pb2.CreateMatchesResponse]  # type: ignore[assignment]
+    """Create several matches in one call (a league round's tables): each request is checked and
+    created exactly as CreateMatch would, on its own, and the reply says for each what became
+    of it.
+    """
     GetMatch: _aio.UnaryUnaryMultiCallable[_match_pb2.GetMatchRequest, _match_pb2.GetMatchResponse]  # type: ignore[assignment]
     """The match's current record."""
     WatchMatch: _aio.UnaryStreamMultiCallable[_match_pb2.WatchMatchRequest, _match_pb2.WatchMatchResponse]  # type: ignore[assignment]
@@ -70,6 +80,17 @@ class MatchServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_match_pb2.CreateMatchResponse, _abc.Awaitable[_match_pb2.CreateMatchResponse]]:
         """Create a match; it starts as soon as every remote bot in it is connected."""
+
+    @_abc_1.abstractmethod
+    def CreateMatches(
+        self,
+        request: _match_pb2.CreateMatchesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_match_pb2.CreateMatchesResponse, _abc.Awaitable[_match_pb2.CreateMatchesResponse]]:
+        """Create several matches in one call (a league round's tables): each request is checked and
+        created exactly as CreateMatch would, on its own, and the reply says for each what became
+        of it.
+        """
 
     @_abc_1.abstractmethod
     def GetMatch(

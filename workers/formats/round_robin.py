@@ -20,6 +20,7 @@ sits in each seat once.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 
@@ -128,10 +129,24 @@ def _circle(count: int, seats: int, rounds: int) -> list[_Plan]:
 
 
 def _grouped(count: int, seats: int, rounds: int) -> list[_Plan]:
+    """``_grouped_plans``, as fresh lists."""
+    return [
+        ([list(table) for table in tables], list(byes))
+        for tables, byes in _grouped_plans(count, seats, rounds)
+    ]
+
+
+@functools.lru_cache(maxsize=64)
+def _grouped_plans(
+    count: int, seats: int, rounds: int
+) -> tuple[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], ...]:
     """Byes in circular turn; the rest grouped to spread meetings as evenly as possible.
 
     ``weight[a][b]`` is ``count ** met(a, b)``: a pair meeting again costs more than any number
     of pairs at lower counts in one round, so the search works down the highest counts first.
+    Kept per process: a function of its three numbers only, it is the costliest step of
+    planning a round (a few hundred milliseconds for 48 bots), and every round of a league, and
+    every league of the same size, asks for the same cycle.
     """
     sitting_out = count % seats
     weight = [[1] * count for _ in range(count)]
@@ -147,7 +162,7 @@ def _grouped(count: int, seats: int, rounds: int) -> list[_Plan]:
                     weight[a][b] *= count
                     weight[b][a] = weight[a][b]
         out.append((tables, byes))
-    return out
+    return tuple((tuple(tuple(table) for table in tables), tuple(byes)) for tables, byes in out)
 
 
 def _group(players: list[int], seats: int, weight: list[list[int]]) -> list[list[int]]:
