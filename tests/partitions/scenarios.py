@@ -77,6 +77,19 @@ class Run:
 
         return list(self.cluster.wait_for(f"{arbiter} hosting a match", found, timeout))
 
+    def tables_planned(self, timeout: float = 60) -> None:
+        """Until the league's first round is planned (its dispatch begins in the same task)."""
+
+        def found() -> bool:
+            rows = self.cluster.rows(
+                "SELECT count(*) AS n FROM league_tables t JOIN leagues l ON l.id = t.league_id"
+                " WHERE l.name = %s",
+                LEAGUE,
+            )
+            return int(rows[0]["n"]) > 0
+
+        self.cluster.wait_for("the league's first round planned", found, timeout)
+
     def _moves(self, match_id: str) -> int:
         rows = self.cluster.rows(
             "SELECT count(*) AS n FROM match_moves WHERE match_id = %s", match_id
@@ -99,6 +112,8 @@ class Scenario:
     """How long the bots take to answer."""
     settings: dict[str, str] = field(default_factory=dict)
     extra: tuple[Callable[[Cluster, Run], Verdict], ...] = ()
+    opening: Schedule | None = None
+    """Faults injected before the league is created (its first round opens at the next tick)."""
 
 
 def run(scenario: Scenario, folder: Path, weakness: str = "") -> Report:
@@ -107,11 +122,13 @@ def run(scenario: Scenario, folder: Path, weakness: str = "") -> Report:
         folder, arbiter_settings=dict(scenario.settings), weakness=weakness
     ) as cluster:
         cluster.start_workers("arbiter1")
-        cluster.create_league(LEAGUE, ENTRANTS, scenario.rounds)
         cluster.wait_serving_all()
+        schedule = Run(cluster)
+        if scenario.opening is not None:
+            scenario.opening(schedule)
+        cluster.create_league(LEAGUE, ENTRANTS, scenario.rounds)
         for bot, home in HOMES.items():
             cluster.start_bot(bot, home, scenario.answer_s)
-        schedule = Run(cluster)
         scenario.schedule(schedule)
         cluster.network.heal_all()
         for proc in cluster.procs.values():
@@ -248,9 +265,21 @@ def arbiter_redis_cut(run: Run) -> None:
     run.heal("arbiter1", "redis")
 
 
+def stalled_arbiter(run: Run) -> None:
+    """arbiter1, where the worker creates the league's matches, cut from PostgreSQL before the
+    first round opens: the round's CreateMatches waits in it for the database."""
+    run.cut("arbiter1", "pg")
+
+
 def worker_redis_cut(run: Run) -> None:
-    run.hosting("arbiter1")
+    """The worker loses the broker while a round's dispatch is in flight. The round's own
+    dispatch, and a tick's second try at its still-waiting tables, both wait on the stalled
+    arbiter1 until it heals; by then the worker's acknowledgements go nowhere, so its tasks
+    are delivered again after the heal. Every table must still be played by one match."""
+    run.tables_planned()
+    time.sleep(2.5)
     run.cut("workers", "redis")
+    run.heal("arbiter1", "pg")
     time.sleep(8)
     run.heal("workers", "redis")
 
@@ -327,7 +356,7 @@ def scenarios() -> dict[str, Scenario]:
         for s in (
             Scenario("arbiter-postgres-cut", arbiter_postgres_cut, extra=every),
             Scenario("arbiter-redis-cut", arbiter_redis_cut),
-            Scenario("worker-redis-cut", worker_redis_cut),
+            Scenario("worker-redis-cut", worker_redis_cut, opening=stalled_arbiter),
             Scenario("bot-arbiter-flapping", bot_arbiter_flapping, bot_links_cut=True, rounds=2),
             Scenario("paused-arbiter", paused_arbiter, extra=(stopped_on_resuming,)),
             Scenario("postgres-restart", postgres_restart),
