@@ -114,15 +114,7 @@ def _spiel_subjects() -> dict[str, Slice | None]:
     chooser = random.Random(1)
     pool: list[Any] = []
     for _ in range(POOL_MATCHES):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[chooser.randrange(len(outcomes))][0])
-                continue
-            pool.append(state.clone())
-            legal = state.legal_actions()
-            state.apply_action(legal[chooser.randrange(len(legal))])
+        pool.extend(state.clone() for state in openspiel.random_walk(game, chooser))
     sampler = pyspiel.UniformProbabilitySampler(1, 0.0, 1.0)
 
     def clone(state: Any) -> int:

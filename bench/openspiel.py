@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 GAME = "oh_hell"
@@ -32,6 +32,20 @@ def available() -> bool:
     return load() is not None
 
 
+def random_walk(game: Any, chooser: random.Random) -> Iterator[Any]:
+    """One random match of ``game``: each state where a player is to move, before its random
+    move is applied (chance outcomes sampled with ``chooser`` too, and not yielded)."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[chooser.randrange(len(outcomes))][0])
+            continue
+        yield state
+        legal = state.legal_actions()
+        state.apply_action(legal[chooser.randrange(len(legal))])
+
+
 def playout(tensor: bool) -> Slice | None:
     """Random playouts; with ``tensor`` the mover's information-state tensor is fetched
     before every decision (what an agent reads to decide)."""
@@ -44,16 +58,9 @@ def playout(tensor: bool) -> Slice | None:
         decisions = 0
         started = time.process_time()
         while time.process_time() - started < seconds:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    state.apply_action(outcomes[chooser.randrange(len(outcomes))][0])
-                    continue
+            for state in random_walk(game, chooser):
                 if tensor:
                     state.information_state_tensor(state.current_player())
-                legal = state.legal_actions()
-                state.apply_action(legal[chooser.randrange(len(legal))])
                 decisions += 1
         return decisions, time.process_time() - started
 
