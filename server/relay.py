@@ -48,6 +48,10 @@ VANISHED_S = 60.0
 """For this long after an arbiter holding a bot's stream stopped refreshing its presence, a
 bot reachable nowhere is taken to be stranded by that arbiter (the infrastructure's fault),
 not away by its own doing."""
+REPLY_GRACE_S = HEARTBEAT_S
+"""How long past a forwarded decision's deadline its host waits for the holder's verdict (the
+bot's answer, or the holder's own "timeout" sent at the same deadline): one that has not come by
+then was held up by the relay, and the decision is the infrastructure's fault, not the bot's."""
 HOLDER_SILENT_S = 3 * HEARTBEAT_S
 """A holder whose presence was not refreshed for this long is taken to be gone (dead or
 paused) by a request waiting on it."""
@@ -386,7 +390,7 @@ class Relay:
         """The holder's reply; every HEARTBEAT_S, whether the holder is still there."""
         while True:
             if _left(deadline) <= 0:
-                raise TimeoutError
+                return await self._verdict(future, arbiter)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(min(_left(deadline), HEARTBEAT_S)):
                     return await asyncio.shield(future)
@@ -394,6 +398,23 @@ class Relay:
                 return future.result()
             if not await self._still_holds(arbiter, bot_id, deadline):
                 raise _HolderGone(arbiter)
+
+    @staticmethod
+    async def _verdict(future: asyncio.Future[dict[str, Any]], arbiter: str) -> dict[str, Any]:
+        """Past the deadline, the holder's word on it: its bot timed out (or went away) there,
+        which is the bot's doing; anything else by REPLY_GRACE_S, an answer that came too late
+        or no word at all, is the relay's."""
+        try:
+            async with asyncio.timeout(REPLY_GRACE_S):
+                reply = await asyncio.shield(future)
+        except TimeoutError:
+            raise Unreachable(
+                f"no word through the relay from arbiter {arbiter}, which holds the bot's"
+                " stream, by the deadline"
+            ) from None
+        if "error" not in reply:
+            raise Unreachable("the bot's answer came through the relay after the deadline")
+        return reply
 
     async def _still_holds(self, arbiter: str, bot_id: int, deadline: float) -> bool:
         """Whether `arbiter` refreshed its presence for the bot within HOLDER_SILENT_S."""

@@ -4,6 +4,8 @@ across arbiters, forwarded decisions (answer, timeout, disconnect) and lifecycle
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import tempfile
 import uuid
 from collections.abc import Awaitable, Callable
@@ -13,8 +15,8 @@ import pytest
 
 from premiere.services import PrivateRedis
 from premiere_wire import bot_gateway_pb2
-from server.relay import Relay
-from server.router import Connection, Disconnected, Request, Router
+from server.relay import REPLY_GRACE_S, Relay
+from server.router import Connection, Disconnected, Request, Router, Unreachable
 from tests.integration.services import redis_url
 
 GAME = "magic-trick"
@@ -104,12 +106,12 @@ def test_a_request_forwarded_while_redis_dropped_the_subscriptions_is_still_answ
     async def main() -> None:
         a, b, stream = await pair()
         try:
-            assert await drop_subscriptions(a, a, b) == 2
+            await drop_subscriptions(a, a, b)
             asked = asyncio.create_task(a.ask(7, GAME, request("m1"), 4))
             sent = await next_message(stream)
             answer = bot_gateway_pb2.DecisionAnswer(request_id=sent.decision.request_id)
             answer.legal_move_index = 3
-            assert await drop_subscriptions(a, a, b) == 2
+            await drop_subscriptions(a, a, b)
             b.router.answer(stream, answer)
             assert (await asyncio.wait_for(asked, 3)).legal_move_index == 3
         finally:
@@ -119,19 +121,68 @@ def test_a_request_forwarded_while_redis_dropped_the_subscriptions_is_still_answ
     asyncio.run(main())
 
 
-async def drop_subscriptions(via: Relay, *relays: Relay) -> int:
-    """Redis closes the channel subscriptions of `relays` (and no other client's)."""
+def test_an_answer_the_relay_holds_past_the_deadline_is_the_infrastructures_fault() -> None:
+    """The bot answers its arbiter at once, but Redis stalls (SIGSTOP) before the answer can
+    travel back: the host hears nothing by the deadline, nor in the grace after it in which the
+    holder's own verdict would come. No strike: the relay failed, not the bot."""
+    folder = Path(tempfile.mkdtemp(prefix="premiere-relay-stall-"))
+    folder.chmod(0o755)
+    server = PrivateRedis(folder / "redis")
+    server.start()
+    assert server.process is not None
+    pid = server.process.pid
+
+    async def main() -> None:
+        here, there = Router(), Router()
+        a, b = Relay(here, server.url, "a"), Relay(there, server.url, "b")
+        await a.start()
+        await b.start()
+        stream = Connection(bot_id=7, bot_name="seven", games=frozenset(), max_matches=2)
+        await there.add(stream)
+        try:
+            await until(lambda: a.reachable(7))
+            asked = asyncio.create_task(a.ask(7, GAME, request("m1"), 0.8))
+            sent = await next_message(stream)
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                answer = bot_gateway_pb2.DecisionAnswer(request_id=sent.decision.request_id)
+                answer.legal_move_index = 1
+                b.router.answer(stream, answer)
+                with pytest.raises(Unreachable, match="relay"):
+                    await asyncio.wait_for(asked, 0.8 + REPLY_GRACE_S + 2)
+            finally:
+                os.kill(pid, signal.SIGCONT)
+        finally:
+            await a.close()
+            await b.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        server.stop()
+
+
+async def listeners(via: Relay, *relays: Relay) -> list[str]:
+    """The Redis client ids of the channel subscriptions of `relays`."""
     names = {relay.listener_name for relay in relays}
     listing = await via.redis.execute_command("CLIENT", "LIST", "TYPE", "pubsub")
     text = listing.decode() if isinstance(listing, bytes) else str(listing)
-    ids = [
+    return [
         fields["id"]
         for line in text.splitlines()
         if (fields := dict(f.split("=", 1) for f in line.split() if "=" in f)).get("name") in names
     ]
-    for client_id in ids:
+
+
+async def drop_subscriptions(via: Relay, *relays: Relay) -> None:
+    """Once each of `relays` listens, Redis closes their subscriptions (and no other client's)."""
+    await until(lambda: _all_listen(via, relays))
+    for client_id in await listeners(via, *relays):
         await via.redis.execute_command("CLIENT", "KILL", "ID", client_id)
-    return len(ids)
+
+
+async def _all_listen(via: Relay, relays: tuple[Relay, ...]) -> bool:
+    return len(await listeners(via, *relays)) == len(relays)
 
 
 def test_a_redis_outage_delays_seating_and_then_the_relay_works_again(tmp_path: Path) -> None:
