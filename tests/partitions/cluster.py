@@ -321,9 +321,11 @@ class Cluster:
         )
         return result.returncode == 0
 
-    def start_bot(self, name: str, arbiter: str, answer_s: float = 0.0) -> Proc:
+    def start_bot(
+        self, name: str, arbiter: str, answer_s: float = 0.0, late_s: float = 0.0
+    ) -> Proc:
         """A recording bot on its own node, connected to `arbiter`, answering after
-        `answer_s` seconds."""
+        `answer_s` seconds (one decision a match after `late_s`, when set)."""
         proc = self.procs.get(name)
         if proc is None:
             env = self.base_env() | {
@@ -331,6 +333,7 @@ class Cluster:
                 "PARTITIONS_RECORD": str(self.folder / f"{name}.jsonl"),
                 "PARTITIONS_BOT": name,
                 "PARTITIONS_ANSWER_S": str(answer_s),
+                "PARTITIONS_LATE_S": str(late_s),
             }
             command = [str(BIN / "premiere-bot"), "run", RECORDING_BOT, "--arbiter",
                        self.grpc_target(arbiter)]  # fmt: skip

@@ -240,12 +240,14 @@ class Checker:
         return legal_at
 
     def one_asker_at_a_time(self) -> Verdict:
-        """Per match, the hosts (boot tags) that asked its bots took turns: `overlaps`."""
+        """Per match, the hosts (boot tags) that asked its bots took turns (`overlaps`), by
+        when each host sent its requests: a request held in a cut link reaches its bot after
+        the heal, maybe after the match moved, but was asked while its host held the match."""
         verdict = Verdict("one host asks a match's bots at a time")
         asked: dict[str, list[tuple[float, str]]] = defaultdict(list)
         for r in self.records:
             if r["kind"] == "request":
-                asked[r["match"]].append((r["t"], _boot(r["request_id"])))
+                asked[r["match"]].append((r.get("sent", r["t"]), _boot(r["request_id"])))
         for mid, requests in asked.items():
             verdict.problems += [f"{mid[:8]}: {problem}" for problem in overlaps(requests)]
         return verdict

@@ -32,6 +32,12 @@ class NoNamespaces(RuntimeError):
     """This machine (or user) cannot make network namespaces; the message says why."""
 
 
+EPHEMERAL = "55000 60999"
+"""Each node's source ports for outgoing connections, above the services' own (gRPC 50051 and
+50052, metrics, HTTP): in the default range a process's first connection (to the database)
+could take the port its server binds next, which failed a ladder's start once."""
+
+
 def ip(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     result = subprocess.run(["ip", *args], capture_output=True, text=True, check=False)
     if check and result.returncode != 0:
@@ -144,6 +150,8 @@ class Network:
         ip("link", "set", here, "netns", ns)
         ip("link", "set", there, "netns", self.hub)
         ip("-n", ns, "link", "set", "lo", "up")
+        ports = f"echo {EPHEMERAL} > /proc/sys/net/ipv4/ip_local_port_range"
+        ip("netns", "exec", ns, "sh", "-c", ports)
         ip("-n", ns, "link", "set", here, "name", "eth0")
         ip("-n", ns, "addr", "add", f"{node.address}/30", "dev", "eth0")
         ip("-n", ns, "link", "set", "eth0", "up")

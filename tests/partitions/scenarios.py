@@ -110,6 +110,8 @@ class Scenario:
     rounds: int = 1
     answer_s: float = 0.05
     """How long the bots take to answer."""
+    late_s: float = 0.0
+    """When set, each bot answers one decision of each match this late (past the move time)."""
     settings: dict[str, str] = field(default_factory=dict)
     extra: tuple[Callable[[Cluster, Run], Verdict], ...] = ()
     opening: Schedule | None = None
@@ -128,7 +130,7 @@ def run(scenario: Scenario, folder: Path, weakness: str = "") -> Report:
             scenario.opening(schedule)
         cluster.create_league(LEAGUE, ENTRANTS, scenario.rounds)
         for bot, home in HOMES.items():
-            cluster.start_bot(bot, home, scenario.answer_s)
+            cluster.start_bot(bot, home, scenario.answer_s, scenario.late_s)
         scenario.schedule(schedule)
         cluster.network.heal_all()
         for proc in cluster.procs.values():
@@ -285,6 +287,9 @@ def worker_redis_cut(run: Run) -> None:
 
 
 def bot_arbiter_flapping(run: Run) -> None:
+    """alpha's link flaps; the bots also answer one decision a match after its deadline
+    (`Scenario.late_s`), so a late answer arrives while the bot's next request waits, and must
+    be refused by its request id, not taken for the next answer."""
     run.hosting("arbiter1")
     for _ in range(5):
         run.cut("alpha", "arbiter2")
@@ -357,7 +362,13 @@ def scenarios() -> dict[str, Scenario]:
             Scenario("arbiter-postgres-cut", arbiter_postgres_cut, extra=every),
             Scenario("arbiter-redis-cut", arbiter_redis_cut),
             Scenario("worker-redis-cut", worker_redis_cut, opening=stalled_arbiter),
-            Scenario("bot-arbiter-flapping", bot_arbiter_flapping, bot_links_cut=True, rounds=2),
+            Scenario(
+                "bot-arbiter-flapping",
+                bot_arbiter_flapping,
+                bot_links_cut=True,
+                rounds=2,
+                late_s=3.0,
+            ),
             Scenario("paused-arbiter", paused_arbiter, extra=(stopped_on_resuming,)),
             Scenario("postgres-restart", postgres_restart),
             Scenario(
