@@ -5,8 +5,8 @@ from the real one only in what the searching seat cannot know), walks one tree s
 determinisations (single-observer information-set MCTS: a node is a sequence of moves from
 the decision, its children the moves seen legal there, selected by UCB among those legal in
 this determinisation), adds one node, and finishes the match with a rollout. Every seat's
-result is its rank scaled to [0, 1]; each node is credited with the result of the seat that
-moved into it.
+result is its rank scaled to [0, 1] (in some games half of it the seat's score margin instead,
+`Tuning.margin`); each node is credited with the result of the seat that moved into it.
 
 The game's heuristic can guide the search twice, because uniformly random play says little about
 a move in these games (an unguided search lost every match to the heuristic):
@@ -18,6 +18,11 @@ a move in these games (an unguided search lost every match to the heuristic):
   reading its own observation of the determinisation), the rest uniformly random. Off by
   default: a heuristic move costs up to 5 ms (Movie Fight), more than a whole random rollout,
   and in short trials the prior alone did as well.
+
+How far the heuristic's choice is trusted, and whether the score margin counts, is tuned per
+game (`TUNING`): in Magic Trick and Movie Tricks a lighter prior (15 virtual playouts) and half
+the result from the margin beat the defaults against the heuristic; in Movie Fight a lighter
+prior lost, and Motion Pictures and Movie Trailer showed no clear gain (docs/ratings.md).
 
 Determinisations are drawn once per decision (`WORLDS` of them, fewer for a small budget) and
 cloned for each playout: drawing one costs up to a few milliseconds in the trick-taking games,
@@ -65,7 +70,10 @@ class Tuning:
 
 
 DEFAULT_TUNING = Tuning()
-TUNING: dict[str, Tuning] = {}
+TUNING: dict[str, Tuning] = {
+    "magic-trick": Tuning(prior_visits=15, margin=0.5),
+    "movie-tricks": Tuning(prior_visits=15, margin=0.5),
+}
 """Per game, where it differs from `DEFAULT_TUNING` (measured in docs/ratings.md)."""
 
 
