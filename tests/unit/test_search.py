@@ -113,7 +113,7 @@ PINNED: dict[tuple[str, int], dict[str, object]] = {
 along a seeded random walk (Movie Trailer: its speed game), recorded before the search and the
 engines were made faster: a faster search must choose exactly as before. Movie Tricks' first
 choice changed (card 3 to card 5) when its search was retuned (`games.search.TUNING`: a lighter
-heuristic prior and the score margin in the result); the other choices held."""
+heuristic prior and the score margin in search:100's result); the other choices held."""
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
