@@ -104,14 +104,16 @@ PINNED: dict[tuple[str, int], dict[str, object]] = {
     ("movie-trailer", 29): {"kind": "tile", "tile": 31},
     ("movie-trailer", 59): {"film": "the-notebook-2004", "kind": "guess"},
     ("movie-trailer", 99): {"kind": "slot", "slot": 6},
-    ("movie-tricks", 0): {"boost": False, "card": 3, "kind": "play"},
+    ("movie-tricks", 0): {"boost": False, "card": 5, "kind": "play"},
     ("movie-tricks", 9): {"boost": False, "card": 18, "kind": "play"},
     ("movie-tricks", 29): {"boost": False, "card": 1, "kind": "play"},
     ("movie-tricks", 59): {"card": 34, "kind": "draft"},
 }
 """search:100's choices at the 1st, 10th, 30th, 60th and 100th decision of more than one move
 along a seeded random walk (Movie Trailer: its speed game), recorded before the search and the
-engines were made faster: a faster search must choose exactly as before."""
+engines were made faster: a faster search must choose exactly as before. Movie Tricks' first
+choice changed (card 3 to card 5) when its search was retuned (`games.search.TUNING`: a lighter
+heuristic prior and the score margin in search:100's result); the other choices held."""
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
