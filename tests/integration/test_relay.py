@@ -8,7 +8,7 @@ import os
 import signal
 import tempfile
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -22,12 +22,25 @@ from tests.integration.services import redis_url
 GAME = "magic-trick"
 
 
-async def pair() -> tuple[Relay, Relay, Connection]:
+@pytest.fixture
+def own_redis() -> Iterator[PrivateRedis]:
+    """A Redis of the test's own, to stop or pause."""
+    folder = Path(tempfile.mkdtemp(prefix="premiere-relay-redis-"))
+    folder.chmod(0o755)
+    server = PrivateRedis(folder / "redis")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def pair(url: str | None = None) -> tuple[Relay, Relay, Connection]:
     """Arbiter "a" with no streams; arbiter "b" holding bot 7's one stream (1 match at once)."""
     namespace = f"test-{uuid.uuid4().hex[:8]}"
     here, there = Router(), Router()
-    a = Relay(here, redis_url(), "a", namespace)
-    b = Relay(there, redis_url(), "b", namespace)
+    a = Relay(here, url or redis_url(), "a", namespace)
+    b = Relay(there, url or redis_url(), "b", namespace)
     await a.start()
     await b.start()
     stream = Connection(bot_id=7, bot_name="seven", games=frozenset({GAME}), max_matches=1)
@@ -121,26 +134,18 @@ def test_a_request_forwarded_while_redis_dropped_the_subscriptions_is_still_answ
     asyncio.run(main())
 
 
-def test_an_answer_the_relay_holds_past_the_deadline_is_the_infrastructures_fault() -> None:
+def test_an_answer_the_relay_holds_past_the_deadline_is_the_infrastructures_fault(
+    own_redis: PrivateRedis,
+) -> None:
     """The bot answers its arbiter at once, but Redis stalls (SIGSTOP) before the answer can
     travel back: the host hears nothing by the deadline, nor in the grace after it in which the
     holder's own verdict would come. No strike: the relay failed, not the bot."""
-    folder = Path(tempfile.mkdtemp(prefix="premiere-relay-stall-"))
-    folder.chmod(0o755)
-    server = PrivateRedis(folder / "redis")
-    server.start()
-    assert server.process is not None
-    pid = server.process.pid
+    assert own_redis.process is not None
+    pid = own_redis.process.pid
 
     async def main() -> None:
-        here, there = Router(), Router()
-        a, b = Relay(here, server.url, "a"), Relay(there, server.url, "b")
-        await a.start()
-        await b.start()
-        stream = Connection(bot_id=7, bot_name="seven", games=frozenset(), max_matches=2)
-        await there.add(stream)
+        a, b, stream = await pair(own_redis.url)
         try:
-            await until(lambda: a.reachable(7))
             asked = asyncio.create_task(a.ask(7, GAME, request("m1"), 0.8))
             sent = await next_message(stream)
             os.kill(pid, signal.SIGSTOP)
@@ -156,10 +161,7 @@ def test_an_answer_the_relay_holds_past_the_deadline_is_the_infrastructures_faul
             await a.close()
             await b.close()
 
-    try:
-        asyncio.run(main())
-    finally:
-        server.stop()
+    asyncio.run(main())
 
 
 async def listeners(via: Relay, *relays: Relay) -> list[str]:
@@ -185,24 +187,17 @@ async def _all_listen(via: Relay, relays: tuple[Relay, ...]) -> bool:
     return len(await listeners(via, *relays)) == len(relays)
 
 
-def test_a_redis_outage_delays_seating_and_then_the_relay_works_again(tmp_path: Path) -> None:
+def test_a_redis_outage_delays_seating_and_then_the_relay_works_again(
+    own_redis: PrivateRedis,
+) -> None:
     """With Redis gone a match cannot be seated (it waits, it does not fail), a bot connected
     elsewhere is not reachable, a forwarded request fails as a disconnect; once Redis is back,
     presence is published again and requests are forwarded again."""
-    folder = Path(tempfile.mkdtemp(prefix="premiere-relay-redis-"))
-    folder.chmod(0o755)
-    server = PrivateRedis(folder / "redis")
-    server.start()
+    server = own_redis
 
     async def main() -> None:
-        here, there = Router(), Router()
-        a, b = Relay(here, server.url, "a"), Relay(there, server.url, "b")
-        await a.start()
-        await b.start()
-        stream = Connection(bot_id=7, bot_name="seven", games=frozenset(), max_matches=2)
-        await there.add(stream)
+        a, b, stream = await pair(server.url)
         try:
-            await until(lambda: a.reachable(7))
             await asyncio.to_thread(server.stop)
             assert not await a.lease([7], GAME, 0.5, holder="m1")
             assert not await a.reachable(7)
@@ -221,10 +216,7 @@ def test_a_redis_outage_delays_seating_and_then_the_relay_works_again(tmp_path: 
             await a.close()
             await b.close()
 
-    try:
-        asyncio.run(main())
-    finally:
-        server.stop()
+    asyncio.run(main())
 
 
 async def until(check: Callable[[], Awaitable[bool]], timeout: float = 10) -> None:
