@@ -24,7 +24,7 @@ import itertools
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -241,7 +241,7 @@ class Relay:
         """One slot per distinct bot for match `holder`, counted over every arbiter."""
         bots = sorted(set(bot_ids))
         deadline = time.monotonic() + timeout
-        pause = POLL_S
+        pauses = _pauses(MAX_POLL_S)
         while True:
             try:
                 if await self._try_lease(bots, game, holder):
@@ -250,8 +250,7 @@ class Relay:
                 log.warning("relay unavailable while seating match %s (%s)", holder, error)
             if time.monotonic() >= deadline:
                 return False
-            await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
-            pause = min(pause * 2, MAX_POLL_S)
+            await asyncio.sleep(min(next(pauses), max(0.0, deadline - time.monotonic())))
 
     async def _try_lease(self, bots: list[int], game: str, holder: str) -> bool:
         capacities = [await self._capacity(b, game) for b in bots]
@@ -374,15 +373,15 @@ class Relay:
         deadline. Pub/sub keeps nothing: a message published while the arbiter subscribes
         again (after Redis dropped its subscription) would be lost, and its sender would wait
         out the whole deadline for a reply that cannot come."""
-        pause = POLL_S
+        pauses = _pauses(HEARTBEAT_S / 4)
         while True:
             async with asyncio.timeout(min(_left(deadline), REDIS_WAIT_S)):
                 if await self.redis.publish(self._channel(arbiter), payload):
                     return True
+            pause = next(pauses)
             if _left(deadline) <= pause:
                 return False
             await asyncio.sleep(pause)
-            pause = min(pause * 2, HEARTBEAT_S / 4)
 
     async def _reply(
         self, future: asyncio.Future[dict[str, Any]], arbiter: str, bot_id: int, deadline: float
@@ -445,14 +444,12 @@ class Relay:
     async def _subscribe_again(self, pubsub: Any) -> None:
         """Back on the channel as soon as Redis lets us: every request forwarded here while
         unsubscribed waits in its sender's `_deliver`."""
-        pause = POLL_S
+        pauses = _pauses(HEARTBEAT_S)
         while not _cancel_requested():
-            await asyncio.sleep(pause)
-            try:
+            await asyncio.sleep(next(pauses))
+            with contextlib.suppress(Exception):
                 await pubsub.subscribe(self._channel(self.name))
                 return
-            except Exception:
-                pause = min(pause * 2, HEARTBEAT_S)
 
     def _handle(self, message: dict[str, Any]) -> None:
         kind = message.get("kind")
@@ -491,6 +488,14 @@ class Relay:
 
 class _HolderGone(Exception):
     """The arbiter a request was forwarded to stopped refreshing its presence."""
+
+
+def _pauses(ceiling: float) -> Iterator[float]:
+    """Waits between tries: POLL_S, doubling up to ``ceiling``."""
+    pause = POLL_S
+    while True:
+        yield pause
+        pause = min(pause * 2, ceiling)
 
 
 def _left(deadline: float) -> float:
