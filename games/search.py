@@ -91,6 +91,13 @@ class _Node:
     children: dict[Any, _Node] = field(default_factory=dict)
 
 
+def _margins(scores: Sequence[float]) -> tuple[float, ...]:
+    """Each seat's score over the mean of the others' (two seats or more)."""
+    total = sum(scores)
+    others = len(scores) - 1
+    return tuple(score - (total - score) / others for score in scores)
+
+
 def _results(outcome: Outcome, margin: float = 0.0, scale: float = 0.0) -> tuple[float, ...]:
     """Each seat's result in [0, 1]: its rank scaled, or alone against a reference player
     (Movie Fight's automa) 1 for a win, 1/2 for a draw. With a ``margin`` weight and a
@@ -101,12 +108,9 @@ def _results(outcome: Outcome, margin: float = 0.0, scale: float = 0.0) -> tuple
         ranks = tuple((players - rank) / (players - 1) for rank in outcome.ranks)
         if not margin or not scale:
             return ranks
-        scores = outcome.scores
-        total = sum(scores)
         return tuple(
-            (1 - margin) * rank
-            + margin * 0.5 * (1 + math.tanh((score - (total - score) / (players - 1)) / scale))
-            for rank, score in zip(ranks, scores, strict=True)
+            (1 - margin) * rank + margin * 0.5 * (1 + math.tanh(over / scale))
+            for rank, over in zip(ranks, _margins(outcome.scores), strict=True)
         )
     automa = outcome.detail.get("automa")
     result = automa.get("result") if isinstance(automa, dict) else "win"
@@ -130,15 +134,16 @@ class SearchPlayer:
         self.tuning = tuning
         self._fast = random.Random(rng.fork("rollouts").below(1 << 63))
         """Rollouts draw many numbers; a seeded Mersenne Twister keeps them cheap and exact."""
-        self._margins: list[float] = [0.0, 0]
-        """This decision's sum of mean absolute score margins, and its playouts (`_scale`)."""
+        self._margin_sum = 0.0
+        self._margin_playouts = 0
+        """This decision's sum of mean absolute score margins, over its playouts (`_scale`)."""
 
     def choose_in(self, state: State, seat: int) -> Any:
         legal = state.legal_moves(seat)
         if len(legal) == 1:
             return legal[0]
         root = _Node()
-        self._margins = [0.0, 0]
+        self._margin_sum, self._margin_playouts = 0.0, 0
         if self.policy is not None:
             guess = self.policy(state.observe(seat), legal)
             prior = self.tuning.prior_visits
@@ -193,14 +198,11 @@ class SearchPlayer:
         """The mean absolute score margin (a seat's score over the others' mean) of this
         decision's playouts so far, this one included: the unit of `Tuning.margin`'s term."""
         scores = outcome.scores
-        players = len(scores)
-        if players < 2:
+        if len(scores) < 2:
             return 0.0
-        total = sum(scores)
-        margins = self._margins
-        margins[0] += sum(abs(s - (total - s) / (players - 1)) for s in scores) / players
-        margins[1] += 1
-        return max(margins[0] / margins[1], 1e-6)
+        self._margin_sum += sum(abs(over) for over in _margins(scores)) / len(scores)
+        self._margin_playouts += 1
+        return max(self._margin_sum / self._margin_playouts, 1e-6)
 
     def _rollout(self, world: State) -> Outcome:
         """The rest of the match: the heuristic's moves first, then uniformly random ones.
