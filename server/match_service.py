@@ -167,12 +167,21 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         assert row is not None
         return row
 
+    async def _full_row(self, match_id: str, context: grpc.aio.ServicerContext[Any, Any]) -> Row:
+        """The match row with its seats, faults, decision count and whether it is revealed
+        (`Store.match_record`), for `_record`."""
+        row = await self.store.match_record(match_id)
+        if row is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id[:64]!r}")
+        assert row is not None
+        return row
+
     async def GetMatch(
         self, request: match_pb2.GetMatchRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> match_pb2.GetMatchResponse:
-        row = await self._row(request.match_id, context)
+        row = await self._full_row(request.match_id, context)
         viewer = await self._viewer(context)
-        return match_pb2.GetMatchResponse(match=await self._record(row, viewer))
+        return match_pb2.GetMatchResponse(match=self._record(row, viewer))
 
     async def _viewer(self, context: grpc.aio.ServicerContext[Any, Any]) -> int | None:
         """The bot whose token came with the call, if any: it may see its own seats' faults
@@ -186,18 +195,20 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
             return set()
         return {s["seat"] for s in await self.store.seats(match_id) if s["family_id"] == viewer}
 
-    async def _record(self, row: Row, viewer: int | None = None) -> match_pb2.Match:
-        match_id = str(row["id"])
-        seats = await self.store.seats(match_id)
-        ended = await self._revealed(row)
+    @staticmethod
+    def _record(row: Row, viewer: int | None = None) -> match_pb2.Match:
+        """The public record of a match read by `_full_row`: a fault's detail only to its
+        seat's bot until the match (and every match dealt from its seed) has ended
+        (``revealed``, the database's `match_revealed`)."""
+        seats = row["seat_rows"]
+        ended = bool(row["revealed"])
         own = {s["seat"] for s in seats if viewer is not None and s["family_id"] == viewer}
-        faults = await self.store.faults(match_id)
         record = match_pb2.Match(
-            match_id=match_id,
+            match_id=str(row["id"]),
             game=row["game"],
             options=options_as_text(row["options"]),
             status=STATUS[row["status"]],
-            decisions=await self.store.move_count(match_id),
+            decisions=int(row["decisions"]),
             void_reason=row["void_reason"] or "",
             time_control=match_pb2.TimeControl(
                 move_time_ms=row["move_time_ms"],
@@ -207,7 +218,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
             rated=row["rated"],
         )
         strikes = [0] * row["players"]
-        for fault in faults:
+        for fault in (FaultRecord(**fields) for fields in row["fault_rows"]):
             record.faults.append(_fault_message(fault, ended or fault.seat in own))
             if fault.blame == "bot" and fault.seat >= 0:
                 strikes[fault.seat] += 1
@@ -279,8 +290,8 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
                 fault = _fault_message(event.fault, over or event.fault.seat in own)
                 message = match_pb2.WatchMatchResponse(fault=fault)
             else:
-                ended = await self._row(request.match_id, context)
-                message = match_pb2.WatchMatchResponse(ended=await self._record(ended, viewer))
+                ended = await self._full_row(request.match_id, context)
+                message = match_pb2.WatchMatchResponse(ended=self._record(ended, viewer))
             message.sequence = sequence
             sequence += 1
             yield message

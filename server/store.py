@@ -166,6 +166,10 @@ def _failure(error: psycopg.Error) -> Exception:
     return error
 
 
+POOL_SIZE = 4
+"""Connections the arbiter reads through (its writes have one of their own)."""
+
+
 class Store:
     """Async access to the match tables; `start()` before use, `close()` after."""
 
@@ -178,9 +182,8 @@ class Store:
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Row]] = AsyncConnectionPool(
             database_url,
             min_size=1,
-            max_size=4,
+            max_size=POOL_SIZE,
             kwargs={"row_factory": dict_row, "autocommit": True},
-            check=AsyncConnectionPool.check_connection,
             open=False,
         )
 
@@ -320,14 +323,29 @@ class Store:
         self._write_conn = None
 
     async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        for attempt in range(20):
+        """One statement on a pooled connection, retried while the database is away.
+
+        The pool does not test a connection before lending it (that is a round trip more per
+        read): a connection the database dropped (a restart) fails its statement, the pool
+        discards it, and the read goes again at once on another, pausing only once the
+        database itself fails to answer."""
+        stale = 0
+        for attempt in range(20 + POOL_SIZE):
+            broken = False
             try:
                 async with self._pool.connection() as conn:
-                    cursor = await conn.execute(sql, params)
-                    return await cursor.fetchall()
+                    try:
+                        cursor = await conn.execute(sql, params)
+                        return await cursor.fetchall()
+                    finally:
+                        broken = conn.broken
             except psycopg.OperationalError as error:
-                if attempt == 19:
+                if attempt == 19 + POOL_SIZE:
                     raise
+                if broken and stale < POOL_SIZE:
+                    stale += 1
+                    log.info("a pooled database connection was gone (%s); reading again", error)
+                    continue
                 log.warning("database read failed (%s); retrying", error)
                 await asyncio.sleep(self.retry_delay)
         raise AssertionError("unreachable")
@@ -571,11 +589,30 @@ class Store:
         )
         return [MoveRecord(**row) for row in rows]
 
-    async def move_count(self, match_id: str) -> int:
+    async def match_record(self, match_id: str) -> Row | None:
+        """The match row with what its public record needs, read in one statement:
+        ``seat_rows`` (as `seats` gives them), ``fault_rows`` (as `faults`), ``decisions``
+        (the moves stored) and ``revealed`` (as `revealed`). A bot's SDK asks for this at the
+        end of every match it plays, so it is one round trip, not six."""
+        try:
+            uuid.UUID(match_id)
+        except ValueError:
+            return None
         rows = await self._read(
-            "SELECT count(*) AS n FROM match_moves WHERE match_id = %s", (match_id,)
+            "SELECT m.*, match_revealed(m.id) AS revealed,"
+            " (SELECT count(*) FROM match_moves mv WHERE mv.match_id = m.id) AS decisions,"
+            " (SELECT coalesce(json_agg(json_build_object('seat', s.seat, 'bot_name', b.name,"
+            " 'builtin', s.builtin, 'forfeited', s.forfeited,"
+            " 'family_id', coalesce(b.family_id, b.id)) ORDER BY s.seat), '[]')"
+            " FROM match_seats s LEFT JOIN bots b ON b.id = s.bot_id"
+            " WHERE s.match_id = m.id) AS seat_rows,"
+            " (SELECT coalesce(json_agg(json_build_object('ply', f.ply, 'seat', f.seat,"
+            " 'kind', f.kind, 'blame', f.blame, 'detail', f.detail) ORDER BY f.id), '[]')"
+            " FROM match_faults f WHERE f.match_id = m.id) AS fault_rows"
+            " FROM matches m WHERE m.id = %s",
+            (match_id,),
         )
-        return int(rows[0]["n"])
+        return rows[0] if rows else None
 
     async def faults(self, match_id: str) -> list[FaultRecord]:
         rows = await self._read(
