@@ -69,7 +69,7 @@ def main() -> None:
         every.extend(rows)
         sections.append(_section(name, rows))
         print(sections[-1])
-    goals = "## Goals (issue #15): ratios in this run\n\n" + "\n".join(table(every))
+    goals = "## Goals (issues #28 and #29) in this run\n\n" + "\n".join(table(every))
     print(goals)
     header = (
         "# Benchmarks\n\n"
@@ -79,6 +79,7 @@ def main() -> None:
         f"- machine: {os.cpu_count()} cores, {platform.machine()}, "
         f"Python {platform.python_version()}\n"
         f"- mode: {'quick (BENCH_QUICK=1: smoke figures only)' if quick() else 'full'}\n"
+        f"- modules: {', '.join(_modules())}\n"
     )
     output = Path(os.environ.get("BENCH_OUTPUT", "") or OUTPUT)
     output.parent.mkdir(parents=True, exist_ok=True)

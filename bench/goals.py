@@ -1,4 +1,5 @@
-"""Issue #15's goals: each is a ratio (figure / reference) that rows tagged with its key answer."""
+"""Issue #28's goals (and #29's for the search levels): each is answered by the rows tagged
+with its key, either by their ratio (figure / reference) or by the figure itself."""
 
 from __future__ import annotations
 
@@ -15,57 +16,117 @@ class Goal:
     before: str
     goal: str
     met: Callable[[float], bool]
+    unit: str = "x"
+    """"x": the goal is on the row's ratio; any other unit: on its figure, in that unit."""
 
 
 GOALS: tuple[Goal, ...] = (
     Goal(
         "arbiter-throughput",
         "arbiter decisions/s, 16 matches, every move durable, vs echo at 16 streams",
-        "0.10x",
+        "0.119x",
         "≥ 0.35x",
         lambda r: r >= 0.35,
     ),
     Goal(
         "arbiter-cpu",
-        "arbiter CPU per decision vs echo server CPU per message",
-        "~9x",
+        "arbiter CPU per decision vs echo server CPU per message, 16 matches",
+        "8.3x",
         "≤ 3x",
         lambda r: r <= 3.0,
     ),
     Goal(
         "round-trip",
         "round trip p50, 1 match vs echo + one PostgreSQL commit",
-        "≈ 1.2x",
-        "≤ 1.2x (keep)",
+        "1.93x",
+        "≤ 1.2x",
         lambda r: r <= 1.2,
     ),
     Goal(
         "observation",
         "engine observation path vs OpenSpiel oh_hell info-state (Magic Trick / Movie Tricks)",
-        "0.66x / 1.04x",
+        "1.39x / 1.33x",
         "≥ 1.5x",
         lambda r: r >= 1.5,
     ),
     Goal(
         "playout",
         "engine random playout vs OpenSpiel oh_hell (Magic Trick / Movie Tricks)",
-        "0.44x / 0.77x",
-        "≥ 0.5x / keep",
+        "0.40x / 0.42x",
+        "≥ 0.5x",
         lambda r: r >= 0.5,
+    ),
+    Goal(
+        "league-round",
+        "league round to last match rated vs the same tables on the arbiter alone",
+        "0.37x",
+        "≥ 0.8x",
+        lambda r: r >= 0.8,
+    ),
+    Goal(
+        "ladder-cold",
+        "ladder standings cold start, 1,000,000 stored matches",
+        "12.6 s",
+        "≤ 2 s",
+        lambda v: v <= 2.0,
+        unit="s",
+    ),
+    Goal(
+        "ladder-warm",
+        "ladder warm refit after 1,000 new matches on that ladder",
+        "3.1 s",
+        "≤ 0.5 s",
+        lambda v: v <= 0.5,
+        unit="s",
+    ),
+    Goal(
+        "ladder-rate",
+        "rating the queue, per match, on that ladder",
+        "2.9 ms",
+        "≤ 1 ms",
+        lambda v: v <= 1.0,
+        unit="ms",
+    ),
+    Goal(
+        "search-elo",
+        "search:1000 over heuristic, Elo (issue #29), per game",
+        "-61 .. +436",
+        "≥ +150",
+        lambda v: v >= 150,
+        unit="Elo",
+    ),
+    Goal(
+        "search-cpu",
+        "search:1000 CPU per decision (issue #29), per game",
+        "0.22 .. 0.56 s",
+        "≤ 1000 ms",
+        lambda v: v <= 1000,
+        unit="ms",
     ),
 )
 
 
+def _answer(goal: Goal, item: Row) -> float | None:
+    if goal.unit == "x":
+        return ratio(item)
+    value = item.get("value")
+    return float(value) if isinstance(value, int | float) else None
+
+
+def _text(goal: Goal, value: float) -> str:
+    return f"{value:.3g}x" if goal.unit == "x" else f"{value:.3g} {goal.unit}"
+
+
 def table(rows: list[Row]) -> list[str]:
-    """The goals table in Markdown, with this run's ratios and whether each goal is met."""
+    """The goals table in Markdown, with this run's answers and whether each goal is met."""
     lines = [
-        "| figure | issue #15 (before) | goal | this run | met |",
+        "| figure | before (issue #28, #29) | goal | this run | met |",
         "| --- | --- | --- | --- | --- |",
     ]
     for goal in GOALS:
-        found = [(item, ratio(item)) for item in rows if item.get("goal") == goal.key]
-        measured = [r for _, r in found if r is not None]
-        now = " / ".join(f"{r:.3g}x" for r in measured) or "not measured"
-        met = ", ".join("yes" if goal.met(r) else "no" for r in measured) or "n/a"
+        answers = [_answer(goal, item) for item in rows if item.get("goal") == goal.key]
+        measured = [a for a in answers if a is not None]
+        now = " / ".join(_text(goal, a) for a in measured) or "not measured in this run"
+        met = ", ".join("yes" if goal.met(a) else "no" for a in measured) or "n/a"
         lines.append(f"| {goal.figure} | {goal.before} | {goal.goal} | {now} | {met} |")
     return lines

@@ -375,9 +375,10 @@ def run() -> list[Row]:
         ),
     )
     rows = []
-    for name, unit, reference_name, pairs in measured:
+    for index, (name, unit, reference_name, pairs) in enumerate(measured):
         figure, reference_figure = median_pair(pairs)
-        rows.append(row(name, figure, unit, reference_name, reference_figure))
+        goal = "league-round" if index == 0 else None
+        rows.append(row(name, figure, unit, reference_name, reference_figure, goal=goal))
     return rows
 
 
