@@ -7,6 +7,12 @@ bench/ratings.py) and loaded with COPY into a staging table that SQL then spread
 tables; the live Elo numbers in the history are synthetic (they do not change any query's work).
 Each figure stands next to a reference measured in the same run on the same database.
 
+The standings and rating rows follow the ladder's life on that database: the whole-log fit
+(the reference, stored as the ladder's snapshot), 1,000 matches rated one transaction each
+(the rating reference), a restart (fresh caches reading the snapshot and folding the 1,000
+matches rated since), then rounds of 1,000 new matches rated in batches and folded into the
+restarted fit, and last the whole-log refit over them (the warm refit's reference).
+
 ``PREMIERE_BENCH_LADDER_MATCHES`` shrinks the ladder for a quick look; the default is 1M.
 """
 
