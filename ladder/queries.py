@@ -388,6 +388,11 @@ class StandingsCache:
             self._fits[game] = self._save(conn, game, fitted)
             return True
 
+    def save_all(self, conn: Connection) -> int:
+        """Store every kept fit that is ahead of its stored copy, now (a ladder stopping);
+        returns how many it stored."""
+        return sum(self.save(conn, game, force=True) for game in sorted(self._fits))
+
     @staticmethod
     def _save(conn: Connection, game: str, fitted: _Fitted) -> _Fitted:
         posterior = fitted.standings.posterior
