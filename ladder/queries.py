@@ -320,8 +320,12 @@ class StandingsCache:
             ):
                 return cached, ("anchors" if reanchored else None)
             current = cached is not None and cached.generation == generation
-            if cached is not None and current and self._foldable(cached.exact_seq, last_seq):
-                assert cached.standings.posterior is not None
+            if (
+                cached is not None
+                and current
+                and cached.standings.posterior is not None  # None: the fit of an empty ladder
+                and self._foldable(cached.exact_seq, last_seq)
+            ):
                 standings = fold(
                     cached.standings.posterior,
                     history_matches(conn, game, cached.last_seq, last_seq),
