@@ -137,6 +137,10 @@ class Ladder:
     async def replay(self, match_id: str) -> queries.Replay:
         return await self._run(queries.replay, match_id)
 
+    async def store_fits(self) -> int:
+        """Store the standings fits that are ahead of their stored copies (a stop)."""
+        return await self._run(self.cache.save_all)
+
     async def rate_and_refit(self) -> int:
         """Rate what is queued, then refit the standings of every ladder that moved (whoever
         rated its new matches), paced by ``StandingsCache.refresh``; requests are answered
@@ -584,6 +588,10 @@ async def serve(
         await health.enter_graceful_shutdown()
         stop.set()
         await rating
+        try:  # the folded fits not stored yet, so that the next start folds less
+            await ladder.store_fits()
+        except Exception:
+            log.exception("could not store the standings on the way out")
         await watch.close()
         await exporting
         await server.stop(grace=1.0)

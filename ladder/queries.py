@@ -225,8 +225,11 @@ class _Fitted:
     seconds: float
     finished: float
     saved: float
+    """When this process last stored the game's fit (``time.monotonic``), or started from it."""
     pins: Mapping[int, float] = dataclasses.field(default_factory=dict)
     """The pinned players (ladder player id -> rating) the standings are anchored on."""
+    stored: tuple[int, int] = (-1, -1)
+    """The (generation, last_seq) of the stored copy this process last wrote or read."""
 
 
 class StandingsCache:
@@ -239,9 +242,14 @@ class StandingsCache:
 
     How a game moves on: matches rated since the last fit are folded into it while the matches
     folded since the last whole-log fit stay within ``exact_share`` of the log; past that, and
-    after a void, the log is refitted exactly. Every whole-log fit, and a folded one at most
-    every ``save_interval_s``, is stored (``ladder.snapshots``); a cache that has no fit of a
-    game yet starts from the stored one and folds in only what was rated after it.
+    after a void, the log is refitted exactly. A cache that has no fit of a game yet starts
+    from the stored one (``ladder.snapshots``) and folds in only what was rated after it.
+
+    What is stored, and when: a whole-log fit as soon as it is made (it took seconds to
+    minutes; storing it is a small part of that); a folded fit only from ``refresh``, the
+    background loop, at most every ``save_interval_s`` (``save``), never on a refit a request
+    waits for: it is 8 MB on a 1,000-bot ladder. A fit that was never stored costs nothing but
+    time: a restart folds in the matches since the stored one instead.
     """
 
     def __init__(
@@ -257,12 +265,14 @@ class StandingsCache:
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
 
+    def _lock(self, game: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(game, threading.Lock())
+
     def standings(self, conn: Connection, game: str) -> Standings[int]:
         """The standings of ``game`` over every rated match committed so far, keyed by player
         id; refits first if the ladder moved since the last fit."""
-        with self._guard:
-            lock = self._locks.setdefault(game, threading.Lock())
-        with lock:
+        with self._lock(game):
             started = time.perf_counter()
             fitted, start = self._fit(conn, game)
             if start is None:
@@ -281,9 +291,26 @@ class StandingsCache:
             generation, last_seq = row if row is not None else (0, 0)
             pins = {player: rating for (_, player), rating in pins_of(cur, [game]).items()}
             cached = self._fits.get(game)
-            restarted = cached is None
+            warm: Mapping[int, float] | None = None
             if cached is None:
-                cached = self._stored(conn, game, generation, pins)
+                stored = snapshots.load(conn, game)
+                if stored is not None and stored.generation == generation:
+                    if stored.last_seq == last_seq or self._foldable(stored.exact_seq, last_seq):
+                        # A restart: the stored fit, and the matches rated since, folded once.
+                        standings = fold(
+                            stored.posterior,
+                            history_matches(conn, game, stored.last_seq, last_seq),
+                            self.params,
+                            anchor=pins,
+                        )
+                        mark = (stored.generation, stored.last_seq)
+                        fitted = _Fitted(
+                            generation, last_seq, stored.exact_seq, None, standings,
+                            0.0, 0.0, time.monotonic(), pins, mark,
+                        )  # fmt: skip
+                        return fitted, "snapshot"
+                    posterior = stored.posterior
+                    warm = dict(zip(posterior.bots, posterior.theta.tolist(), strict=True))
             reanchored = cached is not None and cached.pins != pins
             if cached is not None and reanchored:
                 cached = self._reanchored(cached, pins)
@@ -291,10 +318,14 @@ class StandingsCache:
                 generation,
                 last_seq,
             ):
-                return cached, ("snapshot" if restarted else "anchors" if reanchored else None)
+                return cached, ("anchors" if reanchored else None)
             current = cached is not None and cached.generation == generation
-            if cached is not None and current and self._foldable(cached, last_seq):
-                assert cached.standings.posterior is not None
+            if (
+                cached is not None
+                and current
+                and cached.standings.posterior is not None  # None: the fit of an empty ladder
+                and self._foldable(cached.exact_seq, last_seq)
+            ):
                 standings = fold(
                     cached.standings.posterior,
                     history_matches(conn, game, cached.last_seq, last_seq),
@@ -302,7 +333,7 @@ class StandingsCache:
                     anchor=pins,
                 )
                 fitted = dataclasses.replace(cached, last_seq=last_seq, standings=standings)
-                return fitted, ("snapshot" if restarted else "fold")
+                return fitted, "fold"
             if cached is not None and current and cached.log is not None:
                 start = "warm"
                 matches = extend_log(
@@ -311,16 +342,19 @@ class StandingsCache:
             else:
                 start = "cold"
                 matches = compile_log(history_matches(conn, game, 0, last_seq))
-        warm = cached.standings.log_strengths if cached is not None else None
+        if cached is not None:
+            warm = cached.standings.log_strengths
         standings = fit(matches, self.params, warm_start=warm, anchor=pins)
-        fitted = _Fitted(generation, last_seq, last_seq, matches, standings, 0.0, 0.0, 0.0, pins)
+        stored_mark = cached.stored if cached is not None else (-1, -1)
+        fitted = _Fitted(
+            generation, last_seq, last_seq, matches, standings, 0.0, 0.0, 0.0, pins, stored_mark
+        )
         return fitted, start
 
-    def _foldable(self, cached: _Fitted, last_seq: int) -> bool:
-        return (
-            cached.standings.posterior is not None
-            and last_seq - cached.exact_seq <= self.exact_share * last_seq
-        )
+    def _foldable(self, exact_seq: int, last_seq: int) -> bool:
+        """Whether the matches after the last whole-log fit (``exact_seq``) stay within
+        ``exact_share`` of the log once the ladder is at ``last_seq``."""
+        return last_seq - exact_seq <= self.exact_share * last_seq
 
     def _reanchored(self, cached: _Fitted, pins: Mapping[int, float]) -> _Fitted | None:
         """The same fit on other pins (an operator set, moved or removed an anchor); None for
@@ -330,47 +364,41 @@ class StandingsCache:
         standings = fold(cached.standings.posterior, (), self.params, anchor=pins)
         return dataclasses.replace(cached, standings=standings, pins=pins)
 
-    def _stored(
-        self, conn: Connection, game: str, generation: int, pins: Mapping[int, float]
-    ) -> _Fitted | None:
-        """The game's stored fit, as a starting point, if it is of the current generation.
-        Stored fits hold no anchoring: the pins of the moment are applied to them."""
-        stored = snapshots.load(conn, game)
-        if stored is None or stored.generation != generation:
-            return None
-        standings = fold(stored.posterior, (), self.params, anchor=pins)
-        return _Fitted(
-            stored.generation,
-            stored.last_seq,
-            stored.exact_seq,
-            None,
-            standings,
-            0.0,
-            0.0,
-            time.monotonic(),
-            pins,
-        )
-
     def _keep(
         self, conn: Connection, game: str, fitted: _Fitted, start: str, started: float
     ) -> _Fitted:
-        """Keep a new fit (its duration paces ``refresh``) and store it when that is due: after
-        a whole-log fit, or a folded one ``save_interval_s`` after the last store."""
-        now = time.monotonic()
-        saved = fitted.saved
-        if fitted.last_seq > 0 and (
-            start in ("cold", "warm") or now - saved >= self.save_interval_s
-        ):
-            saved = now
-            self._save(conn, game, fitted)
+        """Keep a new fit (its duration paces ``refresh``); store a whole-log fit at once."""
+        if start in ("cold", "warm") and fitted.last_seq > 0:
+            fitted = self._save(conn, game, fitted)
         seconds = time.perf_counter() - started
-        kept = dataclasses.replace(fitted, seconds=seconds, finished=time.monotonic(), saved=saved)
+        kept = dataclasses.replace(fitted, seconds=seconds, finished=time.monotonic())
         self._fits[game] = kept
         STANDINGS_FIT_SECONDS.labels(game, start).observe(seconds)
         return kept
 
+    def save(self, conn: Connection, game: str, force: bool = False) -> bool:
+        """Store the kept fit of ``game`` if it is ahead of the stored copy and the last store
+        was ``save_interval_s`` ago (or ``force``); returns whether it stored. Off the
+        request path: ``refresh`` calls it."""
+        with self._lock(game):
+            fitted = self._fits.get(game)
+            if (
+                fitted is None
+                or fitted.last_seq == 0
+                or fitted.stored == (fitted.generation, fitted.last_seq)
+                or not (force or time.monotonic() - fitted.saved >= self.save_interval_s)
+            ):
+                return False
+            self._fits[game] = self._save(conn, game, fitted)
+            return True
+
+    def save_all(self, conn: Connection) -> int:
+        """Store every kept fit that is ahead of its stored copy, now (a ladder stopping);
+        returns how many it stored."""
+        return sum(self.save(conn, game, force=True) for game in sorted(self._fits))
+
     @staticmethod
-    def _save(conn: Connection, game: str, fitted: _Fitted) -> None:
+    def _save(conn: Connection, game: str, fitted: _Fitted) -> _Fitted:
         posterior = fitted.standings.posterior
         assert posterior is not None
         snapshot = snapshots.Snapshot(
@@ -381,6 +409,9 @@ class StandingsCache:
         except psycopg.Error:
             # The fit stands without its copy; a restart then starts from an older one.
             log.exception("could not store the standings of %s", game)
+            return dataclasses.replace(fitted, saved=time.monotonic())
+        mark = (fitted.generation, fitted.last_seq)
+        return dataclasses.replace(fitted, saved=time.monotonic(), stored=mark)
 
     def latest(self, conn: Connection, game: str) -> Standings[int]:
         """The last fit of ``game``, however old; fits first only if there is none yet."""
@@ -391,13 +422,15 @@ class StandingsCache:
         """Refit ``game`` if it moved, but leave at least (1/busy_share - 1) times the last
         refit's duration between refits: a 10 ms refit runs on every call, while a 1M-match
         ladder whose refit takes seconds is refitted less often, so that refits never take
-        more than ``busy_share`` of a core."""
+        more than ``busy_share`` of a core. Then store the fit if that is due (``save``)."""
         cached = self._fits.get(game)
         if cached is not None:
             pause = cached.seconds * (1.0 / busy_share - 1.0)
             if time.monotonic() - cached.finished < pause:
+                self.save(conn, game)
                 return
         self.standings(conn, game)
+        self.save(conn, game)
 
 
 def history_matches(conn: Connection, game: str, after: int, upto: int) -> Iterator[dict[int, int]]:

@@ -3,7 +3,8 @@
 A restarted ladder reads its game's snapshot and folds in only the matches rated since
 (``ladder.standings.fold``) instead of refitting the whole log: on a 1M-match ladder that is
 reading one 8 MB row instead of 4M history rows. What is kept is exactly a fit's ``Posterior``
-and the ladder counters it covers; the arrays travel as raw little-endian bytes.
+and the ladder counters it covers; the arrays travel as raw little-endian bytes, in binary
+(no hex text either way), and the loaded arrays are used in place, not copied.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from typing import Any
 
 import numpy as np
 import psycopg
+from psycopg.rows import tuple_row
 
 from ladder.standings import Posterior
-from ladder.store import tuples
 
 __all__ = ["Snapshot", "load", "save"]
 
@@ -40,10 +41,10 @@ def save(conn: Connection, game: str, snapshot: Snapshot) -> None:
     grow, and so does last_seq within one): several ladder processes may save."""
     posterior = snapshot.posterior
     with conn.transaction():
-        tuples(conn).execute(
+        conn.cursor(row_factory=tuple_row).execute(
             "INSERT INTO standings_snapshots (game, generation, last_seq, exact_seq, matches,"
             " player_ids, theta, games, hessian)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            " VALUES (%s, %s, %s, %s, %s, %b, %b, %b, %b)"
             " ON CONFLICT (game) DO UPDATE SET generation = excluded.generation,"
             " last_seq = excluded.last_seq, exact_seq = excluded.exact_seq,"
             " matches = excluded.matches, player_ids = excluded.player_ids,"
@@ -68,25 +69,23 @@ def save(conn: Connection, game: str, snapshot: Snapshot) -> None:
 def load(conn: Connection, game: str) -> Snapshot | None:
     """The game's stored fit, or None. Call it inside the transaction that reads the ladder's
     counters, so that both come from one snapshot of the database."""
-    row = (
-        tuples(conn)
-        .execute(
-            "SELECT generation, last_seq, exact_seq, matches, player_ids, theta, games, hessian"
-            " FROM standings_snapshots WHERE game = %s",
-            (game,),
-        )
-        .fetchone()
-    )
+    cursor = conn.cursor(row_factory=tuple_row, binary=True)
+    row = cursor.execute(
+        "SELECT generation, last_seq, exact_seq, matches, player_ids, theta, games, hessian"
+        " FROM standings_snapshots WHERE game = %s",
+        (game,),
+    ).fetchone()
     if row is None:
         return None
     generation, last_seq, exact_seq, matches, player_ids, theta, games, hessian = row
     bots = np.frombuffer(player_ids, dtype=_INTS)
     n = bots.size
+    # frombuffer views the bytes read, read-only: nothing here or in ``fold`` writes to them.
     posterior: Posterior[int] = Posterior(
-        bots=tuple(int(bot) for bot in bots),
-        theta=np.frombuffer(theta, dtype=_FLOATS).astype(np.float64),
-        hessian=np.frombuffer(hessian, dtype=_FLOATS).astype(np.float64).reshape(n, n),
-        games=np.frombuffer(games, dtype=_INTS).astype(np.int64),
+        bots=tuple(bots.tolist()),
+        theta=np.frombuffer(theta, dtype=_FLOATS).astype(np.float64, copy=False),
+        hessian=np.frombuffer(hessian, dtype=_FLOATS).astype(np.float64, copy=False).reshape(n, n),
+        games=np.frombuffer(games, dtype=_INTS).astype(np.int64, copy=False),
         matches=int(matches),
     )
     return Snapshot(int(generation), int(last_seq), int(exact_seq), posterior)

@@ -20,6 +20,7 @@ from ladder.standings import (
     DEFAULT_PARAMS,
     Standing,
     StandingsParams,
+    _covariance,
     compile_log,
     extend_log,
     fit,
@@ -320,3 +321,18 @@ def test_folding_a_few_matches_into_a_fit_is_close_to_refitting_the_log() -> Non
     # Nothing new: the fit itself, bit for bit in the strengths.
     same = fold(before.posterior, [])
     assert same.log_strengths == before.log_strengths
+
+
+def test_intervals_from_the_cholesky_factor_equal_those_of_the_whole_inverse() -> None:
+    """``_covariance`` (the diagonal and the anchor means, from the Cholesky factor) against
+    the whole inverse, on a fit's Hessian and on a symmetric matrix Cholesky refuses."""
+    rng = np.random.default_rng(5)
+    log = compile_log(_plackett_luce_log(rng, rng.normal(size=32), 40))
+    posterior = fit(log).posterior
+    assert posterior is not None
+    indefinite = np.array([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 3.0]])
+    for hessian, chosen in ((posterior.hessian, np.arange(0, 32, 3)), (indefinite, np.arange(2))):
+        covariance = np.linalg.inv(hessian)
+        diagonal, means = _covariance(hessian, chosen)
+        np.testing.assert_allclose(diagonal, np.diag(covariance), rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(means, covariance[:, chosen].mean(axis=1), rtol=1e-9, atol=1e-12)
