@@ -334,6 +334,7 @@ def run() -> list[dict[str, Any]]:
                 f"the whole-log fit every start made before (load {MATCHES * SEATS:,} history"
                 " rows + compile + fit), same run",
                 cold_s,
+                goal="ladder-cold",
             ),
             row(
                 f"ladder: standings whole-log fit (load {MATCHES * SEATS:,} history rows +"
@@ -351,6 +352,7 @@ def run() -> list[dict[str, Any]]:
                 f"the same refit over the whole compiled log, warm-started (before), after"
                 f" {(REPEATS + 1) * NEW_MATCHES:,} new matches",
                 exact_s,
+                goal="ladder-warm",
             ),
             row(
                 f"ladder: storing the folded fit ({BOTS:,} bots, {_snapshot_mb():.0f} MB),"
@@ -367,6 +369,7 @@ def run() -> list[dict[str, Any]]:
                 "ms",
                 "one INSERT and its commit (autocommit), mean of 1,000",
                 insert_s / NEW_MATCHES * 1000,
+                goal="ladder-rate",
             ),
             row(
                 f"ladder: rating the queue in batches, per match, on {ladder}",
