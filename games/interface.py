@@ -185,12 +185,14 @@ class State(abc.ABC):
         The one gate of every engine: a move is applied only when it is among
         `legal_moves(seat)` now, so a move of another seat, phase or point of the match is
         refused whatever the engine's `_apply` would make of it. Engines hand out the same
-        move objects again, so identity is tried first (a scan in C); a move made elsewhere
+        move objects again, so identity is tried first (a plain loop: cheaper than any C
+        iterator set up for the few moves there are); a move made elsewhere
         (decoded from a log) is then compared by equality."""
         legal = self.legal_moves(seat)
-        if any(map(operator.is_, legal, itertools.repeat(move))):
-            self._apply(seat, move)
-            return
+        for candidate in legal:
+            if candidate is move:
+                self._apply(seat, move)
+                return
         if seat not in self.to_move():
             raise NotYourTurn(seat, move, "no decision of this seat is pending")
         if not isinstance(move, self.move_types):

@@ -7,6 +7,9 @@ from typing import Any
 
 from games.interface import Outcome, State
 
+_ALONE = tuple((seat,) for seat in range(64))
+"""`to_move`'s answer for each seat, made once (no game seats more than a few players)."""
+
 
 class OneSeatAtATime(State):
     """One seat decides at a time; a decision with a single legal move plays itself.
@@ -28,7 +31,8 @@ class OneSeatAtATime(State):
     def _step(self, seat: int, move: Any) -> None: ...
 
     def to_move(self) -> tuple[int, ...]:
-        return () if self.turn is None else (self.turn,)
+        turn = self.turn
+        return () if turn is None else _ALONE[turn]
 
     def legal_moves(self, seat: int) -> tuple[Any, ...]:
         return self._legal if seat == self.turn else ()
@@ -44,13 +48,27 @@ class OneSeatAtATime(State):
         return self._cache_forced
 
     def _settle(self) -> None:
-        forced: list[tuple[int, Any]] = []
+        """Play every single-move decision on its own until a seat has a choice (or the match
+        ends). Written for the usual case, a choice at once, to make no list of forced moves."""
         self._legal = ()
-        while self.turn is not None:
-            legal = self._compute_legal(self.turn)
+        turn = self.turn
+        if turn is None:
+            self._cache_forced = ()
+            return
+        legal = self._compute_legal(turn)
+        if len(legal) != 1:
+            self._legal = legal
+            self._cache_forced = ()
+            return
+        forced: list[tuple[int, Any]] = []
+        while True:
+            forced.append((turn, legal[0]))
+            self._step(turn, legal[0])
+            turn = self.turn
+            if turn is None:
+                break
+            legal = self._compute_legal(turn)
             if len(legal) != 1:
                 self._legal = legal
                 break
-            forced.append((self.turn, legal[0]))
-            self._step(self.turn, legal[0])
         self._cache_forced = tuple(forced)
