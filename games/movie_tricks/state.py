@@ -12,8 +12,6 @@ A decision with a single legal move is applied by the engine at once, never aske
 
 from __future__ import annotations
 
-import itertools
-import operator
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -65,7 +63,7 @@ _PLAIN = tuple(_PLAY_MOVES[c.id, False] for c in CARDS)
 _BOOSTED = tuple(_PLAY_MOVES[c.id, True] for c in CARDS)
 _IS_PLUS3 = tuple(c.kind == PLUS3 for c in CARDS)
 _SUIT = tuple(c.suit for c in CARDS)
-"""Per card id: its plays, whether it is a +3 card, its suit (looked up in C)."""
+"""Per card id: its plays, whether it is a +3 card, its suit (indexed by card id)."""
 _DRAFT_MOVES = {c.id: DraftCard(c.id) for c in CARDS}
 _TO_HAND = {c.id: BonusToHand(c.id) for c in CARDS}
 _TO_TABLEAU = {c.id: BonusToTableau(c.id) for c in CARDS}
@@ -193,18 +191,15 @@ class MovieTricksState(OneSeatAtATime):
 
     def _play_moves(self, seat: int) -> tuple[Move, ...]:
         hand = sorted(self.hands[seat])
-        plus3 = list(map(_IS_PLUS3.__getitem__, hand))
-        playable = list(itertools.compress(hand, map(operator.not_, plus3)))
+        playable = [card for card in hand if not _IS_PLUS3[card]]
+        may_boost = len(playable) < len(hand) and not self.boosted[seat]  # a +3 card in hand
         if self.plays:
             lead = _SUIT[self.plays[0][1]]
-            suits = map(_SUIT.__getitem__, playable)
-            following = list(
-                itertools.compress(playable, map(operator.eq, suits, itertools.repeat(lead)))
-            )
+            following = [card for card in playable if _SUIT[card] == lead]
             if following:
                 playable = following
         plain = tuple(map(_PLAIN.__getitem__, playable))
-        if not self.boosted[seat] and any(plus3):
+        if may_boost:
             return plain + tuple(map(_BOOSTED.__getitem__, playable))
         return plain
 
