@@ -68,6 +68,12 @@ class Tuning:
     """...and the result each is worth."""
     margin: float = 0.0
     """Weight of the score margin in a playout's result, the rest being the rank (`_results`)."""
+    horizon: int | None = None
+    """Rollout moves after which a playout stops and is scored by the game's estimate
+    (`State.estimate`) instead of played to the end; None plays every playout out."""
+    leaf_margin: float = 1.0
+    """Weight of the estimated score margin in a stopped playout's result, the rest being the
+    rank by estimate."""
 
 
 DEFAULT_TUNING = Tuning()
@@ -186,26 +192,25 @@ class SearchPlayer:
             _play(world, actor, move)
             path.append((child, actor))
             node = child
-        outcome = self._rollout(world)
-        margin = self.tuning.margin
-        results = _results(outcome, margin, self._scale(outcome) if margin else 0.0)
+        results = self._rollout(world)
         root.visits += 1
         for child, mover in path:
             child.visits += 1
             child.total += results[mover]
 
-    def _scale(self, outcome: Outcome) -> float:
+    def _scale(self, scores: Sequence[float]) -> float:
         """The mean absolute score margin (a seat's score over the others' mean) of this
         decision's playouts so far, this one included: the unit of `Tuning.margin`'s term."""
-        scores = outcome.scores
         if len(scores) < 2:
             return 0.0
         self._margin_sum += sum(abs(over) for over in _margins(scores)) / len(scores)
         self._margin_playouts += 1
         return max(self._margin_sum / self._margin_playouts, 1e-6)
 
-    def _rollout(self, world: State) -> Outcome:
-        """The rest of the match: the heuristic's moves first, then uniformly random ones.
+    def _rollout(self, world: State) -> tuple[float, ...]:
+        """The rest of the match: the heuristic's moves first, then uniformly random ones;
+        every seat's result (`_results`), or after `Tuning.horizon` moves, where the game
+        estimates the final scores, its result by that estimate (`_estimated`).
 
         The innermost loop of the search, so written out flat: a random index is drawn as
         `random.Random.randrange` draws it (``getrandbits`` of its bit length until below the
@@ -213,9 +218,17 @@ class SearchPlayer:
         taken from the legal moves is applied without `State.apply` checking it again."""
         getrandbits = self._fast.getrandbits
         guided = GUIDED_PLIES if self.policy is not None else 0
+        horizon = self.tuning.horizon
+        players = world.players
+        left = horizon or 0
         while movers := world.to_move():
+            if left <= 0 and horizon is not None and players > 1:
+                estimate = world.estimate()
+                if estimate is not None:
+                    return self._estimated(estimate)
+            left -= 1
             actor = movers[0]
-            legal = world.legal_moves(actor)
+            legal = world.playout_moves(actor)
             count = len(legal)
             if count == 1:
                 move = legal[0]
@@ -233,7 +246,22 @@ class SearchPlayer:
             world._apply(actor, move)
         outcome = world.outcome()
         assert outcome is not None
-        return outcome
+        margin = self.tuning.margin
+        return _results(outcome, margin, self._scale(outcome.scores) if margin else 0.0)
+
+    def _estimated(self, scores: Sequence[float]) -> tuple[float, ...]:
+        """Every seat's result from estimated final scores (two seats or more): its rank by
+        estimate scaled to [0, 1], `Tuning.leaf_margin` of it its estimated margin instead,
+        mapped as `_results` maps a final margin."""
+        players = len(scores)
+        margin = self.tuning.leaf_margin
+        ranks = [1 + sum(other > score for other in scores) for score in scores]
+        scale = self._scale(scores)
+        return tuple(
+            (1 - margin) * (players - rank) / (players - 1)
+            + margin * 0.5 * (1 + math.tanh(over / scale))
+            for rank, over in zip(ranks, _margins(scores), strict=True)
+        )
 
 
 def _play(world: State, seat: int, move: Any) -> None:
