@@ -163,9 +163,10 @@ class State(abc.ABC):
         the end of the match."""
         return None
 
-    def playout_moves(self, seat: int) -> tuple[Any, ...]:
-        """The moves a search's random playout draws from (`games.search`): every legal move,
-        unless a game narrows them to the plausible ones. Never empty while `legal_moves`
+    def plausible_moves(self, seat: int) -> tuple[Any, ...]:
+        """The moves a search (`games.search`) weighs and its random playouts draw from: every
+        legal move, unless a game narrows them to those worth weighing (Movie Trailer: a
+        Spectator names only a film the board still allows). Never empty while `legal_moves`
         is not, and always among them."""
         return self.legal_moves(seat)
 

@@ -170,7 +170,7 @@ class SearchPlayer:
         while movers := world.to_move():
             if node is not root:
                 actor = movers[0]
-            legal = world.legal_moves(actor)
+            legal = world.plausible_moves(actor)
             children = node.children
             untried: list[Any] = []
             tried: list[_Node] = []
@@ -228,7 +228,7 @@ class SearchPlayer:
                     return self._estimated(estimate)
             left -= 1
             actor = movers[0]
-            legal = world.playout_moves(actor)
+            legal = world.plausible_moves(actor)
             count = len(legal)
             if count == 1:
                 move = legal[0]

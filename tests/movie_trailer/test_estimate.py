@@ -22,7 +22,7 @@ def test_estimate_between_turns_only_and_plausible_guesses_in_playouts() -> None
             assert state.estimate() is None
         seat = state.to_move()[0]
         legal = state.legal_moves(seat)
-        plausible = state.playout_moves(seat)
+        plausible = state.plausible_moves(seat)
         assert plausible and all(move in legal for move in plausible)
         if state.phase == "guess":
             guesses_seen += 1
