@@ -3,10 +3,22 @@
 Each playout takes a determinisation drawn with `State.indistinguishable` (a state that differs
 from the real one only in what the searching seat cannot know), walks one tree shared by all
 determinisations (single-observer information-set MCTS: a node is a sequence of moves from
-the decision, its children the moves seen legal there, selected by UCB among those legal in
-this determinisation), adds one node, and finishes the match with a rollout. Every seat's
-result is its rank scaled to [0, 1] (in some games half of it the seat's score margin instead,
+the decision, its children the moves seen plausible there, selected by UCB among those
+plausible in this determinisation), adds one node, and finishes the match with a rollout. The
+moves weighed, in the tree and in rollouts, are `State.plausible_moves`: every legal move,
+unless the game narrows them (Movie Trailer: a Spectator names only films the board allows,
+not any of some 300, which 100 playouts could not even try once each). Every seat's result is
+its rank scaled to [0, 1] (in some games half of it the seat's score margin instead,
 `Tuning.margin`); each node is credited with the result of the seat that moved into it.
+
+A rollout can stop short (`Tuning.horizon`): after that many moves, at the first position
+where the game gives an estimate of the final scores (`State.estimate`; None, the default,
+plays on to the end), the playout's result is the estimate's rank and margin
+(`Tuning.leaf_margin`). Movie Fight (the score now plus the heuristic's hope), Motion Pictures
+(the final scoring as it stands plus projects under way) and Movie Trailer (the scores between
+turns) have one; only Movie Trailer uses it (`TUNING`): it plays the same there for a third of
+the CPU, while in Movie Fight and Motion Pictures an estimate-scored search was no better, and
+with a lighter prior far worse, than the heuristic (docs/ratings.md).
 
 The game's heuristic can guide the search twice, because uniformly random play says little about
 a move in these games (an unguided search lost every match to the heuristic):
@@ -22,8 +34,9 @@ a move in these games (an unguided search lost every match to the heuristic):
 How far the heuristic's choice is trusted, and whether the score margin counts, is tuned per
 game and level (`TUNING`): at search:100 in Magic Trick and Movie Tricks a lighter prior (15
 virtual playouts) and half the result from the margin beat the defaults against the
-heuristic; in Movie Fight a lighter prior lost, Motion Pictures and Movie Trailer showed no
-clear gain, and at search:1000 in Movie Tricks it did no better (docs/ratings.md).
+heuristic; in Movie Fight a lighter prior lost (with random rollouts or with the estimate),
+Motion Pictures and Movie Trailer showed no clear gain, and at search:1000 in Movie Tricks it
+did no better (docs/ratings.md).
 
 Determinisations are drawn once per decision (`WORLDS` of them, fewer for a small budget) and
 cloned for each playout: drawing one costs up to a few milliseconds in the trick-taking games,
@@ -80,9 +93,13 @@ DEFAULT_TUNING = Tuning()
 TUNING: dict[tuple[str, str], Tuning] = {
     ("magic-trick", "search:100"): Tuning(prior_visits=15, margin=0.5),
     ("movie-tricks", "search:100"): Tuning(prior_visits=15, margin=0.5),
+    ("movie-trailer", "search:100"): Tuning(horizon=0),
+    ("movie-trailer", "search:1000"): Tuning(horizon=0),
 }
 """Per game and level, where it differs from `DEFAULT_TUNING` (measured in docs/ratings.md;
-search:1000 keeps the defaults: in Movie Tricks this tuning did no better there)."""
+search:1000 keeps the defaults but in Movie Trailer: in Movie Tricks the lighter prior did no
+better there). Movie Trailer's playouts stop at the end of the turn under way: its
+Spectators' plausible guesses cost a look at the board each, too much for whole rollouts."""
 
 
 Policy = Callable[[Any, Sequence[Any]], Any]

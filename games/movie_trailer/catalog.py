@@ -188,21 +188,3 @@ def consistent(
                 return False
             laid.add(placement.tile)
     return pending_slot is None or bool(film.fits[slot_category[pending_slot]] - laid)
-
-
-def likelihood(film: Film, laid: Sequence[Placement], slot_category: Sequence[int]) -> float:
-    """How likely a Director of ``film`` laying one of its unused fitting tiles at random, each
-    equally likely, lays ``laid`` (a face-down tile where none is left); 0 if it cannot."""
-    seen: set[int] = set()
-    weight = 1.0
-    for placement in laid:
-        free = film.fits[slot_category[placement.slot]] - seen
-        if placement.tile == FACE_DOWN:
-            if free:
-                return 0.0
-            continue
-        if placement.tile not in free:
-            return 0.0
-        weight /= len(free)
-        seen.add(placement.tile)
-    return weight

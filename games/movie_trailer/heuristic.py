@@ -23,7 +23,6 @@ from games.movie_trailer.catalog import (
     Film,
     Placement,
     catalog,
-    likelihood,
     possible_films,
 )
 from games.movie_trailer.moves import ChooseFilm, Guess, PassGuess, PickSlot, PlaceTile
@@ -57,7 +56,7 @@ def weights(
     for film in possible_films(data, laid):
         if film.id in excluded:
             continue
-        weight = likelihood(film, laid, data.slot_category)
+        weight = _likelihood(film, laid, data.slot_category)
         if weight and pending_slot is not None:
             on_board = {p.tile for p in laid}
             if not film.fits[data.slot_category[pending_slot]] - on_board:
@@ -65,6 +64,22 @@ def weights(
         if weight:
             result[film.index] = weight
     return result
+
+
+def _likelihood(film: Film, laid: Sequence[Placement], slot_category: Sequence[int]) -> float:
+    seen: set[int] = set()
+    weight = 1.0
+    for placement in laid:
+        free = film.fits[slot_category[placement.slot]] - seen
+        if placement.tile == FACE_DOWN:
+            if free:
+                return 0.0
+            continue
+        if placement.tile not in free:
+            return 0.0
+        weight /= len(free)
+        seen.add(placement.tile)
+    return weight
 
 
 def excluded_films(observation: MovieTrailerObservation) -> set[str]:

@@ -17,7 +17,6 @@ from games.movie_trailer.catalog import (
     Placement,
     catalog,
     consistent,
-    likelihood,
     possible_films,
 )
 from games.movie_trailer.data import describe
@@ -46,7 +45,6 @@ MAX_ROUNDS = 4
 
 
 _PASS = PassGuess()
-WEIGHTED_DRAW = False
 
 
 FilmMoves = tuple[tuple[ChooseFilm, ...], tuple[Move, ...]]
@@ -408,31 +406,11 @@ class MovieTrailerState(State):
         twin.rng = rng.fork(f"twin-{rng.below(1 << 62)}")
         twin._cache_legal = {}
         if self.film is not None and seat != self.director:
-            candidates = self.candidates()
-            if WEIGHTED_DRAW:
-                twin.film = self._weighted(candidates, rng)
-            else:
-                twin.film = rng.choice(candidates)
+            twin.film = rng.choice(self.candidates())
         for other in list(twin.pending):
             if other != seat:
                 twin.pending[other] = rng.choice(self._guess_moves())
         return twin
-
-    def _weighted(self, candidates: list[int], rng: Rng) -> int:
-        """One of ``candidates``, each as likely as a Director laying one of the film's unused
-        fitting tiles at random would have laid the board's tiles for it."""
-        films = self.data.films
-        slot_category = self.data.slot_category
-        weights = [likelihood(films[index], self.placements, slot_category) for index in candidates]
-        total = sum(weights)
-        if total <= 0:
-            return rng.choice(candidates)
-        point = rng.below(1 << 53) / (1 << 53) * total
-        for index, weight in zip(candidates, weights, strict=True):
-            point -= weight
-            if point < 0:
-                return index
-        return candidates[-1]
 
     def _guess_moves(self) -> tuple[Move, ...]:
         """A speed-game guesser's options, also once its answer is in."""
