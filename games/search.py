@@ -82,8 +82,9 @@ class Tuning:
     margin: float = 0.0
     """Weight of the score margin in a playout's result, the rest being the rank (`_results`)."""
     horizon: int | None = None
-    """Rollout moves after which a playout stops and is scored by the game's estimate
-    (`State.estimate`) instead of played to the end; None plays every playout out."""
+    """Rollout moves after which a playout stops, at the first position the game estimates
+    (`State.estimate`), and is scored by that estimate instead of played to the end; None
+    plays every playout out."""
     leaf_margin: float = 1.0
     """Weight of the estimated score margin in a stopped playout's result, the rest being the
     rank by estimate."""

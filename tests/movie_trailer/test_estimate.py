@@ -1,4 +1,4 @@
-"""Movie Trailer's help for a search's playouts: an estimate between turns, and guesses among
+"""Movie Trailer's help for a search: an estimate between turns, and guesses weighed among
 the films the board allows."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from games.rng import Rng, derive_seed
 GAME = MovieTrailer()
 
 
-def test_estimate_between_turns_only_and_plausible_guesses_in_playouts() -> None:
+def test_estimate_between_turns_only_and_plausible_guesses_only() -> None:
     state = GAME.new(3, "estimate", {"rounds": 1})
     assert isinstance(state, MovieTrailerState)
     rng = Rng(derive_seed("estimate", 0))
