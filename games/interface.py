@@ -156,6 +156,20 @@ class State(abc.ABC):
     def current_scores(self) -> tuple[int, ...]:
         """Every seat's score now, in the unit of `Outcome.scores` (equal to them at the end)."""
 
+    def estimate(self) -> tuple[float, ...] | None:
+        """Each seat's expected final score from here, in the unit of `Outcome.scores`: what a
+        search (`games.search`) that stops its playouts short scores them by. None, the
+        default, when the game offers no such estimate: every playout is then played out to
+        the end of the match."""
+        return None
+
+    def plausible_moves(self, seat: int) -> tuple[Any, ...]:
+        """The moves a search (`games.search`) weighs and its random playouts draw from: every
+        legal move, unless a game narrows them to those worth weighing (Movie Trailer: a
+        Spectator names only a film the board still allows). Never empty while `legal_moves`
+        is not, and always among them."""
+        return self.legal_moves(seat)
+
     def forced_moves(self) -> tuple[tuple[int, Any], ...]:
         """The (seat, move) pairs the engine applied on its own (a seat's only legal move)
         during the last `apply`, or during set-up before any `apply`; oldest first."""

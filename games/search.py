@@ -3,10 +3,22 @@
 Each playout takes a determinisation drawn with `State.indistinguishable` (a state that differs
 from the real one only in what the searching seat cannot know), walks one tree shared by all
 determinisations (single-observer information-set MCTS: a node is a sequence of moves from
-the decision, its children the moves seen legal there, selected by UCB among those legal in
-this determinisation), adds one node, and finishes the match with a rollout. Every seat's
-result is its rank scaled to [0, 1] (in some games half of it the seat's score margin instead,
+the decision, its children the moves seen plausible there, selected by UCB among those
+plausible in this determinisation), adds one node, and finishes the match with a rollout. The
+moves weighed, in the tree and in rollouts, are `State.plausible_moves`: every legal move,
+unless the game narrows them (Movie Trailer: a Spectator names only films the board allows,
+not any of some 300, which 100 playouts could not even try once each). Every seat's result is
+its rank scaled to [0, 1] (in some games half of it the seat's score margin instead,
 `Tuning.margin`); each node is credited with the result of the seat that moved into it.
+
+A rollout can stop short (`Tuning.horizon`): after that many moves, at the first position
+where the game gives an estimate of the final scores (`State.estimate`; None, the default,
+plays on to the end), the playout's result is the estimate's rank and margin
+(`Tuning.leaf_margin`). Movie Fight (the score now plus the heuristic's hope), Motion Pictures
+(the final scoring as it stands plus projects under way) and Movie Trailer (the scores between
+turns) have one; only Movie Trailer uses it (`TUNING`): it plays the same there for a third of
+the CPU, while in Movie Fight and Motion Pictures an estimate-scored search was no better, and
+with a lighter prior far worse, than the heuristic (docs/ratings.md).
 
 The game's heuristic can guide the search twice, because uniformly random play says little about
 a move in these games (an unguided search lost every match to the heuristic):
@@ -22,8 +34,9 @@ a move in these games (an unguided search lost every match to the heuristic):
 How far the heuristic's choice is trusted, and whether the score margin counts, is tuned per
 game and level (`TUNING`): at search:100 in Magic Trick and Movie Tricks a lighter prior (15
 virtual playouts) and half the result from the margin beat the defaults against the
-heuristic; in Movie Fight a lighter prior lost, Motion Pictures and Movie Trailer showed no
-clear gain, and at search:1000 in Movie Tricks it did no better (docs/ratings.md).
+heuristic; in Movie Fight a lighter prior lost (with random rollouts or with the estimate),
+Motion Pictures and Movie Trailer showed no clear gain, and at search:1000 in Movie Tricks it
+did no better (docs/ratings.md).
 
 Determinisations are drawn once per decision (`WORLDS` of them, fewer for a small budget) and
 cloned for each playout: drawing one costs up to a few milliseconds in the trick-taking games,
@@ -68,15 +81,26 @@ class Tuning:
     """...and the result each is worth."""
     margin: float = 0.0
     """Weight of the score margin in a playout's result, the rest being the rank (`_results`)."""
+    horizon: int | None = None
+    """Rollout moves after which a playout stops, at the first position the game estimates
+    (`State.estimate`), and is scored by that estimate instead of played to the end; None
+    plays every playout out."""
+    leaf_margin: float = 1.0
+    """Weight of the estimated score margin in a stopped playout's result, the rest being the
+    rank by estimate."""
 
 
 DEFAULT_TUNING = Tuning()
 TUNING: dict[tuple[str, str], Tuning] = {
     ("magic-trick", "search:100"): Tuning(prior_visits=15, margin=0.5),
     ("movie-tricks", "search:100"): Tuning(prior_visits=15, margin=0.5),
+    ("movie-trailer", "search:100"): Tuning(horizon=0),
+    ("movie-trailer", "search:1000"): Tuning(horizon=0),
 }
 """Per game and level, where it differs from `DEFAULT_TUNING` (measured in docs/ratings.md;
-search:1000 keeps the defaults: in Movie Tricks this tuning did no better there)."""
+search:1000 keeps the defaults but in Movie Trailer: in Movie Tricks the lighter prior did no
+better there). Movie Trailer's playouts stop at the end of the turn under way: its
+Spectators' plausible guesses cost a look at the board each, too much for whole rollouts."""
 
 
 Policy = Callable[[Any, Sequence[Any]], Any]
@@ -164,7 +188,7 @@ class SearchPlayer:
         while movers := world.to_move():
             if node is not root:
                 actor = movers[0]
-            legal = world.legal_moves(actor)
+            legal = world.plausible_moves(actor)
             children = node.children
             untried: list[Any] = []
             tried: list[_Node] = []
@@ -186,26 +210,25 @@ class SearchPlayer:
             _play(world, actor, move)
             path.append((child, actor))
             node = child
-        outcome = self._rollout(world)
-        margin = self.tuning.margin
-        results = _results(outcome, margin, self._scale(outcome) if margin else 0.0)
+        results = self._rollout(world)
         root.visits += 1
         for child, mover in path:
             child.visits += 1
             child.total += results[mover]
 
-    def _scale(self, outcome: Outcome) -> float:
+    def _scale(self, scores: Sequence[float]) -> float:
         """The mean absolute score margin (a seat's score over the others' mean) of this
         decision's playouts so far, this one included: the unit of `Tuning.margin`'s term."""
-        scores = outcome.scores
         if len(scores) < 2:
             return 0.0
         self._margin_sum += sum(abs(over) for over in _margins(scores)) / len(scores)
         self._margin_playouts += 1
         return max(self._margin_sum / self._margin_playouts, 1e-6)
 
-    def _rollout(self, world: State) -> Outcome:
-        """The rest of the match: the heuristic's moves first, then uniformly random ones.
+    def _rollout(self, world: State) -> tuple[float, ...]:
+        """The rest of the match: the heuristic's moves first, then uniformly random ones;
+        every seat's result (`_results`), or after `Tuning.horizon` moves, where the game
+        estimates the final scores, its result by that estimate (`_estimated`).
 
         The innermost loop of the search, so written out flat: a random index is drawn as
         `random.Random.randrange` draws it (``getrandbits`` of its bit length until below the
@@ -213,9 +236,17 @@ class SearchPlayer:
         taken from the legal moves is applied without `State.apply` checking it again."""
         getrandbits = self._fast.getrandbits
         guided = GUIDED_PLIES if self.policy is not None else 0
+        horizon = self.tuning.horizon
+        players = world.players
+        left = horizon or 0
         while movers := world.to_move():
+            if left <= 0 and horizon is not None and players > 1:
+                estimate = world.estimate()
+                if estimate is not None:
+                    return self._estimated(estimate)
+            left -= 1
             actor = movers[0]
-            legal = world.legal_moves(actor)
+            legal = world.plausible_moves(actor)
             count = len(legal)
             if count == 1:
                 move = legal[0]
@@ -233,7 +264,22 @@ class SearchPlayer:
             world._apply(actor, move)
         outcome = world.outcome()
         assert outcome is not None
-        return outcome
+        margin = self.tuning.margin
+        return _results(outcome, margin, self._scale(outcome.scores) if margin else 0.0)
+
+    def _estimated(self, scores: Sequence[float]) -> tuple[float, ...]:
+        """Every seat's result from estimated final scores (two seats or more): its rank by
+        estimate scaled to [0, 1], `Tuning.leaf_margin` of it its estimated margin instead,
+        mapped as `_results` maps a final margin."""
+        players = len(scores)
+        margin = self.tuning.leaf_margin
+        ranks = [1 + sum(other > score for other in scores) for score in scores]
+        scale = self._scale(scores)
+        return tuple(
+            (1 - margin) * (players - rank) / (players - 1)
+            + margin * 0.5 * (1 + math.tanh(over / scale))
+            for rank, over in zip(ranks, _margins(scores), strict=True)
+        )
 
 
 def _play(world: State, seat: int, move: Any) -> None:

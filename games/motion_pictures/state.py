@@ -474,6 +474,11 @@ class MotionPicturesState(OneSeatAtATime):
     def _finish(self) -> None:
         self.phase = OVER
         self.slots = [None] * len(self.slots)
+        self.result = self.scored()
+
+    def scored(self) -> Outcome:
+        """The final scoring of every seat's position as it stands (the match's outcome when
+        it ends; during the match, what the search's estimate starts from)."""
         finals = [
             Final(
                 completed=tuple(PROJECTS_BY_ID[p] for p in self.completed[seat]),
@@ -484,7 +489,7 @@ class MotionPicturesState(OneSeatAtATime):
             )
             for seat in range(self._players)
         ]
-        self.result = final_outcome(
+        return final_outcome(
             finals, DATA.trilogies[self.trilogy], [GOALS[g] for g in self.big_goals]
         )
 
@@ -555,6 +560,13 @@ class MotionPicturesState(OneSeatAtATime):
         if self.result is not None:
             return self.result.scores
         return tuple(_notation.public_fame(self, seat) for seat in range(self._players))
+
+    def estimate(self) -> tuple[float, ...] | None:
+        """The final scoring as things stand plus the worth of projects under way and of
+        advanced filmmakers for the eras to come (`evaluation`)."""
+        from games.motion_pictures.evaluation import estimate
+
+        return estimate(self)
 
     def clone(self) -> MotionPicturesState:
         twin = object.__new__(MotionPicturesState)

@@ -136,6 +136,15 @@ class MovieFightState(OneSeatAtATime):
     def current_scores(self) -> tuple[int, ...]:
         return self.result.scores if self.result is not None else self._scores()[1]
 
+    def estimate(self) -> tuple[float, ...] | None:
+        """The score now plus the heuristic's hope for the cards to come (`evaluation`); None
+        in the solo game, whose result is against the automa."""
+        if self.solo:
+            return None
+        from games.movie_fight.evaluation import estimate  # imports the heuristic, which imports us
+
+        return estimate(self.current_scores(), self.cinemas, self.side)
+
     def clone(self) -> MovieFightState:
         twin = object.__new__(MovieFightState)
         twin.__dict__.update(self.__dict__)

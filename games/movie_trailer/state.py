@@ -85,6 +85,11 @@ def _place(tile: int) -> PlaceTile:
     return PlaceTile(tile)
 
 
+@functools.cache
+def _guess(film: str) -> Guess:
+    return Guess(film)
+
+
 class MovieTrailerState(State):
     game_id: ClassVar[str] = "movie-trailer"
     move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
@@ -365,6 +370,23 @@ class MovieTrailerState(State):
         twin.guesses = list(self.guesses)
         twin._cache_legal = dict(self._cache_legal)
         return twin
+
+    def estimate(self) -> tuple[float, ...] | None:
+        """Between turns, the scores so far (every seat directs as often in the turns left);
+        None while a turn is under way, whose points are still open."""
+        if self.phase != FILM:
+            return None
+        return tuple(float(score) for score in self.scores)
+
+    def plausible_moves(self, seat: int) -> tuple[Move, ...]:
+        """A Spectator weighs naming only a film the board still allows (or passing): a
+        search cannot try each of some 300 films in 100 playouts, and a random one of them
+        would almost never be right, where a Spectator who reads the board often is."""
+        legal = self.legal_moves(seat)
+        if self.phase != GUESS or not legal:
+            return legal
+        films = self.data.films
+        return (_PASS, *(_guess(films[index].id) for index in self.candidates()))
 
     def candidates(self) -> list[int]:
         """Films (by index) that everything public this turn still allows."""

@@ -10,7 +10,7 @@ from games.bots import bot_names, builtin_choice
 from games.interface import Game, Options, State
 from games.play import play_match
 from games.rng import Rng, derive_seed
-from games.search import LEVELS, SearchPlayer, search_choice
+from games.search import LEVELS, SearchPlayer, Tuning, search_choice
 
 PLAYOUTS = 12
 """Enough to exercise the tree (expansion, selection, several determinisations) quickly."""
@@ -133,3 +133,53 @@ def test_search_choices_are_pinned(game: Game) -> None:
             index += 1
         state.apply(seat, walk.choice(legal))
     assert index > max(i for g, i in PINNED if g == game.id)
+
+
+def test_a_horizon_stops_playouts_at_the_games_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With `Tuning.horizon` a playout is scored by `State.estimate` (Movie Fight has one);
+    without, every playout is played to the end and the estimate is never asked."""
+    from games.movie_fight.state import MovieFightState
+
+    calls = 0
+    original = MovieFightState.estimate
+
+    def counted(self: MovieFightState) -> tuple[float, ...] | None:
+        nonlocal calls
+        calls += 1
+        return original(self)
+
+    monkeypatch.setattr(MovieFightState, "estimate", counted)
+    state, seat = first_real_decision(get("movie-fight"), 2, {})
+    SearchPlayer(Rng(b"horizon"), PLAYOUTS).choose_in(state, seat)
+    assert calls == 0
+    cut = SearchPlayer(Rng(b"horizon"), PLAYOUTS, tuning=Tuning(horizon=2))
+    move = cut.choose_in(state, seat)
+    assert calls >= PLAYOUTS and move in state.legal_moves(seat)
+    assert move == SearchPlayer(Rng(b"horizon"), PLAYOUTS, tuning=Tuning(horizon=2)).choose_in(
+        state, seat
+    )
+
+
+def test_an_estimate_ranks_and_spreads_the_seats_results() -> None:
+    player = SearchPlayer(Rng(b"estimate"), PLAYOUTS)
+    ahead, behind = player._estimated((30.0, 20.0))
+    assert 1.0 >= ahead > 0.5 > behind >= 0.0
+    first, second, third = player._estimated((30.0, 25.0, 10.0))
+    assert first > second > third
+
+
+def test_the_search_weighs_only_plausible_moves() -> None:
+    """Movie Trailer: a Spectator's search names only films the board still allows (or
+    passes), not any of some 300 films."""
+    game = get("movie-trailer")
+    state = game.new(3, "plausible", {"rounds": 1})
+    walk = Rng(b"walk")
+    while state.phase != "guess":  # type: ignore[attr-defined]
+        seat = state.to_move()[0]
+        state.apply(seat, walk.choice(state.legal_moves(seat)))
+    seat = state.to_move()[0]
+    plausible = state.plausible_moves(seat)
+    assert len(plausible) < len(state.legal_moves(seat))
+    for index in range(3):
+        move = SearchPlayer(Rng(b"plausible%d" % index), 40).choose_in(state, seat)
+        assert move in plausible
