@@ -99,6 +99,7 @@ def rows_of(result: Pairing) -> list[Row]:
     low, high = interval(result.scores)
     n = len(result.scores)
     label = f"{result.game} {result.level} vs {BASELINE} ({PLAYERS[result.game]}p, n={n})"
+    strongest = result.level == max(LEVELS, key=LEVELS.__getitem__)  # issue #29's goals
     return [
         row(
             f"{label}: Elo (95% {low:+.0f} .. {high:+.0f})",
@@ -106,6 +107,7 @@ def rows_of(result: Pairing) -> list[Row]:
             "Elo",
             "issue #29's goal",
             150,
+            goal="search-elo" if strongest else None,
         ),
         row(
             f"{label}: CPU per decision",
@@ -113,6 +115,7 @@ def rows_of(result: Pairing) -> list[Row]:
             "ms",
             "issue #29's budget",
             1000,
+            goal="search-cpu" if strongest else None,
         ),
     ]
 
