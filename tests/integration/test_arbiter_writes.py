@@ -48,9 +48,11 @@ def spec(seed: str = "s", seats: tuple[SeatSpec, ...] | None = None, **fields: A
     return MatchSpec(**values)
 
 
-def run(database_url: str, body: Callable[[Store], Awaitable[None]]) -> None:
+def run(
+    database_url: str, body: Callable[[Store], Awaitable[None]], retry_delay: float = 0.05
+) -> None:
     async def main() -> None:
-        store = Store(database_url, retry_delay=0.05)
+        store = Store(database_url, retry_delay=retry_delay)
         await store.start()
         try:
             await body(store)
@@ -470,12 +472,4 @@ def test_a_read_after_the_database_dropped_every_pooled_connection_goes_again_at
         assert (await store.match(match.id) or {})["id"] == uuid.UUID(match.id)
         assert asyncio.get_running_loop().time() - started < 5.0
 
-    async def main() -> None:
-        store = Store(database_url, retry_delay=30.0)
-        await store.start()
-        try:
-            await body(store)
-        finally:
-            await store.close()
-
-    asyncio.run(main())
+    run(database_url, body, retry_delay=30.0)
