@@ -199,6 +199,7 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         challenge = await self._reserve(BotOwner.of(bot), verdict.rated, context)
         assert self.arbiter is not None
         match_id: str | None = None
+        refused: str | None = None
         try:
             match_id = await self.arbiter.create(
                 request.game,
@@ -208,9 +209,13 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 unrated_reason=verdict.unrated_reason,
             )
         except BadRequest as error:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            refused = str(error)
         finally:
+            # Before the bot hears the answer: a refused challenge must no longer count
+            # against its caps when it asks again.
             await asyncio.to_thread(self.quotas.attach_challenge, challenge, match_id)
+        if refused is not None:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, refused)
         assert match_id is not None
         log.info("bot %s challenged: match %s %s", bot["name"], match_id, seats)
         return bot_gateway_pb2.ChallengeResponse(
