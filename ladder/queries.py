@@ -293,24 +293,9 @@ class StandingsCache:
             cached = self._fits.get(game)
             warm: Mapping[int, float] | None = None
             if cached is None:
-                stored = snapshots.load(conn, game)
-                if stored is not None and stored.generation == generation:
-                    if stored.last_seq == last_seq or self._foldable(stored.exact_seq, last_seq):
-                        # A restart: the stored fit, and the matches rated since, folded once.
-                        standings = fold(
-                            stored.posterior,
-                            history_matches(conn, game, stored.last_seq, last_seq),
-                            self.params,
-                            anchor=pins,
-                        )
-                        mark = (stored.generation, stored.last_seq)
-                        fitted = _Fitted(
-                            generation, last_seq, stored.exact_seq, None, standings,
-                            0.0, 0.0, time.monotonic(), pins, mark,
-                        )  # fmt: skip
-                        return fitted, "snapshot"
-                    posterior = stored.posterior
-                    warm = dict(zip(posterior.bots, posterior.theta.tolist(), strict=True))
+                restarted, warm = self._restart(conn, game, generation, last_seq, pins)
+                if restarted is not None:
+                    return restarted, "snapshot"
             reanchored = cached is not None and cached.pins != pins
             if cached is not None and reanchored:
                 cached = self._reanchored(cached, pins)
@@ -350,6 +335,36 @@ class StandingsCache:
             generation, last_seq, last_seq, matches, standings, 0.0, 0.0, 0.0, pins, stored_mark
         )
         return fitted, start
+
+    def _restart(
+        self,
+        conn: Connection,
+        game: str,
+        generation: int,
+        last_seq: int,
+        pins: Mapping[int, float],
+    ) -> tuple[_Fitted | None, Mapping[int, float] | None]:
+        """A cache's first look at ``game``: the stored fit with the matches rated since folded
+        in once, when it is of this generation and they are few enough; otherwise None, and
+        the stored strengths (if of this generation) to warm-start the whole-log fit."""
+        stored = snapshots.load(conn, game)
+        if stored is None or stored.generation != generation:
+            return None, None
+        if stored.last_seq != last_seq and not self._foldable(stored.exact_seq, last_seq):
+            posterior = stored.posterior
+            return None, dict(zip(posterior.bots, posterior.theta.tolist(), strict=True))
+        standings = fold(
+            stored.posterior,
+            history_matches(conn, game, stored.last_seq, last_seq),
+            self.params,
+            anchor=pins,
+        )
+        mark = (stored.generation, stored.last_seq)
+        fitted = _Fitted(
+            generation, last_seq, stored.exact_seq, None, standings,
+            0.0, 0.0, time.monotonic(), pins, mark,
+        )  # fmt: skip
+        return fitted, None
 
     def _foldable(self, exact_seq: int, last_seq: int) -> bool:
         """Whether the matches after the last whole-log fit (``exact_seq``) stay within
