@@ -92,6 +92,14 @@ class Rng:
             items[i], items[j] = items[j], items[i]
         self._counter = counter
 
+    def pair(self, n: int) -> tuple[int, int]:
+        """Two different uniform indices in ``range(n)``, ordered as drawn, from one draw (a
+        random swap, where `sample` would shuffle all ``n`` items to take two)."""
+        if n < 2:
+            raise ValueError("pair() needs at least two items")
+        first, second = divmod(self.below(n * (n - 1)), n - 1)
+        return first, second + (second >= first)
+
     def sample(self, items: Sequence[T], k: int) -> list[T]:
         pool = list(items)
         self.shuffle(pool)

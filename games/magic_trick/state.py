@@ -503,7 +503,8 @@ class MagicTrickState(State):
         for _ in range(4 * len(cells)):
             if len(cells) < 2:
                 return
-            (a, i), (b, j) = rng.sample(cells, 2)
+            first, second = rng.pair(len(cells))
+            (a, i), (b, j) = cells[first], cells[second]
             before = (_has_choice(self.to_sort[a]), _has_choice(self.to_sort[b]))
             self.to_sort[a][i], self.to_sort[b][j] = self.to_sort[b][j], self.to_sort[a][i]
             after = (_has_choice(self.to_sort[a]), _has_choice(self.to_sort[b]))
@@ -525,7 +526,8 @@ class MagicTrickState(State):
         for _ in range(4 * len(cells)):
             if len(cells) < 2:
                 return
-            (a, i), (b, j) = rng.sample(cells, 2)
+            first, second = rng.pair(len(cells))
+            (a, i), (b, j) = cells[first], cells[second]
             if a == b or self.fans[a][i].suit != self.fans[b][j].suit:
                 continue
             self.fans[a][i], self.fans[b][j] = self.fans[b][j], self.fans[a][i]

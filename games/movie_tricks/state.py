@@ -585,7 +585,8 @@ class MovieTricksState(OneSeatAtATime):
         if len(cells) < 2:
             return
         for _ in range(4 * len(cells)):
-            (a, i), (b, j) = rng.sample(cells, 2)
+            first, second = rng.pair(len(cells))
+            (a, i), (b, j) = cells[first], cells[second]
             piles[a][i], piles[b][j] = piles[b][j], piles[a][i]
             if not (self._fits(owners[a], piles[a]) and self._fits(owners[b], piles[b])):
                 piles[a][i], piles[b][j] = piles[b][j], piles[a][i]

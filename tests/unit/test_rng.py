@@ -52,3 +52,13 @@ def test_copy_fork_and_equality() -> None:
     assert rng.fork("deal") == child
     with pytest.raises(ValueError):
         rng.below(0)
+
+
+def test_a_pair_is_two_different_indices_every_ordered_pair_as_likely() -> None:
+    rng = Rng(b"pair")
+    counts = Counter(rng.pair(4) for _ in range(6000))
+    assert set(counts) == {(a, b) for a in range(4) for b in range(4) if a != b}
+    assert all(400 < c < 600 for c in counts.values())
+    assert Rng(derive_seed("golden", 2)).pair(10) == Rng(derive_seed("golden", 2)).pair(10)
+    with pytest.raises(ValueError):
+        rng.pair(1)
