@@ -59,6 +59,7 @@ from typing import Any
 
 from games.interface import Game, Outcome, State
 from games.rng import Rng, Seed, derive_seed
+from games.rollouts import RolloutPlayer, Rollouts
 
 LEVELS: dict[str, int] = {"search:100": 100, "search:1000": 1000}
 """Built-in names and their playouts per decision."""
@@ -101,6 +102,17 @@ TUNING: dict[tuple[str, str], Tuning] = {
 search:1000 keeps the defaults but in Movie Trailer: in Movie Tricks the lighter prior did no
 better there). Movie Trailer's playouts stop at the end of the turn under way: its
 Spectators' plausible guesses cost a look at the board each, too much for whole rollouts."""
+
+ROLLOUTS: dict[tuple[str, str], Rollouts] = {
+    ("motion-pictures", "search:100"): Rollouts(worlds=4, candidates=4, horizon=8),
+    ("motion-pictures", "search:1000"): Rollouts(worlds=12, candidates=4, horizon=16),
+    ("movie-fight", "search:100"): Rollouts(worlds=4, candidates=4, horizon=8),
+    ("movie-fight", "search:1000"): Rollouts(worlds=12, candidates=4, horizon=16),
+}
+"""Per game and level, where the level is the heuristic's rollouts (`games.rollouts`) instead
+of tree search over random playouts: the games whose random playouts judge worse than their
+heuristic (docs/ratings.md). Each level's budget is stated as determinisations times
+candidates, each playout cut at the horizon: search:100 about a tenth of search:1000's CPU."""
 
 
 Policy = Callable[[Any, Sequence[Any]], Any]
@@ -301,12 +313,17 @@ def _ucb(node: _Node) -> float:
     )
 
 
-def heuristic_policy(game: Game, rng: Rng) -> Policy | None:
-    """The game's own heuristic bot (the first by name) as a policy, or None if it has none."""
+def heuristic_bot(game: Game, rng: Rng) -> Any:
+    """The game's own heuristic bot (the first by name), or None if it has none."""
     factories = game.heuristic_bots()
-    if not factories:
+    return factories[min(factories)](rng) if factories else None
+
+
+def heuristic_policy(game: Game, rng: Rng) -> Policy | None:
+    """The game's own heuristic bot's `choose`, or None if it has none."""
+    bot = heuristic_bot(game, rng)
+    if bot is None:
         return None
-    bot = factories[min(factories)](rng)
     choose: Policy = bot.choose
     return choose
 
@@ -315,6 +332,10 @@ def search_choice(game: Game, name: str, seed: Seed, seat: int, decision: int, s
     """One decision of a search built-in, seeded by (game, match seed, seat, name, decision)
     like every built-in, so a match resumed from its log makes the same choices."""
     rng = Rng(derive_seed(game.id, seed, "bot", seat, name, decision))
+    budget = ROLLOUTS.get((game.id, name))
+    if budget is not None:
+        bot = heuristic_bot(game, rng.fork("heuristic"))
+        return RolloutPlayer(rng, bot, budget).choose_in(state, seat)
     policy = heuristic_policy(game, rng.fork("heuristic"))
     tuning = TUNING.get((game.id, name), DEFAULT_TUNING)
     return SearchPlayer(rng, LEVELS[name], policy, tuning).choose_in(state, seat)

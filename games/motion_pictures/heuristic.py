@@ -97,6 +97,25 @@ class HeuristicBot:
         best = max(range(len(legal_moves)), key=lambda i: scored[i])
         return legal_moves[best]
 
+    def ranked(self, observation: Any, legal_moves: Sequence[Any]) -> list[Any]:
+        """The legal moves in the order this bot prefers them, its choice first where every
+        move is scored (a turn's actions); in the other steps, the moves it would pick by the
+        same rule (the least valuable card to discard or fire; skipping), then the rest."""
+        assert isinstance(observation, MotionPicturesObservation)
+        obs = observation
+        if obs.phase == DISCARD:
+            return sorted(legal_moves, key=lambda m: card_value(_card(obs, m.card)))
+        if obs.phase == FIRING:
+            starters = [m for m in legal_moves if isinstance(m, Fire) and _card(obs, m.card).start]
+            starters.sort(key=lambda m: card_value(_card(obs, m.card)))
+            return [*starters, *(m for m in legal_moves if m not in starters)]
+        if not any(isinstance(m, Shoot | Recruit) for m in legal_moves):
+            skips = [m for m in legal_moves if isinstance(m, Skip)]
+            return [*skips, *(m for m in legal_moves if not isinstance(m, Skip))]
+        scores = [self._score(obs, move) for move in legal_moves]
+        order = sorted(range(len(legal_moves)), key=lambda index: (-scores[index], index))
+        return [legal_moves[index] for index in order]
+
     def _score(self, obs: MotionPicturesObservation, move: Any) -> float:
         seat = obs.seat
         assert seat is not None

@@ -77,21 +77,29 @@ class HeuristicBot:
         self.rng = rng
 
     def choose(self, observation: MovieFightObservation, legal_moves: Sequence[Any]) -> Any:
-        seat = observation.seat if observation.seat is not None else observation.turn
-        assert seat is not None
-        cinema = observation.cinemas[seat]
-        placed = len(cinema.cards())
-        remaining = DATA.rounds - placed
-        side = observation.side
         best: list[Any] = []
         best_value = float("-inf")
-        for move in legal_moves:
-            worth = self._worth(observation, cinema, move, side, remaining)
+        for move, worth in zip(legal_moves, self.worths(observation, legal_moves), strict=True):
             if worth > best_value + 1e-9:
                 best, best_value = [move], worth
             elif abs(worth - best_value) <= 1e-9:
                 best.append(move)
         return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def ranked(self, observation: MovieFightObservation, legal_moves: Sequence[Any]) -> list[Any]:
+        """The legal moves by worth, best first (ties in their given order)."""
+        worths = self.worths(observation, legal_moves)
+        order = sorted(range(len(legal_moves)), key=lambda index: -worths[index])
+        return [legal_moves[index] for index in order]
+
+    def worths(self, observation: MovieFightObservation, legal_moves: Sequence[Any]) -> list[float]:
+        """What each legal move leaves the seat's cinema worth (`value`)."""
+        seat = observation.seat if observation.seat is not None else observation.turn
+        assert seat is not None
+        cinema = observation.cinemas[seat]
+        remaining = DATA.rounds - len(cinema.cards())
+        side = observation.side
+        return [self._worth(observation, cinema, move, side, remaining) for move in legal_moves]
 
     def _worth(
         self, obs: MovieFightObservation, cinema: Cinema, move: Any, side: str, remaining: int
