@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from games.movie_fight.cards import CARDS, DATA, WILD, Requirement
@@ -18,7 +19,7 @@ from games.movie_fight.effects import upgradable
 from games.movie_fight.moves import Downgrade, Play, Refresh, Skip, Upgrade
 from games.movie_fight.scoring import FloorFacts, breakdown, floor_facts, measure
 from games.movie_fight.state import place, set_upgraded
-from games.movie_fight.views import Cinema, MovieFightObservation
+from games.movie_fight.views import Cinema, Floor, MovieFightObservation
 from games.rng import Rng
 
 HOPE = 0.6
@@ -55,19 +56,38 @@ def value(cinema: Cinema, side: str, remaining: int) -> float:
     share = HOPE * min(1.0, remaining / 6)
     tile = DATA.tiles[cinema.tile - 1]
     for floor, condition in zip(cinema.floors, tile.conditions(side), strict=True):
-        facts = floor_facts(floor, cinema.upgraded)
-        if part.cinema == 0:
-            movies = [m for m in facts.movies if m[1] != WILD]
-            if measure(condition, facts, movies, None) >= condition.tiers[0][0]:
-                total += TILE_SHARE * tile.points(side) * min(1.0, remaining / 4)
-        for number in floor.audience:
-            card = CARDS[number]
-            req = card.requirement
-            movies = [m for m in facts.movies if m[1] != WILD]
-            if measure(req, facts, movies, card.viewer) >= req.tiers[-1][0]:
-                continue
-            total += share * req.best * (0.25 + progress(req, facts, card.viewer))
+        if part.cinema == 0 and _meets(floor, cinema.upgraded, condition):
+            total += TILE_SHARE * tile.points(side) * min(1.0, remaining / 4)
+        for hope in _hopes(floor, cinema.upgraded):
+            total += share * hope
     return total
+
+
+@lru_cache(maxsize=16384)
+def _meets(floor: Floor, upgraded: tuple[int, ...], condition: Requirement) -> bool:
+    """Whether a floor meets a tile condition's first tier, wilds not counted."""
+    facts = floor_facts(floor, upgraded)
+    movies = [m for m in facts.movies if m[1] != WILD]
+    return measure(condition, facts, movies, None) >= condition.tiers[0][0]
+
+
+@lru_cache(maxsize=16384)
+def _hopes(floor: Floor, upgraded: tuple[int, ...]) -> tuple[float, ...]:
+    """Each viewer of the floor short of its top tier, in order: its best points times how
+    close the floor is to its first tier (from a quarter up), before `value`'s share.
+
+    Cached per floor: a move changes one floor of one cinema, and a search's playouts weigh
+    the same floors again and again."""
+    facts = floor_facts(floor, upgraded)
+    movies = [m for m in facts.movies if m[1] != WILD]
+    hopes = []
+    for number in floor.audience:
+        card = CARDS[number]
+        req = card.requirement
+        if measure(req, facts, movies, card.viewer) >= req.tiers[-1][0]:
+            continue
+        hopes.append(req.best * (0.25 + progress(req, facts, card.viewer)))
+    return tuple(hopes)
 
 
 class HeuristicBot:

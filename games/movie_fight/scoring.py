@@ -116,15 +116,14 @@ def measure(req: Requirement, facts: FloorFacts, movies: Sequence[Movie], own: s
     if kind == "sequence":
         return int(sequence_found(movies, req.pattern))
     if kind == "all":
-        shown = Counter(genre for _, genre in movies)
-        if any(shown[g] < n for g, n in Counter(req.genres).items()):
+        for wanted, count in _counted(req.genres):
+            if sum(1 for _, genre in movies if genre == wanted) < count:
+                return 0
+        equipment = facts.equipment
+        if not all(kit in equipment for kit in req.equipment):
             return 0
-        if not set(req.equipment) <= set(facts.equipment):
-            return 0
-        present = Counter(facts.viewers)
-        if own is not None:
-            present[own] -= 1
-        return int(all(present[v] > 0 for v in req.viewers))
+        viewers = facts.viewers
+        return int(all(viewers.count(v) - (v == own) > 0 for v in req.viewers))
     if kind == "distinct-viewers":
         return len(set(facts.viewers))
     if kind == "upgraded":
@@ -146,6 +145,12 @@ def measure(req: Requirement, facts: FloorFacts, movies: Sequence[Movie], own: s
     if kind == "bonus-points":
         return facts.points
     raise ValueError(f"unknown requirement kind {kind!r}")
+
+
+@lru_cache(maxsize=1024)
+def _counted(items: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """Each distinct item with how often it occurs (a requirement's genres, counted once)."""
+    return tuple(Counter(items).items())
 
 
 def tier_points(req: Requirement, amount: int) -> int:
@@ -190,9 +195,11 @@ class FloorScore:
     """The best viewer points among assignments meeting the tile condition (None: none do)."""
 
 
+@lru_cache(maxsize=16384)
 def floor_score(
     floor: Floor, upgraded: tuple[int, ...], condition: Requirement, final: bool
 ) -> FloorScore:
+    """Cached per floor: a cinema one card away from another shares a floor with it."""
     facts = floor_facts(floor, upgraded)
     best = -1
     met: int | None = None
