@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from games.motion_pictures.cards import (
     ADVANCED,
@@ -67,6 +68,12 @@ def is_complete(project: Project, mine: Sequence[Filmmaker]) -> bool:
 def missing_skills(needs: Sequence[str], skills: Sequence[str]) -> int:
     """How many of `needs` the skills leave unmet; an ``any`` need takes any skill, a wild
     skill meets any need."""
+    return _missing_skills(tuple(needs), tuple(skills))
+
+
+@lru_cache(maxsize=16384)
+def _missing_skills(needs: tuple[str, ...], skills: tuple[str, ...]) -> int:
+    """Cached: the heuristic asks it of the same few projects and hands again and again."""
     need = Counter(s for s in needs if s != ANY)
     have = Counter(s for s in skills if s != WILD)
     wilds = len(skills) - sum(have.values())
@@ -82,11 +89,16 @@ def missing(project: Project, mine: Sequence[Filmmaker]) -> int:
     if project.type == MOVIE:
         return missing_skills(project.needs, skills_of(mine))
     if project.type == COMMERCIAL:
-        have = Counter(f.specialty for f in mine)
-        return sum(max(0, n - have[s]) for s, n in Counter(project.needs).items())
+        return _missing_specialties(tuple(project.needs), tuple(f.specialty for f in mine))
     if project.type == TV:
         return max(0, project.count - len(skills_of(mine)))
     return len(project.needs) - len(skills_of(mine))
+
+
+@lru_cache(maxsize=16384)
+def _missing_specialties(needs: tuple[str, ...], specialties: tuple[str, ...]) -> int:
+    have = Counter(specialties)
+    return sum(max(0, n - have[s]) for s, n in Counter(needs).items())
 
 
 def kinds_count(completed: Sequence[Project], kind: str) -> int:
