@@ -1,4 +1,6 @@
-"""A search player for every game: determinised Monte Carlo tree search over what a seat may know.
+"""A search player for every game: determinised Monte Carlo tree search over what a seat may know,
+or, in the games whose random playouts judge a move worse than their heuristic does (Movie
+Fight, Motion Pictures: `ROLLOUTS`), the heuristic's own rollouts (`games.rollouts`).
 
 Each playout takes a determinisation drawn with `State.indistinguishable` (a state that differs
 from the real one only in what the searching seat cannot know), walks one tree shared by all
