@@ -110,6 +110,8 @@ ROLLOUTS: dict[tuple[str, str], Rollouts] = {
     ("motion-pictures", "search:1000"): Rollouts(worlds=12, candidates=4, horizon=16),
     ("movie-fight", "search:100"): Rollouts(worlds=4, candidates=4, horizon=8),
     ("movie-fight", "search:1000"): Rollouts(worlds=12, candidates=4, horizon=16),
+    ("movie-trailer", "search:100"): Rollouts(worlds=4, candidates=4, horizon=0),
+    ("movie-trailer", "search:1000"): Rollouts(worlds=24, candidates=6, horizon=0),
 }
 """Per game and level, where the level is the heuristic's rollouts (`games.rollouts`) instead
 of tree search over random playouts: the games whose random playouts judge worse than their

@@ -153,6 +153,35 @@ class HeuristicBot:
             return self._slot(observation, legal_moves)
         return self._guess(observation, legal_moves)
 
+    def ranked(self, observation: MovieTrailerObservation, legal_moves: Sequence[Any]) -> list[Any]:
+        """The legal moves best first by this bot's own measures: a Director's rich films (in
+        their given order) before the rest, its tiles and a Spectator's slots by what `choose`
+        minimises, a Spectator's guesses by likelihood with passing after the likeliest."""
+        first = legal_moves[0]
+        data = catalog()
+        if isinstance(first, ChooseFilm):
+            rich = rich_films()
+            return sorted(legal_moves, key=lambda m: data.film(m.film).index not in rich)
+        if isinstance(first, PlaceTile):
+            keyed = self._tile_keys(observation, legal_moves)
+            return [item[-1] for item in sorted(keyed, key=lambda item: item[:3])]
+        if isinstance(first, PickSlot):
+            laid = placements(observation)
+            belief = weights(data, laid, excluded_films(observation))
+            on_board = {p.tile for p in laid}
+            scored = [
+                (expected_entropy(data, belief, on_board, m.slot), m.slot, m) for m in legal_moves
+            ]
+            return [item[2] for item in sorted(scored, key=lambda item: item[:2])]
+        belief = weights(data, placements(observation), excluded_films(observation))
+        guesses = {m.film: m for m in legal_moves if isinstance(m, Guess)}
+        order = sorted((-weight, index) for index, weight in belief.items())
+        likely = [guesses[data.films[i].id] for _, i in order if data.films[i].id in guesses]
+        named = {move.film for move in likely}
+        passes = [m for m in legal_moves if isinstance(m, PassGuess)]
+        rest = [m for m in legal_moves if isinstance(m, Guess) and m.film not in named]
+        return [*likely[:1], *passes, *likely[1:], *rest]
+
     def _film(self, legal: Sequence[ChooseFilm]) -> ChooseFilm:
         data = catalog()
         rich = rich_films()
@@ -181,6 +210,12 @@ class HeuristicBot:
         return Guess(data.films[-negative_index].id)
 
     def _tile(self, observation: MovieTrailerObservation, legal: Sequence[PlaceTile]) -> PlaceTile:
+        return min(self._tile_keys(observation, legal), key=lambda item: item[:3])[3]
+
+    def _tile_keys(
+        self, observation: MovieTrailerObservation, legal: Sequence[PlaceTile]
+    ) -> list[tuple[bool, float, int, PlaceTile]]:
+        """Each tile's key for `_tile` (the least is laid) and the move."""
         data = catalog()
         assert observation.film is not None and observation.pending_slot is not None
         film = data.film(observation.film).index
@@ -188,7 +223,7 @@ class HeuristicBot:
         excluded = excluded_films(observation)
         reach = 1 if observation.speed else observation.players - 1
         early = observation.scoring_tile < EARLY_TILES
-        scored = []
+        scored: list[tuple[bool, float, int, PlaceTile]] = []
         for move in legal:
             after = [*laid, Placement(observation.pending_slot, move.tile)]
             belief = weights(data, after, excluded)
@@ -197,4 +232,4 @@ class HeuristicBot:
             share = mine / sum(belief.values())
             found = ahead < reach and share >= GUESS_THRESHOLD
             scored.append(((found if early else not found), -share, move.tile, move))
-        return min(scored, key=lambda item: item[:3])[3]
+        return scored

@@ -13,6 +13,9 @@ import pytest
 
 from games import all_games
 from games.interface import Game, Outcome, State
+from games.movie_trailer.catalog import catalog
+from games.movie_trailer.heuristic import rich_films
+from games.movie_trailer.moves import ChooseFilm, PassGuess
 from games.rng import Rng, derive_seed
 from games.rollouts import RolloutPlayer, Rollouts
 from games.search import ROLLOUTS, heuristic_bot
@@ -133,10 +136,13 @@ ROLLOUT_GAMES = sorted({game_id for game_id, _ in ROLLOUTS})
 @pytest.mark.parametrize(
     "game", [g for g in all_games() if g.id in ROLLOUT_GAMES], ids=lambda g: g.id
 )
-def test_the_heuristic_ranks_every_legal_move_its_choice_first(game: Game) -> None:
-    """Along a seeded walk: `ranked` orders every legal move once, and puts first a move as
-    good as the one `choose` picks (its very choice where the heuristic breaks no ties)."""
-    state = game.new(2, "ranked")
+def test_the_heuristic_ranks_every_legal_move_its_choice_among_the_first(game: Game) -> None:
+    """Along a seeded walk: `ranked` orders every legal move once, and the move `choose`
+    picks is first, or as good as the first where the heuristic draws among equals (Movie
+    Fight's ties, Movie Trailer's films), or second where `choose` passes on its likeliest
+    film (Movie Trailer)."""
+    players = min(n for n in game.player_counts if n >= 2)
+    state = game.new(players, "ranked")
     walk = Rng(derive_seed("ranked-walk", game.id))
     bot = heuristic_bot(game, Rng(b"ranked"))
     checked = 0
@@ -148,9 +154,14 @@ def test_the_heuristic_ranks_every_legal_move_its_choice_first(game: Game) -> No
             ranked = bot.ranked(observation, legal)
             assert sorted(map(repr, ranked)) == sorted(map(repr, legal))
             choice = bot.choose(observation, legal)
-            if hasattr(bot, "worths"):
+            if game.id == "movie-fight":
                 worths = dict(zip(map(repr, legal), bot.worths(observation, legal), strict=True))
                 assert worths[repr(ranked[0])] == pytest.approx(worths[repr(choice)])
+            elif isinstance(choice, ChooseFilm):
+                rich = [catalog().film(m.film).index in rich_films() for m in ranked]
+                assert rich[ranked.index(choice)] and rich == sorted(rich, reverse=True)
+            elif isinstance(choice, PassGuess):
+                assert ranked[1] == choice
             else:
                 assert ranked[0] == choice
             checked += 1
