@@ -18,7 +18,7 @@ from games.movie_trailer.heuristic import rich_films
 from games.movie_trailer.moves import ChooseFilm, PassGuess
 from games.rng import Rng, derive_seed
 from games.rollouts import RolloutPlayer, Rollouts
-from games.search import ROLLOUTS, heuristic_bot
+from games.search import ROLLOUTS, heuristic_bot, search_choice
 
 BOXES = ("a", "b", "c")
 PASSES = 3
@@ -167,3 +167,17 @@ def test_the_heuristic_ranks_every_legal_move_its_choice_among_the_first(game: G
             checked += 1
         state.apply(seat, walk.choice(legal))
     assert checked > 20
+
+
+def test_alone_against_the_automa_playouts_end_in_its_result() -> None:
+    """Solo Movie Fight has no estimate and no other seat: playouts run to the automa's
+    verdict, and the choice is a legal move made again for the same seed."""
+    game = next(g for g in all_games() if g.id == "movie-fight")
+    state = game.new(1, "solo")
+    seat = state.to_move()[0]
+    while len(state.legal_moves(seat)) == 1:
+        state.apply(seat, state.legal_moves(seat)[0])
+        seat = state.to_move()[0]
+    move = search_choice(game, "search:100", "solo", seat, 0, state)
+    assert move in state.legal_moves(seat)
+    assert move == search_choice(game, "search:100", "solo", seat, 0, state)
