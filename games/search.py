@@ -1,6 +1,7 @@
-"""A search player for every game: determinised Monte Carlo tree search over what a seat may know,
-or, in the games whose random playouts judge a move worse than their heuristic does (Movie
-Fight, Motion Pictures: `ROLLOUTS`), the heuristic's own rollouts (`games.rollouts`).
+"""A search player for every game: the heuristic's own rollouts (`games.rollouts`) where random
+playouts judge a move worse than the heuristic does (Motion Pictures, Movie Fight, Movie
+Trailer: `ROLLOUTS`), and elsewhere (Magic Trick, Movie Tricks) determinised Monte Carlo tree
+search over what a seat may know, below.
 
 Each playout takes a determinisation drawn with `State.indistinguishable` (a state that differs
 from the real one only in what the searching seat cannot know), walks one tree shared by all
@@ -18,9 +19,10 @@ where the game gives an estimate of the final scores (`State.estimate`; None, th
 plays on to the end), the playout's result is the estimate's rank and margin
 (`Tuning.leaf_margin`). Movie Fight (the score now plus the heuristic's hope), Motion Pictures
 (the final scoring as it stands plus projects under way) and Movie Trailer (the scores between
-turns) have one; only Movie Trailer uses it (`TUNING`): it plays the same there for a third of
-the CPU, while in Movie Fight and Motion Pictures an estimate-scored search was no better, and
-with a lighter prior far worse, than the heuristic (docs/ratings.md).
+turns) have one. No tree-search level uses it now: it served Movie Trailer (as strong for a
+third of the CPU) until its levels became the heuristic's rollouts, which stop at the same
+estimates; in Movie Fight and Motion Pictures an estimate-scored tree search was no better,
+and with a lighter prior far worse, than the heuristic (docs/ratings.md).
 
 The game's heuristic can guide the search twice, because uniformly random play says little about
 a move in these games (an unguided search lost every match to the heuristic):
@@ -29,16 +31,15 @@ a move in these games (an unguided search lost every match to the heuristic):
   starts with `Tuning.prior_visits` virtual playouts worth `Tuning.prior_result` each, so the
   search leaves it only for a move its playouts show to be better;
 - rollouts: the first `GUIDED_PLIES` moves of each rollout can be the heuristic's (every seat
-  reading its own observation of the determinisation), the rest uniformly random. Off by
-  default: a heuristic move costs up to 5 ms (Movie Fight), more than a whole random rollout,
-  and in short trials the prior alone did as well.
+  reading its own observation of the determinisation), the rest uniformly random. Off: in
+  short trials the prior alone did as well, and where the heuristic's play judges a move
+  better than random play does, its rollouts (`games.rollouts`) are the search instead.
 
 How far the heuristic's choice is trusted, and whether the score margin counts, is tuned per
 game and level (`TUNING`): at search:100 in Magic Trick and Movie Tricks a lighter prior (15
 virtual playouts) and half the result from the margin beat the defaults against the
-heuristic; in Movie Fight a lighter prior lost (with random rollouts or with the estimate),
-Motion Pictures and Movie Trailer showed no clear gain, and at search:1000 in Movie Tricks it
-did no better (docs/ratings.md).
+heuristic; at search:1000 in Movie Tricks it did no better, and in the games now searched by
+rollouts it lost or showed no clear gain (docs/ratings.md).
 
 Determinisations are drawn once per decision (`WORLDS` of them, fewer for a small budget) and
 cloned for each playout: drawing one costs up to a few milliseconds in the trick-taking games,
@@ -97,13 +98,10 @@ DEFAULT_TUNING = Tuning()
 TUNING: dict[tuple[str, str], Tuning] = {
     ("magic-trick", "search:100"): Tuning(prior_visits=15, margin=0.5),
     ("movie-tricks", "search:100"): Tuning(prior_visits=15, margin=0.5),
-    ("movie-trailer", "search:100"): Tuning(horizon=0),
-    ("movie-trailer", "search:1000"): Tuning(horizon=0),
 }
-"""Per game and level, where it differs from `DEFAULT_TUNING` (measured in docs/ratings.md;
-search:1000 keeps the defaults but in Movie Trailer: in Movie Tricks the lighter prior did no
-better there). Movie Trailer's playouts stop at the end of the turn under way: its
-Spectators' plausible guesses cost a look at the board each, too much for whole rollouts."""
+"""Per game and level of tree search, where it differs from `DEFAULT_TUNING` (measured in
+docs/ratings.md; search:1000 keeps the defaults: in Movie Tricks the lighter prior did no
+better there)."""
 
 ROLLOUTS: dict[tuple[str, str], Rollouts] = {
     ("motion-pictures", "search:100"): Rollouts(worlds=4, candidates=4, horizon=8),
@@ -115,8 +113,9 @@ ROLLOUTS: dict[tuple[str, str], Rollouts] = {
 }
 """Per game and level, where the level is the heuristic's rollouts (`games.rollouts`) instead
 of tree search over random playouts: the games whose random playouts judge worse than their
-heuristic (docs/ratings.md). Each level's budget is stated as determinisations times
-candidates, each playout cut at the horizon: search:100 about a tenth of search:1000's CPU."""
+heuristic (docs/ratings.md). A level's budget is stated as determinisations times
+candidates, each playout cut at a horizon (Movie Trailer's 0: the end of the turn under way,
+where its estimate begins); search:100 costs about a tenth of search:1000's CPU or less."""
 
 
 Policy = Callable[[Any, Sequence[Any]], Any]
