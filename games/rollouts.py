@@ -8,12 +8,13 @@ seat). A playout stops after `Rollouts.horizon` moves at the first position the 
 (`State.estimate`), or plays to the end. The candidate with the best mean result is chosen; the
 heuristic's own choice wins a tie.
 
-Where random playouts judge a move worse than the heuristic does (Movie Fight, Motion
-Pictures: docs/ratings.md), tree search over them cannot beat the heuristic it starts from,
-while this search compares the candidates by what the heuristic would make of each, so it can
-only part from the heuristic's choice where the heuristic's own play says another move ends
-better. Every candidate meets the same determinisations, and the heuristic is deterministic
-but for its ties, so a comparison between two candidates is paired and a few playouts decide it.
+Where random playouts judge a move worse than the heuristic does (Motion Pictures, Movie
+Fight, Movie Trailer: docs/ratings.md), tree search over them cannot beat the heuristic it
+starts from, while this search compares the candidates by what the heuristic would make of
+each, so it can only part from the heuristic's choice where the heuristic's own play says
+another move ends better. Every candidate meets the same determinisations, and the heuristic
+is deterministic but for its ties, so a comparison between two candidates is paired and a few
+playouts decide it.
 
 A playout's result is half the seat's rank, half its score margin over the others' mean mapped
 to [0, 1] by (1 + tanh(margin / scale)) / 2, the scale being the mean absolute margin of the

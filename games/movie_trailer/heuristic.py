@@ -154,14 +154,17 @@ class HeuristicBot:
         return self._guess(observation, legal_moves)
 
     def ranked(self, observation: MovieTrailerObservation, legal_moves: Sequence[Any]) -> list[Any]:
-        """The legal moves best first by this bot's own measures: a Director's rich films (in
-        their given order) before the rest, its tiles and a Spectator's slots by what `choose`
-        minimises, a Spectator's guesses by likelihood with passing after the likeliest."""
+        """The legal moves best first by this bot's own measures: a Director's rich films in a
+        random order (so that a search's few candidates are no guide to its film) before the
+        rest, its tiles and a Spectator's slots by what `choose` minimises, a Spectator's
+        guesses by likelihood with passing after the likeliest."""
         first = legal_moves[0]
         data = catalog()
         if isinstance(first, ChooseFilm):
             rich = rich_films()
-            return sorted(legal_moves, key=lambda m: data.film(m.film).index not in rich)
+            pool = [m for m in legal_moves if data.film(m.film).index in rich]
+            self.rng.shuffle(pool)
+            return [*pool, *(m for m in legal_moves if data.film(m.film).index not in rich)]
         if isinstance(first, PlaceTile):
             keyed = self._tile_keys(observation, legal_moves)
             return [item[-1] for item in sorted(keyed, key=lambda item: item[:3])]

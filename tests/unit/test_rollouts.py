@@ -181,3 +181,17 @@ def test_alone_against_the_automa_playouts_end_in_its_result() -> None:
     move = search_choice(game, "search:100", "solo", seat, 0, state)
     assert move in state.legal_moves(seat)
     assert move == search_choice(game, "search:100", "solo", seat, 0, state)
+
+
+def test_a_searching_directors_film_is_no_easier_to_guess() -> None:
+    """The Director's heuristic draws its film at random among the rich ones; the rollouts
+    weigh it against other rich films drawn at random too, never the same few (a Spectator
+    who knew them would name them at once): twelve matches' first films are nearly all
+    different."""
+    game = next(g for g in all_games() if g.id == "movie-trailer")
+    films = set()
+    for index in range(12):
+        state = game.new(3, f"films/{index}")
+        seat = state.to_move()[0]
+        films.add(search_choice(game, "search:100", f"films/{index}", seat, 0, state).film)
+    assert len(films) >= 10
