@@ -24,7 +24,7 @@ decision's playouts (`games.search` scores its playouts the same way).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -106,20 +106,20 @@ class RolloutPlayer:
         outcome = world.outcome()
         assert outcome is not None
         if world.players == 1:
-            return (_solo_result(outcome.detail),)
+            return (solo_result(outcome.detail),)
         return tuple(float(score) for score in outcome.scores)
 
     def _means(self, scores: list[list[tuple[float, ...]]], seat: int) -> list[float]:
         """Each candidate's mean result for ``seat`` (the rank and margin mix above)."""
         if len(scores[0][0]) == 1:
             return [sum(result[0] for result in results) / len(results) for results in scores]
-        margins = [_margin(result, seat) for results in scores for result in results]
-        scale = max(sum(abs(m) for m in margins) / len(margins), 1e-6)
+        overs = [margins(result)[seat] for results in scores for result in results]
+        scale = max(sum(abs(over) for over in overs) / len(overs), 1e-6)
         weight = self.budget.margin
         return [
             sum(
                 (1 - weight) * _rank(result, seat)
-                + weight * 0.5 * (1 + math.tanh(_margin(result, seat) / scale))
+                + weight * 0.5 * (1 + math.tanh(margins(result)[seat] / scale))
                 for result in results
             )
             / len(results)
@@ -127,9 +127,11 @@ class RolloutPlayer:
         ]
 
 
-def _margin(scores: tuple[float, ...], seat: int) -> float:
+def margins(scores: Sequence[float]) -> tuple[float, ...]:
+    """Each seat's score over the mean of the others' (two seats or more)."""
+    total = sum(scores)
     others = len(scores) - 1
-    return scores[seat] - (sum(scores) - scores[seat]) / others
+    return tuple(score - (total - score) / others for score in scores)
 
 
 def _rank(scores: tuple[float, ...], seat: int) -> float:
@@ -139,8 +141,8 @@ def _rank(scores: tuple[float, ...], seat: int) -> float:
     return (beaten - 0.5) / (len(scores) - 1)
 
 
-def _solo_result(detail: Any) -> float:
+def solo_result(detail: Mapping[str, Any]) -> float:
     """Alone against a reference player (Movie Fight's automa): 1 a win, 1/2 a draw."""
-    automa = detail.get("automa") if isinstance(detail, dict) else None
+    automa = detail.get("automa")
     result = automa.get("result") if isinstance(automa, dict) else "win"
     return {"win": 1.0, "draw": 0.5}.get(str(result), 0.0)

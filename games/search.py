@@ -62,7 +62,7 @@ from typing import Any
 
 from games.interface import Game, Outcome, State
 from games.rng import Rng, Seed, derive_seed
-from games.rollouts import RolloutPlayer, Rollouts
+from games.rollouts import RolloutPlayer, Rollouts, margins, solo_result
 
 LEVELS: dict[str, int] = {"search:100": 100, "search:1000": 1000}
 """Built-in names and their playouts per decision."""
@@ -130,13 +130,6 @@ class _Node:
     children: dict[Any, _Node] = field(default_factory=dict)
 
 
-def _margins(scores: Sequence[float]) -> tuple[float, ...]:
-    """Each seat's score over the mean of the others' (two seats or more)."""
-    total = sum(scores)
-    others = len(scores) - 1
-    return tuple(score - (total - score) / others for score in scores)
-
-
 def _results(outcome: Outcome, margin: float = 0.0, scale: float = 0.0) -> tuple[float, ...]:
     """Each seat's result in [0, 1]: its rank scaled, or alone against a reference player
     (Movie Fight's automa) 1 for a win, 1/2 for a draw. With a ``margin`` weight and a
@@ -149,11 +142,9 @@ def _results(outcome: Outcome, margin: float = 0.0, scale: float = 0.0) -> tuple
             return ranks
         return tuple(
             (1 - margin) * rank + margin * 0.5 * (1 + math.tanh(over / scale))
-            for rank, over in zip(ranks, _margins(outcome.scores), strict=True)
+            for rank, over in zip(ranks, margins(outcome.scores), strict=True)
         )
-    automa = outcome.detail.get("automa")
-    result = automa.get("result") if isinstance(automa, dict) else "win"
-    return ({"win": 1.0, "draw": 0.5}.get(str(result), 0.0),)
+    return (solo_result(outcome.detail),)
 
 
 class SearchPlayer:
@@ -236,7 +227,7 @@ class SearchPlayer:
         decision's playouts so far, this one included: the unit of `Tuning.margin`'s term."""
         if len(scores) < 2:
             return 0.0
-        self._margin_sum += sum(abs(over) for over in _margins(scores)) / len(scores)
+        self._margin_sum += sum(abs(over) for over in margins(scores)) / len(scores)
         self._margin_playouts += 1
         return max(self._margin_sum / self._margin_playouts, 1e-6)
 
@@ -293,7 +284,7 @@ class SearchPlayer:
         return tuple(
             (1 - margin) * (players - rank) / (players - 1)
             + margin * 0.5 * (1 + math.tanh(over / scale))
-            for rank, over in zip(ranks, _margins(scores), strict=True)
+            for rank, over in zip(ranks, margins(scores), strict=True)
         )
 
 
