@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 import click
 
@@ -163,6 +164,49 @@ def arbiter(address: str | None, metrics_port: int | None, no_migrate: bool) -> 
     if not no_migrate:
         upgrade(settings.database_url)
     asyncio.run(serve(settings))
+
+
+@main.command()
+@click.option("--arbiter", "target", help="host:port of the arbiter (PREMIERE_ARBITER_TARGET).")
+def runner(target: str | None) -> None:
+    """Run hosted bots in their sandboxes until SIGTERM or Ctrl-C (docs/hosting.md)."""
+    import logging
+
+    from hosting.config import RunnerSettings
+    from hosting.runner import RunnerConfig, serve
+    from hosting.sandbox import Pool, Unavailable, detect
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    settings = RunnerSettings()
+    try:
+        bwrap = detect(settings.runner_bwrap)
+    except Unavailable as error:
+        raise click.ClickException(str(error)) from None
+    modules = settings.runner_node_modules or str(
+        Path(__file__).resolve().parents[1] / "clients" / "node" / "node_modules"
+    )
+    serve(
+        RunnerConfig(
+            database_url=settings.database_url,
+            arbiter=target or settings.arbiter_target,
+            work=settings.work_path(),
+            bwrap=bwrap,
+            pool=Pool(
+                name=settings.runner_pool,
+                cpus=settings.runner_cpus,
+                memory_mb=settings.runner_memory_mb,
+                processes=settings.runner_processes,
+                open_files=settings.runner_open_files,
+                scratch_mb=settings.runner_scratch_mb,
+                max_matches=settings.runner_max_matches,
+            ),
+            poll_s=settings.runner_poll_s,
+            idle_s=settings.runner_idle_s,
+            log_kb=settings.hosted_log_kb,
+            max_running=settings.runner_max_running,
+            node_packages=Path(modules),
+        )
+    )
 
 
 @main.group()

@@ -3,7 +3,7 @@
 # Chromium (the dashboard test), Prometheus with promtool (the scrape and config tests), and Go
 # with protoc and Debian's Go gRPC and protobuf sources (the Go bot's test builds clients/go),
 # and kubectl (the Kubernetes manifests are rendered with `kubectl kustomize`; Debian's package
-# is kubernetes-client).
+# is kubernetes-client), and bubblewrap (hosted bots run in it; the hostile-bundle suite).
 # Missing ones are installed with apt-get when we are root, or may sudo without a password;
 # otherwise this names what to install and fails, before any test runs.
 set -euo pipefail
@@ -15,6 +15,7 @@ command -v prometheus >/dev/null && command -v promtool >/dev/null || missing+=(
 command -v go >/dev/null || missing+=(golang-go)
 command -v protoc >/dev/null || missing+=(protobuf-compiler)
 command -v kubectl >/dev/null || missing+=(kubernetes-client)
+command -v bwrap >/dev/null || missing+=(bubblewrap)
 command -v protoc-gen-go >/dev/null || missing+=(protoc-gen-go)
 command -v protoc-gen-go-grpc >/dev/null || missing+=(protoc-gen-go-grpc)
 # The Go sources clients/go/build.sh compiles against (GOPATH mode, nothing downloaded); gRPC's

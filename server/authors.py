@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-from collections.abc import Callable
+import hashlib
+import logging
+from collections.abc import AsyncIterator, Callable
 from typing import Any, NoReturn, TypeVar
 
 import grpc
@@ -18,12 +20,14 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from psycopg.rows import dict_row
 
 from premiere_wire import author_pb2, author_pb2_grpc
-from server import accounts, bots
+from premiere_wire.bundle import BundleError, Caps
+from server import accounts, bots, bundles
 from server.config import ArbiterSettings
 from server.gateway import bearer_token
 from server.limits import Rate, peer_host
 
 _T = TypeVar("_T")
+log = logging.getLogger("premiere.authors")
 
 SIGNUPS_PER_MINUTE = 10
 """Accounts one network address may make a minute (whatever the sign-up mode)."""
@@ -62,6 +66,13 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
         self.database_url = database_url
         self.settings = settings
         self.signups: dict[str, Rate] = {}
+
+    def caps(self) -> Caps:
+        return Caps(
+            max_bytes=self.settings.bundle_max_mb << 20,
+            max_unpacked_bytes=self.settings.bundle_unpacked_mb << 20,
+            max_files=self.settings.bundle_max_files,
+        )
 
     async def _call(
         self, context: grpc.aio.ServicerContext[Any, Any], work: Callable[..., _T], *args: Any
@@ -220,6 +231,106 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
             ],
         )
 
+    async def UploadBundle(
+        self,
+        request_iterator: AsyncIterator[author_pb2.UploadBundleRequest],
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> author_pb2.UploadBundleResponse:
+        account = await self._account(context)
+        if not self.settings.hosted:
+            await context.abort(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "this arena runs no hosted bots (PREMIERE_HOSTED is off: its operator runs no"
+                " runner); connect your bot yourself with `premiere-bot run`",
+            )
+        caps = self.caps()
+        header: author_pb2.UploadBundleHeader | None = None
+        data = bytearray()
+        async for part in request_iterator:
+            if header is None:
+                if part.WhichOneof("part") != "header":
+                    await context.abort(
+                        grpc.StatusCode.INVALID_ARGUMENT, "send the header first, then chunks"
+                    )
+                header = part.header
+                if not 0 < header.size <= caps.max_bytes:
+                    await context.abort(
+                        grpc.StatusCode.INVALID_ARGUMENT,
+                        f"a bundle is 1 byte to {caps.max_bytes >> 20} MiB"
+                        f" (PREMIERE_BUNDLE_MAX_MB), not {header.size}",
+                    )
+                continue
+            if part.WhichOneof("part") != "chunk" or len(part.chunk) > 1 << 20:
+                await context.abort(
+                    grpc.StatusCode.INVALID_ARGUMENT, "after the header, chunks of at most 1 MiB"
+                )
+            data += part.chunk
+            if len(data) > header.size:
+                await context.abort(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    f"more bytes than the header's size ({header.size})",
+                )
+        if header is None or len(data) != header.size:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "the upload ended early: send a header and every chunk of the archive",
+            )
+        assert header is not None
+        if header.sha256 and header.sha256 != hashlib.sha256(data).hexdigest():
+            await context.abort(
+                grpc.StatusCode.DATA_LOSS, "the archive's SHA-256 differs from the header's"
+            )
+        root = await self._call(context, accounts.bot_of, account, header.bot[:200])
+        if root != header.bot:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "upload to a bot's name, not NAME@VERSION"
+            )
+        try:
+            stored = await asyncio.to_thread(
+                bundles.store,
+                self.database_url,
+                account,
+                root,
+                header.version[:40],
+                bytes(data),
+                caps,
+                self.settings.bundle_quota_mb << 20,
+                self.settings.max_versions_per_day,
+            )
+        except BundleError as error:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"bundle refused: {error}")
+        except (accounts.AccountError, bots.UnknownBot, LookupError, ValueError) as error:
+            await _fail(context, error)
+        log.info("account %s uploaded %s (%s)", account.name, stored.name, stored.sha256[:12])
+        return author_pb2.UploadBundleResponse(
+            name=stored.name,
+            version=stored.version,
+            sha256=stored.sha256,
+            stored_bytes=stored.stored_bytes,
+            quota_bytes=stored.quota_bytes,
+            games=stored.games,
+        )
+
+    async def GetBotLogs(
+        self, request: author_pb2.GetBotLogsRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> author_pb2.GetBotLogsResponse:
+        root = await self._own(context, request.name)
+        limit = request.limit if 0 < request.limit <= 1000 else 1000
+        lines = await self._call(
+            context, bundles.logs, root, request.name[:200], request.match_id[:64] or None, limit
+        )
+        return author_pb2.GetBotLogsResponse(
+            lines=[
+                author_pb2.BotLogLine(
+                    at=_timestamp(row["at"]),
+                    source=row["source"],
+                    line=row["line"],
+                    name=row["name"],
+                )
+                for row in lines
+            ]
+        )
+
 
 def _standing(database_url: str, name: str) -> dict[str, Any]:
     """The standing and last 100 events of the bots row ``name``."""
@@ -228,9 +339,13 @@ def _standing(database_url: str, name: str) -> dict[str, Any]:
             "SELECT state, reason FROM bot_standing_public WHERE bot = %s", (name,)
         ).fetchone()
         events = conn.execute(
-            "SELECT at, kind, message FROM bot_events_public WHERE bot = %s"
-            " ORDER BY id DESC LIMIT 100",
-            (name,),
+            "SELECT at, kind, message FROM ("
+            " (SELECT at, kind, message FROM bot_events_public WHERE bot = %s"
+            "  ORDER BY id DESC LIMIT 100)"
+            " UNION ALL (SELECT e.at, e.kind, e.message FROM hosted_events_public e"
+            "  WHERE e.bot = %s ORDER BY e.id DESC LIMIT 100)) both_kinds"
+            " ORDER BY at DESC LIMIT 100",
+            (name, name),
         ).fetchall()[::-1]
     return {
         "name": name,

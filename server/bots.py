@@ -23,6 +23,7 @@ __all__ = [
     "VersionQuota",
     "activate_version",
     "add_bot",
+    "announce_in",
     "announce_version",
     "lineage",
     "list_bots",
@@ -153,51 +154,63 @@ def announce_version(
     predecessor, and (``activate``) made the active one. The root takes the first version
     named if it has none yet, so a bot that always sends a version has no unversioned entry.
     """
+    with psycopg.connect(database_url) as conn:
+        return announce_in(conn, name, version, activate, per_day)
+
+
+def announce_in(
+    conn: psycopg.Connection[Any],
+    name: str,
+    version: str,
+    activate: bool = True,
+    per_day: int | None = None,
+) -> tuple[int, str, bool]:
+    """``announce_version`` inside the caller's transaction (an upload stores its bundle in
+    the same one, so a refused version keeps nothing)."""
     if not valid_version(version):
         raise ValueError(
             f"a version is 1-32 letters, digits and . _ + - starting with a letter or digit,"
             f" not {version[:40]!r}"
         )
-    with psycopg.connect(database_url) as conn:
-        root_id, root_name = _root(conn, name)
-        found = conn.execute(
-            "SELECT id, name FROM bots WHERE coalesce(family_id, id) = %s AND version = %s",
-            (root_id, version),
-        ).fetchone()
-        if found is not None:
-            return int(found[0]), str(found[1]), False
-        root = conn.execute(
-            "SELECT version, active_id, games, (SELECT count(*) FROM bots WHERE family_id = %s)"
-            " FROM bots WHERE id = %s",
-            (root_id, root_id),
-        ).fetchone()
-        assert root is not None
-        if root[0] is None and root[3] == 0:
-            conn.execute("UPDATE bots SET version = %s WHERE id = %s", (version, root_id))
-            return root_id, root_name, True
-        if root[3] + 1 >= MAX_VERSIONS:
-            raise ValueError(f"bot {root_name!r} has {MAX_VERSIONS} versions, the most allowed")
-        if per_day is not None:
-            (today,) = conn.execute(
-                "SELECT count(*) FROM bots WHERE family_id = %s"
-                " AND created_at > now() - interval '1 day'",
-                (root_id,),
-            ).fetchone() or (0,)
-            if today >= per_day:
-                raise VersionQuota(
-                    f"at most {per_day} new versions of a bot a day"
-                    " (PREMIERE_MAX_VERSIONS_PER_DAY); reuse a version name, or wait"
-                )
-        predecessor = root[1] if root[1] is not None else root_id
-        created = conn.execute(
-            "INSERT INTO bots (name, token_hash, family_id, version, predecessor_id, games)"
-            " VALUES (%s, 'version:' || gen_random_uuid(), %s, %s, %s, %s) RETURNING id, name",
-            (f"{root_name}@{version}", root_id, version, predecessor, root[2]),
-        ).fetchone()
-        assert created is not None
-        if activate:
-            conn.execute("UPDATE bots SET active_id = %s WHERE id = %s", (created[0], root_id))
-        return int(created[0]), str(created[1]), True
+    root_id, root_name = _root(conn, name)
+    found = conn.execute(
+        "SELECT id, name FROM bots WHERE coalesce(family_id, id) = %s AND version = %s",
+        (root_id, version),
+    ).fetchone()
+    if found is not None:
+        return int(found[0]), str(found[1]), False
+    root = conn.execute(
+        "SELECT version, active_id, games, (SELECT count(*) FROM bots WHERE family_id = %s)"
+        " FROM bots WHERE id = %s",
+        (root_id, root_id),
+    ).fetchone()
+    assert root is not None
+    if root[0] is None and root[3] == 0:
+        conn.execute("UPDATE bots SET version = %s WHERE id = %s", (version, root_id))
+        return root_id, root_name, True
+    if root[3] + 1 >= MAX_VERSIONS:
+        raise ValueError(f"bot {root_name!r} has {MAX_VERSIONS} versions, the most allowed")
+    if per_day is not None:
+        (today,) = conn.execute(
+            "SELECT count(*) FROM bots WHERE family_id = %s"
+            " AND created_at > now() - interval '1 day'",
+            (root_id,),
+        ).fetchone() or (0,)
+        if today >= per_day:
+            raise VersionQuota(
+                f"at most {per_day} new versions of a bot a day"
+                " (PREMIERE_MAX_VERSIONS_PER_DAY); reuse a version name, or wait"
+            )
+    predecessor = root[1] if root[1] is not None else root_id
+    created = conn.execute(
+        "INSERT INTO bots (name, token_hash, family_id, version, predecessor_id, games)"
+        " VALUES (%s, 'version:' || gen_random_uuid(), %s, %s, %s, %s) RETURNING id, name",
+        (f"{root_name}@{version}", root_id, version, predecessor, root[2]),
+    ).fetchone()
+    assert created is not None
+    if activate:
+        conn.execute("UPDATE bots SET active_id = %s WHERE id = %s", (created[0], root_id))
+    return int(created[0]), str(created[1]), True
 
 
 def active_version(database_url: str, name: str) -> tuple[int, str]:

@@ -127,6 +127,25 @@ class ArbiterSettings(Settings):
         description="How often an arbiter renews its leases and adopts matches nobody holds.",
     )
 
+    hosted: bool = Field(
+        default=False,
+        description="Take hosted bots' bundles (AuthorService.UploadBundle). Turn it on where a"
+        " runner (`premiere runner`) runs them; `premiere up` does when the machine has a"
+        " sandbox (bubblewrap or gVisor's runsc).",
+    )
+    bundle_max_mb: int = Field(
+        default=32, ge=1, le=1024, description="Largest bundle archive an upload may send."
+    )
+    bundle_unpacked_mb: int = Field(
+        default=128, ge=1, le=8192, description="Largest size a bundle may unpack to."
+    )
+    bundle_max_files: int = Field(
+        default=4000, ge=1, description="Most files and folders one bundle may hold."
+    )
+    bundle_quota_mb: int = Field(
+        default=256, ge=1, description="Bundle storage one account may use, every bot together."
+    )
+
     @model_validator(mode="after")
     def _renew_before_lapse(self) -> ArbiterSettings:
         if self.lease_renew_s >= self.lease_s:

@@ -291,7 +291,9 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         context: grpc.aio.ServicerContext[Any, Any],
     ) -> None:
         try:
-            if hello.version:
+            if bot.get("hosted"):
+                bot_id, bot_name = bot["id"], bot["name"]
+            elif hello.version:
                 bot_id, bot_name, created = await asyncio.to_thread(
                     announce_version,
                     self.store.database_url,

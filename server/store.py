@@ -648,12 +648,16 @@ class Store:
 
     async def bot_by_token(self, token: str) -> Row | None:
         """The bot a token logs in (id, name, its family, account and whether that is the
-        operator's): none once it was removed or its account disabled."""
+        operator's): none once it was removed or its account disabled. ``hosted``: the token
+        is the runner's for a hosted version, which that stream serves whatever its Hello says."""
         rows = await self._read(
             "SELECT b.id, b.name, coalesce(b.family_id, b.id) AS family_id, b.account_id,"
-            " a.name = 'operator' AS operator FROM bots b JOIN accounts a ON a.id = b.account_id"
-            " WHERE b.token_hash = %s AND a.state = 'active' AND b.removed_at IS NULL",
-            (hash_token(token),),
+            " a.name = 'operator' AS operator, b.token_hash <> %s AS hosted"
+            " FROM bots b JOIN accounts a ON a.id = b.account_id"
+            " WHERE (b.token_hash = %s"
+            "  OR b.id = (SELECT h.bot_id FROM hosted_logins h WHERE h.token_hash = %s))"
+            " AND a.state = 'active' AND b.removed_at IS NULL",
+            (hash_token(token), hash_token(token), hash_token(token)),
         )
         return rows[0] if rows else None
 

@@ -20,6 +20,197 @@ else:
 DESCRIPTOR: _descriptor.FileDescriptor
 
 @_typing.final
+class UploadBundleRequest(_message.Message):
+    """One message of AuthorService.UploadBundle: the header first, then chunks."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HEADER_FIELD_NUMBER: _builtins.int
+    CHUNK_FIELD_NUMBER: _builtins.int
+    chunk: _builtins.bytes
+    """Up to 1 MiB of the archive."""
+    @_builtins.property
+    def header(self) -> Global___UploadBundleHeader: ...
+    def __init__(
+        self,
+        *,
+        header: Global___UploadBundleHeader | None = ...,
+        chunk: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["chunk", b"chunk", "header", b"header", "part", b"part"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chunk", b"chunk", "header", b"header", "part", b"part"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_part: _TypeAlias = _typing.Literal["header", "chunk"]  # noqa: Y015
+    _WhichOneofArgType_part: _TypeAlias = _typing.Literal["part", b"part"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_part) -> _WhichOneofReturnType_part | None: ...
+
+Global___UploadBundleRequest: _TypeAlias = UploadBundleRequest  # noqa: Y015
+
+@_typing.final
+class UploadBundleHeader(_message.Message):
+    """What an upload is for."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BOT_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    SIZE_FIELD_NUMBER: _builtins.int
+    SHA256_FIELD_NUMBER: _builtins.int
+    bot: _builtins.str
+    """One of the account's bots."""
+    version: _builtins.str
+    """The version to make (1-32 letters, digits and . _ + -); empty: the manifest's version,
+    or the next free number.
+    """
+    size: _builtins.int
+    """The archive's size in bytes, as the client counted it."""
+    sha256: _builtins.str
+    """Its SHA-256 (lowercase hex), as the client computed it; checked on arrival."""
+    def __init__(
+        self,
+        *,
+        bot: _builtins.str = ...,
+        version: _builtins.str = ...,
+        size: _builtins.int = ...,
+        sha256: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "sha256", b"sha256", "size", b"size", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___UploadBundleHeader: _TypeAlias = UploadBundleHeader  # noqa: Y015
+
+@_typing.final
+class UploadBundleResponse(_message.Message):
+    """Response of AuthorService.UploadBundle."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    SHA256_FIELD_NUMBER: _builtins.int
+    STORED_BYTES_FIELD_NUMBER: _builtins.int
+    QUOTA_BYTES_FIELD_NUMBER: _builtins.int
+    GAMES_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The new version's player name (NAME@VERSION) and version."""
+    version: _builtins.str
+    sha256: _builtins.str
+    """The bundle's SHA-256."""
+    stored_bytes: _builtins.int
+    """Bytes the account's bundles take now, and its quota."""
+    quota_bytes: _builtins.int
+    @_builtins.property
+    def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The games the manifest claims (empty: every game)."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        version: _builtins.str = ...,
+        sha256: _builtins.str = ...,
+        stored_bytes: _builtins.int = ...,
+        quota_bytes: _builtins.int = ...,
+        games: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["games", b"games", "name", b"name", "quota_bytes", b"quota_bytes", "sha256", b"sha256", "stored_bytes", b"stored_bytes", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___UploadBundleResponse: _TypeAlias = UploadBundleResponse  # noqa: Y015
+
+@_typing.final
+class GetBotLogsRequest(_message.Message):
+    """Request for AuthorService.GetBotLogs."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    LIMIT_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """One of the account's bots, or NAME@VERSION."""
+    match_id: _builtins.str
+    """Only the lines printed while this match was being played (its id), when set."""
+    limit: _builtins.int
+    """The newest lines to return (default and at most 1000)."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        match_id: _builtins.str = ...,
+        limit: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["limit", b"limit", "match_id", b"match_id", "name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetBotLogsRequest: _TypeAlias = GetBotLogsRequest  # noqa: Y015
+
+@_typing.final
+class BotLogLine(_message.Message):
+    """A line a hosted bot printed, or the runner said."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    AT_FIELD_NUMBER: _builtins.int
+    SOURCE_FIELD_NUMBER: _builtins.int
+    LINE_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    source: _builtins.str
+    """"stdout", "stderr" or "runner"."""
+    line: _builtins.str
+    name: _builtins.str
+    """The version that printed it (NAME@VERSION)."""
+    @_builtins.property
+    def at(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        at: _timestamp_pb2.Timestamp | None = ...,
+        source: _builtins.str = ...,
+        line: _builtins.str = ...,
+        name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["at", b"at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["at", b"at", "line", b"line", "name", b"name", "source", b"source"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BotLogLine: _TypeAlias = BotLogLine  # noqa: Y015
+
+@_typing.final
+class GetBotLogsResponse(_message.Message):
+    """Response of AuthorService.GetBotLogs."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LINES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def lines(self) -> _containers.RepeatedCompositeFieldContainer[Global___BotLogLine]: ...
+    def __init__(
+        self,
+        *,
+        lines: _abc.Iterable[Global___BotLogLine] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["lines", b"lines"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetBotLogsResponse: _TypeAlias = GetBotLogsResponse  # noqa: Y015
+
+@_typing.final
 class CreateAccountRequest(_message.Message):
     """Request for AuthorService.CreateAccount (no token needed)."""
 

@@ -84,6 +84,16 @@ class AuthorServiceStub:
                 request_serializer=premiere_dot_v1_dot_author__pb2.GetBotEventsRequest.SerializeToString,
                 response_deserializer=premiere_dot_v1_dot_author__pb2.GetBotEventsResponse.FromString,
                 _registered_method=True)
+        self.UploadBundle = channel.stream_unary(
+                '/premiere.v1.AuthorService/UploadBundle',
+                request_serializer=premiere_dot_v1_dot_author__pb2.UploadBundleRequest.SerializeToString,
+                response_deserializer=premiere_dot_v1_dot_author__pb2.UploadBundleResponse.FromString,
+                _registered_method=True)
+        self.GetBotLogs = channel.unary_unary(
+                '/premiere.v1.AuthorService/GetBotLogs',
+                request_serializer=premiere_dot_v1_dot_author__pb2.GetBotLogsRequest.SerializeToString,
+                response_deserializer=premiere_dot_v1_dot_author__pb2.GetBotLogsResponse.FromString,
+                _registered_method=True)
 
 
 class AuthorServiceServicer:
@@ -162,6 +172,26 @@ class AuthorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def UploadBundle(self, request_iterator, context):
+        """Upload a hosted bot's bundle (docs/hosting.md): the first message names the bot and the
+        version, the following ones carry the archive in chunks. The arbiter checks every rule
+        of a bundle before keeping a byte (INVALID_ARGUMENT naming the rule), the account's
+        storage quota (RESOURCE_EXHAUSTED), then stores it by its SHA-256 and makes it a new,
+        active version of the bot, which the runner starts when it has matches to play. The new
+        version goes through validation and probation like any other.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetBotLogs(self, request, context):
+        """What one of the account's hosted bots printed, and what the runner says of it, newest
+        last; only the bot's owner can read it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AuthorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -209,6 +239,16 @@ def add_AuthorServiceServicer_to_server(servicer, server):
                     servicer.GetBotEvents,
                     request_deserializer=premiere_dot_v1_dot_author__pb2.GetBotEventsRequest.FromString,
                     response_serializer=premiere_dot_v1_dot_author__pb2.GetBotEventsResponse.SerializeToString,
+            ),
+            'UploadBundle': grpc.stream_unary_rpc_method_handler(
+                    servicer.UploadBundle,
+                    request_deserializer=premiere_dot_v1_dot_author__pb2.UploadBundleRequest.FromString,
+                    response_serializer=premiere_dot_v1_dot_author__pb2.UploadBundleResponse.SerializeToString,
+            ),
+            'GetBotLogs': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetBotLogs,
+                    request_deserializer=premiere_dot_v1_dot_author__pb2.GetBotLogsRequest.FromString,
+                    response_serializer=premiere_dot_v1_dot_author__pb2.GetBotLogsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -459,6 +499,60 @@ class AuthorService:
             '/premiere.v1.AuthorService/GetBotEvents',
             premiere_dot_v1_dot_author__pb2.GetBotEventsRequest.SerializeToString,
             premiere_dot_v1_dot_author__pb2.GetBotEventsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UploadBundle(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/premiere.v1.AuthorService/UploadBundle',
+            premiere_dot_v1_dot_author__pb2.UploadBundleRequest.SerializeToString,
+            premiere_dot_v1_dot_author__pb2.UploadBundleResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetBotLogs(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/premiere.v1.AuthorService/GetBotLogs',
+            premiere_dot_v1_dot_author__pb2.GetBotLogsRequest.SerializeToString,
+            premiere_dot_v1_dot_author__pb2.GetBotLogsResponse.FromString,
             options,
             channel_credentials,
             insecure,

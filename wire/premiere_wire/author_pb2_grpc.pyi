@@ -65,6 +65,18 @@ class AuthorServiceStub:
     """Seat one of the bot's versions from now on (a roll back, or forward)."""
     GetBotEvents: _grpc.UnaryUnaryMultiCallable[_author_pb2.GetBotEventsRequest, _author_pb2.GetBotEventsResponse]
     """A bot's standing (validating, rated, probation, ...) and every change of it, with why."""
+    UploadBundle: _grpc.StreamUnaryMultiCallable[_author_pb2.UploadBundleRequest, _author_pb2.UploadBundleResponse]
+    """Upload a hosted bot's bundle (docs/hosting.md): the first message names the bot and the
+    version, the following ones carry the archive in chunks. The arbiter checks every rule
+    of a bundle before keeping a byte (INVALID_ARGUMENT naming the rule), the account's
+    storage quota (RESOURCE_EXHAUSTED), then stores it by its SHA-256 and makes it a new,
+    active version of the bot, which the runner starts when it has matches to play. The new
+    version goes through validation and probation like any other.
+    """
+    GetBotLogs: _grpc.UnaryUnaryMultiCallable[_author_pb2.GetBotLogsRequest, _author_pb2.GetBotLogsResponse]
+    """What one of the account's hosted bots printed, and what the runner says of it, newest
+    last; only the bot's owner can read it.
+    """
 
 @_typing.type_check_only
 class AuthorServiceAsyncStub(AuthorServiceStub):
@@ -103,6 +115,18 @@ class AuthorServiceAsyncStub(AuthorServiceStub):
     """Seat one of the bot's versions from now on (a roll back, or forward)."""
     GetBotEvents: _aio.UnaryUnaryMultiCallable[_author_pb2.GetBotEventsRequest, _author_pb2.GetBotEventsResponse]  # type: ignore[assignment]
     """A bot's standing (validating, rated, probation, ...) and every change of it, with why."""
+    UploadBundle: _aio.StreamUnaryMultiCallable[_author_pb2.UploadBundleRequest, _author_pb2.UploadBundleResponse]  # type: ignore[assignment]
+    """Upload a hosted bot's bundle (docs/hosting.md): the first message names the bot and the
+    version, the following ones carry the archive in chunks. The arbiter checks every rule
+    of a bundle before keeping a byte (INVALID_ARGUMENT naming the rule), the account's
+    storage quota (RESOURCE_EXHAUSTED), then stores it by its SHA-256 and makes it a new,
+    active version of the bot, which the runner starts when it has matches to play. The new
+    version goes through validation and probation like any other.
+    """
+    GetBotLogs: _aio.UnaryUnaryMultiCallable[_author_pb2.GetBotLogsRequest, _author_pb2.GetBotLogsResponse]  # type: ignore[assignment]
+    """What one of the account's hosted bots printed, and what the runner says of it, newest
+    last; only the bot's owner can read it.
+    """
 
 class AuthorServiceServicer(metaclass=_abc_1.ABCMeta):
     """Bot authors help themselves: make an account, then create, list, retire and roll back their
@@ -192,5 +216,29 @@ class AuthorServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_author_pb2.GetBotEventsResponse, _abc.Awaitable[_author_pb2.GetBotEventsResponse]]:
         """A bot's standing (validating, rated, probation, ...) and every change of it, with why."""
+
+    @_abc_1.abstractmethod
+    def UploadBundle(
+        self,
+        request_iterator: _MaybeAsyncIterator[_author_pb2.UploadBundleRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_author_pb2.UploadBundleResponse, _abc.Awaitable[_author_pb2.UploadBundleResponse]]:
+        """Upload a hosted bot's bundle (docs/hosting.md): the first message names the bot and the
+        version, the following ones carry the archive in chunks. The arbiter checks every rule
+        of a bundle before keeping a byte (INVALID_ARGUMENT naming the rule), the account's
+        storage quota (RESOURCE_EXHAUSTED), then stores it by its SHA-256 and makes it a new,
+        active version of the bot, which the runner starts when it has matches to play. The new
+        version goes through validation and probation like any other.
+        """
+
+    @_abc_1.abstractmethod
+    def GetBotLogs(
+        self,
+        request: _author_pb2.GetBotLogsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_author_pb2.GetBotLogsResponse, _abc.Awaitable[_author_pb2.GetBotLogsResponse]]:
+        """What one of the account's hosted bots printed, and what the runner says of it, newest
+        last; only the bot's owner can read it.
+        """
 
 def add_AuthorServiceServicer_to_server(servicer: AuthorServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -83,6 +83,7 @@ def add_commands(commands: Any, connection: Callable[[argparse.ArgumentParser], 
         ("versions", "a bot's versions, oldest first (* marks the one seated)"),
         ("activate", "seat one of a bot's versions from now on (a roll back)"),
         ("events", "a bot's standing (validating, rated, probation, ...) and why"),
+        ("logs", "what a hosted bot printed, and what the runner said of it (yours only)"),
     ):
         parser = bot_verbs.add_parser(verb, help=text, description=text[0].upper() + text[1:])
         if verb != "list":
@@ -99,8 +100,26 @@ def add_commands(commands: Any, connection: Callable[[argparse.ArgumentParser], 
             parser.add_argument(
                 "--timeout", type=float, default=300, help="seconds --wait waits (default 300)"
             )
+        if verb == "logs":
+            parser.add_argument("--match", help="only the lines printed during this match")
+            parser.add_argument(
+                "--lines", type=int, default=200, help="the newest lines to show (default 200)"
+            )
         connection(parser)
         _account_token_option(parser)
+
+    upload = commands.add_parser(
+        "upload",
+        help="pack a bundle folder and upload it as a new version of a hosted bot",
+        description="Pack DIR (a folder with premiere-bot.toml at its root, docs/hosting.md),"
+        " check it as the arena will, stream it to the arena and print the new version. The"
+        " arena runs it in its sandbox whenever it has matches to play.",
+    )
+    upload.add_argument("folder", metavar="DIR", help="the bundle's folder")
+    upload.add_argument("--bot", required=True, help="one of your bots (bots create NAME)")
+    upload.add_argument("--version", default="", help="the version to make (default: the next)")
+    connection(upload)
+    _account_token_option(upload)
 
 
 def _account_token_option(parser: argparse.ArgumentParser) -> None:
@@ -145,6 +164,8 @@ def main(args: argparse.Namespace) -> int:
     try:
         if args.command == "account":
             return asyncio.run(_account(args))
+        if args.command == "upload":
+            return asyncio.run(_upload(args))
         return asyncio.run(_bots(args))
     except Refused as error:
         _err(f"premiere-bot: {error}")
@@ -232,6 +253,20 @@ async def _bots(args: argparse.Namespace) -> int:
             token,
         )
         print(f"{args.name} plays as {active.active} from now on")
+    elif verb == "logs":
+        got = await _call(
+            args,
+            "GetBotLogs",
+            author_pb2.GetBotLogsRequest(
+                name=args.name, match_id=args.match or "", limit=max(1, min(args.lines, 1000))
+            ),
+            token,
+        )
+        if not got.lines:
+            _err(f"no output of {args.name} kept (is it a hosted bot? has it played?)")
+        for line in got.lines:
+            when = line.at.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
+            print(f"{when} {line.source:<6} {line.line}")
     else:
         events = await _events(args, token)
         if args.wait and events.state != args.wait:
@@ -261,3 +296,36 @@ def _show(events: author_pb2.GetBotEventsResponse) -> None:
     for event in events.events:
         when = event.at.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
         print(f"{when}  {event.kind:<18} {event.message}")
+
+
+CHUNK = 1 << 20
+
+
+async def _upload(args: argparse.Namespace) -> int:
+    from premiere_wire.bundle import BundleError, digest, pack
+
+    token = _token(args)
+    try:
+        data = pack(Path(args.folder))
+    except (BundleError, OSError) as error:
+        raise Refused(f"{args.folder} is not a bundle the arena would take: {error}") from None
+    sha256 = digest(data)
+
+    async def parts() -> Any:
+        yield author_pb2.UploadBundleRequest(
+            header=author_pb2.UploadBundleHeader(
+                bot=args.bot, version=args.version, size=len(data), sha256=sha256
+            )
+        )
+        for start in range(0, len(data), CHUNK):
+            yield author_pb2.UploadBundleRequest(chunk=data[start : start + CHUNK])
+
+    _err(f"uploading {len(data)} bytes ({sha256[:12]}) to {args.arbiter} ...")
+    reply = await _call(args, "UploadBundle", parts(), token)
+    games = ", ".join(reply.games) or "every game"
+    print(reply.name)
+    _err(
+        f"{reply.name} stored ({reply.stored_bytes} of {reply.quota_bytes} bytes of your quota);"
+        f" it plays {games} once validated: `premiere-bot bots events {args.bot}`"
+    )
+    return 0

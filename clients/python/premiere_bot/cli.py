@@ -215,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.command == "challenge":
         raise SystemExit(_challenge(parser, args))
-    if args.command in ("account", "bots"):
+    if args.command in ("account", "bots", "upload"):
         from premiere_bot import author_cli
 
         raise SystemExit(author_cli.main(args))

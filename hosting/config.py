@@ -1,0 +1,54 @@
+"""The runner's settings (PREMIERE_*), beside the shared ones: its pool (equal hardware for
+every hosted bot), where it works, how long an idle bot stays warm."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+
+from premiere.config import Settings
+
+
+class RunnerSettings(Settings):
+    runner_work: str = Field(
+        default=".state/runner",
+        description="Folder of the runner's unpacked bundles, sockets and runtime copy.",
+    )
+    runner_bwrap: str | None = Field(
+        default=None, description="bubblewrap binary (default: bwrap on PATH)."
+    )
+    runner_pool: str = Field(default="standard", description="The pool's name, shown per bot.")
+    runner_cpus: float = Field(
+        default=1.0, gt=0, le=64, description="CPUs each hosted bot may use (a cgroup quota)."
+    )
+    runner_memory_mb: int = Field(
+        default=512, ge=32, description="Memory each hosted bot may use, every process together."
+    )
+    runner_processes: int = Field(
+        default=64, ge=4, description="Processes and threads each hosted bot may have."
+    )
+    runner_open_files: int = Field(default=256, ge=16, description="Open files per process.")
+    runner_scratch_mb: int = Field(
+        default=64, ge=1, description="Size of each hosted bot's private writable /tmp."
+    )
+    runner_max_matches: int = Field(
+        default=8, ge=1, description="Matches one hosted bot plays at once."
+    )
+    runner_idle_s: float = Field(
+        default=30.0, gt=0, description="A hosted bot without matches is stopped after this."
+    )
+    runner_poll_s: float = Field(default=1.0, gt=0, description="How often work is looked for.")
+    runner_max_running: int = Field(
+        default=64, ge=1, description="Hosted bots this runner runs at once."
+    )
+    hosted_log_kb: int = Field(
+        default=256, ge=1, description="Output kept per hosted version (newest lines)."
+    )
+    runner_node_modules: str | None = Field(
+        default=None,
+        description="node_modules folder offered to Node bots (default: the Node client's).",
+    )
+
+    def work_path(self) -> Path:
+        return Path(self.runner_work).resolve()
