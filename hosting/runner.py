@@ -220,9 +220,7 @@ class Runner:
         sockets = self.config.work / "sockets" / slot
         sockets.mkdir(parents=True, exist_ok=True)
         os.chmod(self.config.work / "sockets", 0o711)
-        if uid is not None:
-            os.chown(sockets, uid, uid)
-        os.chmod(sockets, 0o700)
+        os.chmod(sockets, 0o711)
         relay = Relay(sockets / "arbiter.sock", *_host_port(self.config.arbiter))
         await relay.start(uid)
         launch = Launch(

@@ -8,7 +8,9 @@ What a sandboxed bot gets (``bwrap_argv``, a pure function, so the tests can rea
 - a read-only root made of the runtime alone (``/usr`` and the loader's cache, the Python
   interpreter and the runtime's packages, or Node) and the bundle at ``/bot``, read-only;
 - a private ``/tmp`` of ``scratch_mb`` (a size-capped tmpfs), the only writable place;
-- one socket, ``/run/premiere/arbiter.sock``, the runner's relay to the arbiter;
+- one socket, ``/run/premiere/arbiter.sock``, the runner's relay to the arbiter, in a
+  read-only folder (a socket connects on a read-only mount; nothing can be written there);
+- a ``/dev`` of the usual few devices, read-only;
 - an environment of our making: the arbiter's address, its token, its games, nothing else.
 
 Outside bubblewrap, the kernel limits the process tree (``Limits``): a cgroup of its own per
@@ -154,8 +156,11 @@ def _command(launch: Launch) -> list[str]:
     return [f"{BOT_DIR}/{launch.entry}"]
 
 
-def bwrap_argv(launch: Launch, bwrap: str = "bwrap") -> list[str]:
-    """The bubblewrap command line for ``launch`` (see the module's docstring)."""
+def bwrap_argv(
+    launch: Launch, bwrap: str = "bwrap", command: Sequence[str] | None = None
+) -> list[str]:
+    """The bubblewrap command line for ``launch`` (see the module's docstring); ``command``
+    replaces what the language starts (a probe, in the tests)."""
     runtime = launch.runtime
     env = {
         "PREMIERE_ARBITER": f"unix:{SANDBOX_SOCKET}",
@@ -211,6 +216,8 @@ def bwrap_argv(launch: Launch, bwrap: str = "bwrap") -> list[str]:
         "/proc",
         "--dev",
         "/dev",
+        "--remount-ro",
+        "/dev",
         "--size",
         str(launch.limits.scratch_mb << 20),
         "--tmpfs",
@@ -229,7 +236,7 @@ def bwrap_argv(launch: Launch, bwrap: str = "bwrap") -> list[str]:
         "--ro-bind",
         str(launch.bundle),
         BOT_DIR,
-        "--bind",
+        "--ro-bind",
         str(launch.socket_dir),
         str(Path(SANDBOX_SOCKET).parent),
         "--remount-ro",
@@ -237,7 +244,7 @@ def bwrap_argv(launch: Launch, bwrap: str = "bwrap") -> list[str]:
         "--chdir",
         BOT_DIR,
         "--",
-        *_command(launch),
+        *(command if command is not None else _command(launch)),
     ]
     return argv
 
@@ -362,6 +369,8 @@ def wrapper_argv(
     argv += ["prlimit", *rlimit_argv(limits, cgroups), "--"]
     if uid is not None:
         argv += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"]
+    # Bubblewrap is PID 1 in the sandbox, whose environment the bot can read: an empty one.
+    argv += ["env", "-i", "PATH=/usr/bin:/bin"]
     return argv
 
 
