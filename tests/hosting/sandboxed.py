@@ -50,13 +50,13 @@ class Ran:
 
 
 class Sandbox:
-    def __init__(self, work: Path, pool: Pool = Pool()) -> None:
+    def __init__(self, work: Path, pool: Pool | None = None) -> None:
         self.bwrap = detect()
         self.work = work
         self.root = os.geteuid() == 0
         self.runtime: Runtime = build(work / "runtime", self.root)
         self.cgroups = Cgroups()
-        self.pool = pool
+        self.pool = pool or Pool()
         work.chmod(0o755)
 
     def run(

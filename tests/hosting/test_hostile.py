@@ -69,7 +69,7 @@ for name, port in (("postgres", 5432), ("redis", 6379), ("metrics", 9101), ("lis
     attempt("connect-" + name, lambda port=port: socket.create_connection(("127.0.0.1", port), 2))
 attempt("connect-host-address", lambda: socket.create_connection(({address!r}, {port}), 2))
 attempt("dns", lambda: socket.getaddrinfo("pypi.org", 443))
-attempt("route", lambda: [l for l in open("/proc/net/route").read().splitlines()[1:] if l.strip()] or 1/0)
+attempt("route", lambda: open("/proc/net/route").read().splitlines()[1:] or 1/0)
 attempt("interfaces", lambda: [i for i in os.listdir("/sys/class/net") if i != "lo"] or 1/0)
 print(json.dumps(found))
 """
@@ -102,7 +102,8 @@ attempt("read-other-bundle", lambda: os.listdir({str(sandbox.work)!r}))
 attempt("read-host-etc", lambda: open("/etc/passwd").read())
 attempt("read-root", lambda: os.listdir("/root"))
 attempt("read-work", lambda: os.listdir("/work"))
-attempt("host-processes", lambda: [p for p in os.listdir("/proc") if p.isdigit() and int(p) > 3] or 1/0)
+attempt("host-processes",
+        lambda: [p for p in os.listdir("/proc") if p.isdigit() and int(p) > 3] or 1/0)
 found["pid1-environ"] = ["info", open("/proc/1/environ").read()]
 attempt("environment", lambda: sorted(k for k in os.environ if k not in (
     "PREMIERE_ARBITER", "PREMIERE_BOT_TOKEN", "PREMIERE_BOT_GAMES", "PREMIERE_MAX_MATCHES",
