@@ -42,6 +42,11 @@ class RunnerSettings(Settings):
     runner_max_running: int = Field(
         default=64, ge=1, description="Hosted bots this runner runs at once."
     )
+    runner_backoff_s: float = Field(
+        default=2.0,
+        gt=0,
+        description="Delay before a crashed hosted bot is started again; doubles each time.",
+    )
     hosted_log_kb: int = Field(
         default=256, ge=1, description="Output kept per hosted version (newest lines)."
     )

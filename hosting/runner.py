@@ -32,7 +32,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from hosting.relay import Relay
-from hosting.runtime import build
+from hosting.runtime import build, readable_by_others
 from hosting.sandbox import (
     Cgroups,
     Launch,
@@ -68,6 +68,8 @@ class RunnerConfig:
     log_kb: int = 256
     max_running: int = 64
     uid_base: int = 300_000
+    backoff_s: float = 2.0
+    """The first restart's delay after an exit; it doubles with each exit (at most a minute)."""
     node_packages: Path | None = None
 
 
@@ -109,6 +111,12 @@ class Runner:
     async def run(self) -> None:
         self.config.work.mkdir(parents=True, exist_ok=True)
         os.chmod(self.config.work, 0o755)
+        if self.root and not readable_by_others(self.config.work):
+            raise PermissionError(
+                f"{self.config.work}: the sandbox users cannot reach this folder (a folder on"
+                " its path is its owner's only); set PREMIERE_RUNNER_WORK to a folder others"
+                " may search"
+            )
         self.runtime = await asyncio.to_thread(
             build, self.config.work / "runtime", self.root, self.config.node_packages
         )
@@ -314,7 +322,7 @@ class Runner:
             )
             await self.event(running.bot_id, "crash-loop", history.stopped)
             return
-        delay = min(60.0, 2.0 ** len(history.exits))
+        delay = min(60.0, self.config.backoff_s * 2.0 ** (len(history.exits) - 1))
         history.next_start = now + delay
         await self.event(
             running.bot_id, "crashed", f"it exited ({reason}); started again in {delay:g} s"

@@ -204,6 +204,7 @@ def runner(target: str | None) -> None:
             idle_s=settings.runner_idle_s,
             log_kb=settings.hosted_log_kb,
             max_running=settings.runner_max_running,
+            backoff_s=settings.runner_backoff_s,
             node_packages=Path(modules),
         )
     )

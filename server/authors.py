@@ -260,9 +260,9 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
                         f" (PREMIERE_BUNDLE_MAX_MB), not {header.size}",
                     )
                 continue
-            if part.WhichOneof("part") != "chunk" or len(part.chunk) > 1 << 20:
+            if part.WhichOneof("part") != "chunk" or len(part.chunk) > 64 << 10:
                 await context.abort(
-                    grpc.StatusCode.INVALID_ARGUMENT, "after the header, chunks of at most 1 MiB"
+                    grpc.StatusCode.INVALID_ARGUMENT, "after the header, chunks of at most 64 KiB"
                 )
             data += part.chunk
             if len(data) > header.size:

@@ -318,7 +318,7 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         conn = Connection(
             bot_id=bot_id,
             bot_name=bot_name,
-            games=frozenset(hello.games),
+            games=_claimed(bot, hello),
             max_matches=min(hello.max_matches, MAX_MATCHES),
             max_outbox=self.settings.max_outbox,
             refusals=Rate(self.settings.max_refusals_per_minute),
@@ -446,3 +446,13 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             log.info("stream of %s failed: %s", conn.bot_name, type(error).__name__)
         finally:
             await self.router.remove(conn)
+
+
+def _claimed(bot: dict[str, Any], hello: bot_gateway_pb2.Hello) -> frozenset[str]:
+    """The games a stream plays: its Hello's, and for a hosted version never more than its
+    bundle's manifest claims (a Hello of every game plays the manifest's)."""
+    said = frozenset(hello.games)
+    manifest = frozenset(bot.get("manifest_games") or ()) if bot.get("hosted") else frozenset()
+    if not manifest:
+        return said
+    return (said & manifest) or manifest

@@ -649,10 +649,13 @@ class Store:
     async def bot_by_token(self, token: str) -> Row | None:
         """The bot a token logs in (id, name, its family, account and whether that is the
         operator's): none once it was removed or its account disabled. ``hosted``: the token
-        is the runner's for a hosted version, which that stream serves whatever its Hello says."""
+        is the runner's for a hosted version, which that stream serves whatever its Hello says;
+        ``manifest_games``: the games its bundle's manifest claims ([]: every game)."""
         rows = await self._read(
             "SELECT b.id, b.name, coalesce(b.family_id, b.id) AS family_id, b.account_id,"
-            " a.name = 'operator' AS operator, b.token_hash <> %s AS hosted"
+            " a.name = 'operator' AS operator, b.token_hash <> %s AS hosted,"
+            " (SELECT u.manifest -> 'games' FROM bundles u WHERE u.account_id = b.account_id"
+            "  AND u.sha256 = b.bundle_sha256) AS manifest_games"
             " FROM bots b JOIN accounts a ON a.id = b.account_id"
             " WHERE (b.token_hash = %s"
             "  OR b.id = (SELECT h.bot_id FROM hosted_logins h WHERE h.token_hash = %s))"

@@ -20,6 +20,7 @@ import (
 	"io"
 	"math/rand"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,8 +54,14 @@ func parse() options {
 	var games string
 	flag.StringVar(&o.arbiter, "arbiter", envOr("PREMIERE_ARBITER", "127.0.0.1:50051"),
 		"the arbiter's gRPC address (or env PREMIERE_ARBITER)")
-	flag.StringVar(&games, "games", "", "comma-separated game ids to play (default: every game)")
-	flag.UintVar(&o.maxMatches, "max-matches", 4, "matches played at once (at least 1)")
+	flag.StringVar(&games, "games", os.Getenv("PREMIERE_BOT_GAMES"),
+		"comma-separated game ids to play (default: every game, or env PREMIERE_BOT_GAMES)")
+	defaultMatches := uint(4)
+	if n, err := strconv.ParseUint(os.Getenv("PREMIERE_MAX_MATCHES"), 10, 32); err == nil && n > 0 {
+		defaultMatches = uint(n)
+	}
+	flag.UintVar(&o.maxMatches, "max-matches", defaultMatches,
+		"matches played at once (at least 1; default 4, or env PREMIERE_MAX_MATCHES)")
 	flag.BoolVar(&o.tls, "tls", os.Getenv("PREMIERE_TLS") == "1",
 		"dial over TLS with the system's roots (or env PREMIERE_TLS=1)")
 	flag.BoolVar(&o.verbose, "verbose", false, "print every decision")

@@ -20,5 +20,6 @@ protoc -I "$protos" \
     "$protos"/premiere/v1/*.proto
 cp "$here"/*.go "$out/src/premierebot/"
 cd "$out/src/premierebot"
-GO111MODULE=off GOPATH="$out:/usr/share/gocode" GOFLAGS= go build -o "$out/premiere-bot-go" .
+# A static binary (no cgo), so it runs as a hosted bot in a sandbox with nothing but itself.
+CGO_ENABLED=${CGO_ENABLED:-0} GO111MODULE=off GOPATH="$out:/usr/share/gocode" GOFLAGS= go build -o "$out/premiere-bot-go" .
 echo "$out/premiere-bot-go"

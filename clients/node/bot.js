@@ -38,8 +38,8 @@ const USAGE = `usage: node bot.js --arbiter HOST:PORT [--tls [--ca FILE]] [--max
   --tls          dial over TLS (or env PREMIERE_TLS=1); needed for any arbiter off this machine
   --ca           PEM file of the CA to trust instead of the system's (or env PREMIERE_CA)
   --token        the bot's token; prefer env PREMIERE_BOT_TOKEN (a command line is public)
-  --max-matches  how many matches to play at once (default 4)
-  --games        comma-separated game ids to play (default: every game)
+  --max-matches  how many matches to play at once (default 4, or env PREMIERE_MAX_MATCHES)
+  --games        comma-separated game ids to play (default: every game, or env PREMIERE_BOT_GAMES)
   --challenge    once connected, ask for a match of this game (BotGatewayService.Challenge)
   --vs           the challenge's opponents in seat order: builtin:NAME or names of bots that
                  accept challenges, comma-separated
@@ -90,11 +90,11 @@ function parseOptions(argv) {
   const token = values.token || process.env.PREMIERE_BOT_TOKEN;
   if (!arbiter) fail(`no arbiter address: pass --arbiter or set PREMIERE_ARBITER\n${USAGE}`, 2);
   if (!token) fail(`no token: pass --token or set PREMIERE_BOT_TOKEN\n${USAGE}`, 2);
-  const maxMatches = Number(values["max-matches"] ?? 4);
+  const maxMatches = Number(values["max-matches"] ?? process.env.PREMIERE_MAX_MATCHES ?? 4);
   if (!Number.isInteger(maxMatches) || maxMatches < 1) {
     fail(`--max-matches must be a whole number of at least 1, not ${values["max-matches"]}`, 2);
   }
-  const games = (values.games || "").split(",").map((g) => g.trim()).filter(Boolean);
+  const games = (values.games || process.env.PREMIERE_BOT_GAMES || "").split(",").map((g) => g.trim()).filter(Boolean);
   const ca = values.ca || process.env.PREMIERE_CA || null;
   const tls = values.tls || Boolean(ca) || ["1", "true"].includes(process.env.PREMIERE_TLS || "");
   const opponents = (values.vs || "").split(",").map((o) => o.trim()).filter(Boolean);

@@ -28,7 +28,7 @@ class UploadBundleRequest(_message.Message):
     HEADER_FIELD_NUMBER: _builtins.int
     CHUNK_FIELD_NUMBER: _builtins.int
     chunk: _builtins.bytes
-    """Up to 1 MiB of the archive."""
+    """Up to 64 KiB of the archive."""
     @_builtins.property
     def header(self) -> Global___UploadBundleHeader: ...
     def __init__(

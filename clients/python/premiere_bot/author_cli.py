@@ -298,7 +298,7 @@ def _show(events: author_pb2.GetBotEventsResponse) -> None:
         print(f"{when}  {event.kind:<18} {event.message}")
 
 
-CHUNK = 1 << 20
+CHUNK = 64 << 10
 
 
 async def _upload(args: argparse.Namespace) -> int:

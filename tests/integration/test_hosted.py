@@ -1,0 +1,286 @@
+"""Hosted bots end to end, on a real stack (arbiter, Celery worker and beat, ladder,
+PostgreSQL) and a real sandbox: a new author with only the stack's address writes a bot in
+Python, Node and Go, uploads each with `premiere-bot upload`, and sees it validated and rated
+without running a process of their own. Then hostile hosted bots (one floods its output, one
+crashes in a loop) leave an honest bot's match and the runner unharmed, and a removed bot's
+process ends."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.integration.services import BIN, ROOT, Arbiter, Workers, free_port, wait_ended
+from tests.integration.test_authors import author
+from tests.integration.test_leagues import query
+from tests.integration.test_node_bot import node_executable
+from tests.spectator.test_dashboard import eventually
+from premiere_wire import match_pb2
+
+NODE = ROOT / "clients" / "node"
+GO_BUILD = ROOT / "clients" / "go" / "build.sh"
+
+
+@pytest.fixture
+def arena(database_url: str, tmp_path: Path) -> Iterator[Arbiter]:
+    server = Arbiter(
+        database_url,
+        free_port(),
+        free_port(),
+        settings={
+            "PREMIERE_SIGNUP": "open",
+            "PREMIERE_HOSTED": "true",
+            "PREMIERE_VALIDATION_MATCHES": "1",
+        },
+    )
+    server.start(tmp_path / "arbiter.log")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Runner:
+    def __init__(self, arena: Arbiter, log: Path, **settings: str) -> None:
+        # The runner's folder must be searchable by the sandbox users (pytest's is not).
+        self.work = Path(tempfile.mkdtemp(prefix="premiere-runner-"))
+        self.log = log
+        env = arena.env(
+            PREMIERE_ARBITER_TARGET=arena.address,
+            PREMIERE_RUNNER_WORK=str(self.work),
+            PREMIERE_RUNNER_POLL_S="0.5",
+            **settings,
+        )
+        self.process = subprocess.Popen(
+            [str(BIN / "premiere"), "runner"],
+            env=env,
+            stdout=log.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        subprocess.run(["chmod", "-R", "u+w", str(self.work)], check=False)
+        shutil.rmtree(self.work, ignore_errors=True)
+
+
+def bundle(folder: Path, manifest: str, files: dict[str, str]) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "premiere-bot.toml").write_text(manifest)
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return folder
+
+
+def node_bundle(folder: Path) -> Path:
+    """Node's client as a bundle; gRPC for Node comes from the runtime (the client's own
+    node_modules, which make test installs), as docs/hosting.md says."""
+    node_executable()
+    folder.mkdir(parents=True)
+    for name in ("bot.js", "game_data.js", "heuristics.js", "motion_pictures.js", "package.json"):
+        shutil.copy(NODE / name, folder / name)
+    shutil.copytree(NODE / "proto", folder / "proto")
+    (folder / "premiere-bot.toml").write_text(
+        'name = "node-bot"\nlanguage = "node"\nentry = "bot.js"\ngames = ["magic-trick"]\n'
+    )
+    return folder
+
+
+def go_bundle(folder: Path, build: Path) -> Path:
+    made = subprocess.run(
+        ["bash", str(GO_BUILD), str(build)], capture_output=True, text=True, timeout=600
+    )
+    assert made.returncode == 0, made.stderr[-2000:]
+    folder.mkdir(parents=True)
+    shutil.copy(build / "premiere-bot-go", folder / "premiere-bot-go")
+    (folder / "premiere-bot.toml").write_text(
+        'name = "go-bot"\nlanguage = "binary"\nentry = "premiere-bot-go"\ngames = ["movie-tricks"]\n'
+    )
+    return folder
+
+
+def test_a_new_author_hosts_python_node_and_go_bots_with_premiere_bot_alone(
+    arena: Arbiter, tmp_path: Path
+) -> None:
+    workers = Workers(arena, tmp_path)
+    workers.start_worker()
+    workers.start_beat()
+    workers.start_ladder()
+    runner = Runner(arena, tmp_path / "runner.log")
+    home = tmp_path / "home"
+    try:
+        made = author(arena, home, "account", "create", "hana", "--save")
+        assert made.returncode == 0, made.stderr
+        uploads = {
+            "hana-py": ROOT / "clients" / "python" / "hosted",
+            "hana-node": node_bundle(tmp_path / "node"),
+            "hana-go": go_bundle(tmp_path / "go", tmp_path / "go-build"),
+        }
+        for name, folder in uploads.items():
+            created = author(arena, home, "bots", "create", name)
+            assert created.returncode == 0, created.stderr
+            sent = author(arena, home, "upload", str(folder), "--bot", name)
+            assert sent.returncode == 0, sent.stderr
+            assert sent.stdout.strip() == name
+            assert "once validated" in sent.stderr
+
+        for name in uploads:
+            shown = author(
+                arena, home, "bots", "events", name, "--wait", "rated", "--timeout", "240"
+            )
+            assert shown.returncode == 0, (shown.stdout, runner.log.read_text()[-3000:])
+        validated = query(
+            arena,
+            "SELECT l.family, count(*) AS games FROM lineage_validations v"
+            " JOIN bot_lineage l ON l.name = v.bot GROUP BY l.family ORDER BY l.family",
+        )
+        assert {row["family"]: row["games"] for row in validated} == {
+            "hana-go": 1,
+            "hana-node": 1,
+            "hana-py": 2,
+        }
+
+        # A rated match against the built-ins, played by the hosted Python bot.
+        request = match_pb2.CreateMatchRequest(game="magic-trick", rated=True)
+        request.seats.add(bot="hana-py")
+        request.seats.add(builtin="random")
+        request.seats.add(builtin="heuristic")
+        match_id = arena.matches().CreateMatch(request, timeout=10).match_id
+        assert wait_ended(arena.matches(), match_id).status == match_pb2.MATCH_STATUS_FINISHED
+        eventually(
+            lambda: (
+                query(arena, "SELECT 1 FROM rated_matches WHERE match_id = %s", match_id) or None
+            ),
+            "the hosted bot's match rated",
+            60,
+        )
+        logs = author(arena, home, "bots", "logs", "hana-py", "--match", match_id)
+        assert logs.returncode == 0 and "connected to unix:/run/premiere/arbiter.sock" in (
+            author(arena, home, "bots", "logs", "hana-py").stdout
+        )
+        # Nobody but the owner reads a hosted bot's output.
+        other = tmp_path / "other"
+        assert author(arena, other, "account", "create", "mallory", "--save").returncode == 0
+        peek = author(arena, other, "bots", "logs", "hana-py")
+        assert peek.returncode == 1 and "your account has no bot" in peek.stderr
+        usage = query(arena, "SELECT starts, cpu_ms, decisions FROM hosted_usage")
+        assert usage and all(row["starts"] >= 1 for row in usage)
+        assert runner.alive()
+    finally:
+        runner.stop()
+        workers.stop()
+
+
+FLOOD = """
+import sys
+from premiere_bot import Bot
+
+class Flood(Bot):
+    def __init__(self):
+        for i in range(200_000):
+            print("flood line", i, "x" * 200)
+        sys.stdout.flush()
+
+    def decide(self, observation, legal_moves):
+        print("deciding " + "y" * 5000)
+        return 0
+"""
+
+CRASH = """
+import os
+from premiere_bot import Bot
+
+class Crash(Bot):
+    def __init__(self):
+        print("crashing on purpose", flush=True)
+        os._exit(3)
+"""
+
+
+def test_hostile_hosted_bots_leave_the_runner_and_other_matches_unharmed(
+    arena: Arbiter, tmp_path: Path
+) -> None:
+    runner = Runner(
+        arena,
+        tmp_path / "runner.log",
+        PREMIERE_RUNNER_BACKOFF_S="0.2",
+        PREMIERE_RUNNER_IDLE_S="60",
+        PREMIERE_HOSTED_LOG_KB="64",
+    )
+    home = tmp_path / "home"
+    try:
+        assert author(arena, home, "account", "create", "eve", "--save").returncode == 0
+        folders = {
+            "honest": ROOT / "clients" / "python" / "hosted",
+            "flood": bundle(
+                tmp_path / "flood",
+                'name = "flood"\nlanguage = "python"\nentry = "flood:Flood"\n',
+                {"flood.py": FLOOD},
+            ),
+            "crash": bundle(
+                tmp_path / "crash",
+                'name = "crash"\nlanguage = "python"\nentry = "crash:Crash"\n',
+                {"crash.py": CRASH},
+            ),
+        }
+        for name, folder in folders.items():
+            assert author(arena, home, "bots", "create", name).returncode == 0
+            sent = author(arena, home, "upload", str(folder), "--bot", name)
+            assert sent.returncode == 0, sent.stderr
+            arena.admit(name, ["magic-trick"])
+        stub = arena.matches()
+        matches = {}
+        for name in folders:
+            request = match_pb2.CreateMatchRequest(game="magic-trick", seed=f"hostile-{name}")
+            request.seats.add(bot=name)
+            request.seats.add(builtin="random")
+            request.seats.add(builtin="random")
+            request.time_control.move_time_ms = 2000
+            matches[name] = stub.CreateMatch(request, timeout=10).match_id
+        honest = wait_ended(stub, matches["honest"], 120)
+        assert honest.status == match_pb2.MATCH_STATUS_FINISHED
+        assert not [f for f in honest.faults if f.seat == 0], honest.faults
+        flood = wait_ended(stub, matches["flood"], 180)
+        assert flood.status == match_pb2.MATCH_STATUS_FINISHED
+
+        def crash_loop() -> bool:
+            shown = author(arena, home, "bots", "events", "crash")
+            return "crash-loop" in shown.stdout
+
+        eventually(crash_loop, "the crashing bot stopped with a crash-loop event", 90)
+        kept = query(
+            arena,
+            "SELECT count(*) AS lines, coalesce(max(length(line)), 0) AS longest,"
+            " bool_or(line LIKE '%%dropped (flood)%%') AS noted FROM hosted_logs l"
+            " JOIN bots b ON b.id = l.bot_id WHERE b.name = 'flood'",
+        )[0]
+        assert kept["lines"] <= 64 * 1024 // 200 + 5, kept
+        assert kept["longest"] <= 1000 and kept["noted"], kept
+        assert runner.alive()
+
+        # A removed bot's process ends within seconds, even with work and warm.
+        removed = author(arena, home, "bots", "remove", "honest")
+        assert removed.returncode == 0
+        eventually(
+            lambda: "stopped honest: retired" in runner.log.read_text() or None,
+            "the removed bot's process stopped",
+            30,
+        )
+    finally:
+        runner.stop()
