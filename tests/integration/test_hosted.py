@@ -10,18 +10,17 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from premiere_wire import match_pb2
 from tests.integration.services import BIN, ROOT, Arbiter, Workers, free_port, wait_ended
 from tests.integration.test_authors import author
 from tests.integration.test_leagues import query
 from tests.integration.test_node_bot import node_executable
 from tests.spectator.test_dashboard import eventually
-from premiere_wire import match_pb2
 
 NODE = ROOT / "clients" / "node"
 GO_BUILD = ROOT / "clients" / "go" / "build.sh"
@@ -110,7 +109,8 @@ def go_bundle(folder: Path, build: Path) -> Path:
     folder.mkdir(parents=True)
     shutil.copy(build / "premiere-bot-go", folder / "premiere-bot-go")
     (folder / "premiere-bot.toml").write_text(
-        'name = "go-bot"\nlanguage = "binary"\nentry = "premiere-bot-go"\ngames = ["movie-tricks"]\n'
+        'name = "go-bot"\nlanguage = "binary"\nentry = "premiere-bot-go"\n'
+        'games = ["movie-tricks"]\n'
     )
     return folder
 
