@@ -908,6 +908,10 @@ def up(demo: bool) -> None:
         stack.start_services()
         click.echo("starting the arbiter, the ladder, a worker and beat ...")
         stack.start_processes()
+        if stack.hosting is None:
+            click.echo("hosted bots: on (a runner starts uploaded bots in their sandbox)")
+        else:
+            click.echo(f"hosted bots: off ({stack.hosting}); everything else runs as usual")
         described = write_description(stack)
         click.echo(f"arbiter (bots connect here): {stack.settings.arbiter_address}")
         click.echo(f"dashboard: http://{ladder_http()}/  (JSON API under /api/games)")
@@ -918,7 +922,10 @@ def up(demo: bool) -> None:
                 stack.check_alive()
                 time.sleep(1)
         stack.start_example_bot()
-        names = stack.create_demo_leagues()
+        hosted = stack.start_hosted_example()
+        if hosted is not None:
+            click.echo(f"hosted example bot: {hosted} (clients/python/hosted, run by the runner)")
+        names = stack.create_demo_leagues(hosted)
         write_description(stack)
         click.echo(f"demo leagues: {', '.join(names)}; Ctrl-C stops everything")
         api = f"http://{ladder_http()}/api"

@@ -30,6 +30,9 @@ DEMO_BOTS = ("builtin:random", "builtin:heuristic", "builtin:first", "builtin:se
 a bot worth beating (a second or two of CPU a match in every game)."""
 EXAMPLE_BOT = "demo-example"
 EXAMPLE_CLASS = "premiere_bot.examples.random_bot:RandomBot"
+HOSTED_EXAMPLE = "demo-hosted"
+HOSTED_EXAMPLE_GAMES = ("magic-trick", "movie-tricks")
+"""The games clients/python/hosted/premiere-bot.toml claims."""
 
 
 MARKER = "premiere-state"
@@ -78,6 +81,8 @@ class Stack:
     private: list[PrivatePostgres | PrivateRedis] = field(default_factory=list)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     example_bot: str = EXAMPLE_BOT
+    hosting: str | None = "not started"
+    """None when hosted bots run (the runner is started); else why not."""
     env: dict[str, str] = field(default_factory=lambda: dict(os.environ))
 
     @property
@@ -120,15 +125,71 @@ class Stack:
         # One machine is a bot author's own stack: their bots may ask for rated matches.
         self.env.setdefault("PREMIERE_CHALLENGES", "rated")
         self.env.setdefault("PREMIERE_SIGNUP", "open")
-        for name, args in (
+        self.hosting = self._hosting()
+        services = [
             ("arbiter", ["arbiter", "--no-migrate"]),
             ("ladder", ["ladder"]),
             ("worker", ["worker"]),
             ("beat", ["beat"]),
-        ):
+        ]
+        if self.hosting is None:
+            self.env.setdefault("PREMIERE_HOSTED", "true")
+            self.env.setdefault("PREMIERE_RUNNER_WORK", str(self.folder / "runner"))
+            services.append(("runner", ["runner"]))
+        for name, args in services:
             log = (logs / f"{name}.log").open("ab")
             self.processes[name] = spawn([premiere, *args], env=self.env, log=log, cwd=self.folder)
         self._wait_for_arbiter()
+
+    def _hosting(self) -> str | None:
+        """None when hosted bots can run here (a sandbox works, the state folder is reachable
+        by the sandbox users); otherwise the one line saying why not and what to install."""
+        from hosting.runtime import readable_by_others
+        from hosting.sandbox import Unavailable, detect
+
+        if self.env.get("PREMIERE_HOSTED", "").lower() in ("0", "false", "no", "off"):
+            return "hosted bots are off (PREMIERE_HOSTED)"
+        try:
+            detect(self.env.get("PREMIERE_RUNNER_BWRAP"))
+        except Unavailable as error:
+            return str(error)
+        if os.geteuid() == 0 and not readable_by_others(self.folder):
+            return (
+                f"hosted bots are off: the sandbox users cannot reach {self.folder} (a folder"
+                " above it is its owner's only)"
+            )
+        return None
+
+    def start_hosted_example(self) -> str | None:
+        """Upload the SDK's example bundle (clients/python/hosted) once, as the demo
+        account's bot, so the demo leagues of the games it plays seat a hosted bot; its
+        name, or None when hosted bots cannot run here."""
+        if self.hosting is not None:
+            return None
+        from premiere_wire.bundle import Caps, pack
+        from server import accounts, bundles
+
+        folder = Path(__file__).resolve().parents[1] / "clients" / "python" / "hosted"
+        saved = self.folder / "hosted-example.json"
+        if saved.exists():
+            return str(json.loads(saved.read_text())["name"])
+        if not folder.is_dir():
+            return None
+        url = self.env["PREMIERE_DATABASE_URL"]
+        name = HOSTED_EXAMPLE
+        try:
+            token = accounts.create_account(url, name, "open")
+        except accounts.Exists:  # another state folder's demo on the same database
+            name = f"{HOSTED_EXAMPLE}-{secrets.token_hex(3)}"
+            token = accounts.create_account(url, name, "open")
+        account = accounts.account_by_token(url, token)
+        assert account is not None
+        accounts.create_bot(url, account, name, 1)
+        bundles.store(url, account, name, "", pack(folder), Caps(), 256 << 20, None)
+        fd = os.open(saved, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(json.dumps({"name": name, "account_token": token}))
+        return name
 
     def _wait_for_arbiter(self, timeout: float = 60) -> None:
         import grpc
@@ -190,7 +251,7 @@ class Stack:
             cwd=self.folder,
         )
 
-    def create_demo_leagues(self) -> list[str]:
+    def create_demo_leagues(self, hosted: str | None = None) -> list[str]:
         """A round robin per game at its smallest table (leagues seat two or more): three built-in
         bots and the example bot over gRPC.
 
@@ -212,13 +273,14 @@ class Stack:
                         )
                         leagues.extend_league(conn, existing.id, cycle or 1)
                     continue
+                extra = [hosted] if hosted and game.id in HOSTED_EXAMPLE_GAMES else []
                 leagues.create_league(
                     conn,
                     name=name,
                     game=game.id,
                     format="round-robin",
                     players=min(n for n in game.player_counts if n >= 2),
-                    bots=[*DEMO_BOTS, self.example_bot],
+                    bots=[*DEMO_BOTS, self.example_bot, *extra],
                 )
         return names
 
@@ -235,7 +297,7 @@ class Stack:
         }
 
     def stop(self) -> None:
-        for name in ("beat", "worker", "example-bot", "ladder", "arbiter"):
+        for name in ("beat", "worker", "runner", "example-bot", "ladder", "arbiter"):
             if name in self.processes:
                 stop(self.processes[name])
         for service in reversed(self.private):

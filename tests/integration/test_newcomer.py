@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import games
-from premiere.stack import DEMO_BOTS, EXAMPLE_BOT
+from premiere.stack import DEMO_BOTS, EXAMPLE_BOT, HOSTED_EXAMPLE
 from tests.integration.services import ROOT, free_port
 from tests.integration.test_stack import alive, leaderboard_players
 
@@ -65,11 +65,15 @@ def test_a_fresh_clone_installs_and_runs_the_demo(tmp_path: Path) -> None:
         assert len(install.splitlines()) <= 4, f"install output is not quiet:\n{install}"
         assert "Warning" not in install and "deprecated" not in install
 
+        # The machine has a sandbox (make test installs bubblewrap): the demo hosts a bot.
+        assert "hosted bots: on" in text and f"hosted example bot: {HOSTED_EXAMPLE}" in text
+        assert f"started {HOSTED_EXAMPLE}" in (state / "logs" / "runner.log").read_text()
+
         names = [f"demo-{game}" for game in games.ids()]
         for game in games.ids():
             players = leaderboard_players(http, game)
             assert len(players) >= 2, f"{game}: {players}"
-            assert players <= {*DEMO_BOTS, EXAMPLE_BOT}
+            assert players <= {*DEMO_BOTS, EXAMPLE_BOT, HOSTED_EXAMPLE}
 
         # From a subfolder, with nothing configured, the CLI finds the running stack.
         premiere = str(clone / ".venv" / "bin" / "premiere")
@@ -90,9 +94,15 @@ def test_a_fresh_clone_installs_and_runs_the_demo(tmp_path: Path) -> None:
 
         stack = json.loads(described)
         pids = stack["pids"]
-        assert {"arbiter", "ladder", "worker", "beat", "PrivatePostgres", "PrivateRedis"} <= set(
-            pids
-        )
+        assert {
+            "arbiter",
+            "ladder",
+            "worker",
+            "beat",
+            "runner",
+            "PrivatePostgres",
+            "PrivateRedis",
+        } <= set(pids)
         os.kill(stack["launcher"], signal.SIGINT)  # Ctrl-C, as `premiere up` receives it
         assert demo.wait(60) == 0, output.read_text()
         time.sleep(1)
