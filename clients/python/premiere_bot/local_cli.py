@@ -53,6 +53,18 @@ def add_commands(commands: Any) -> None:
     checker.add_argument("bot", help="the bot class, as module:Class (a premiere_bot.Bot)")
     checker.add_argument("--seed", default="check", help="seed prefix of the matches played")
     _clock_options(checker)
+    bundle = commands.add_parser(
+        "bundle", help="a hosted bot's bundle folder (docs/hosting.md; needs the local extra)"
+    )
+    verbs = bundle.add_subparsers(dest="verb", required=True, metavar="VERB")
+    bundle_check = verbs.add_parser(
+        "check",
+        help="check a bundle as the arena will and play it in its sandbox against random",
+        description="Pack DIR and check it with the arena's rules, then start it in the same"
+        " sandbox the arena uses (bubblewrap) and play one match per claimed game against the"
+        " random bot. Exits 1 when the arena would refuse it or it would cost strikes.",
+    )
+    bundle_check.add_argument("folder", metavar="DIR", help="the bundle's folder")
 
 
 def _clock_options(parser: argparse.ArgumentParser) -> None:
@@ -80,6 +92,23 @@ def _clock_options(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from premiere_bot.cli import load_bot
+
+    if args.command == "bundle":
+        try:
+            from hosting.check import check_bundle
+        except ImportError:
+            raise SystemExit(
+                "premiere-bot bundle check plays the bundle with Premiere's engines and sandbox:"
+                " install them with `pip install 'premiere-bot[local]'`"
+            ) from None
+        from pathlib import Path
+
+        found = check_bundle(Path(args.folder), lambda text: print(text, flush=True))
+        if found.problems:
+            print(f"{found.problems} problem(s): the arena would refuse it or strike it")
+        else:
+            print("ok: upload it with `premiere-bot upload DIR --bot NAME`")
+        return 1 if found.problems else 0
 
     try:
         from premiere_bot import local
