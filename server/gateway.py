@@ -139,8 +139,15 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 "send 'authorization: Bearer <token>' with a token from `premiere bots add`",
             )
             return
+        # Every hosted bot of a runner comes from the runner's address: its streams are held
+        # to the per-bot and per-account caps, and the runner's own count, not the peer's.
+        peer = (
+            contextlib.nullcontext()
+            if bot["hosted"]
+            else self.peers.take(peer_host(context.peer()))
+        )
         try:
-            with self.peers.take(peer_host(context.peer())):
+            with peer:
                 await self._serve(bot, request_iterator, context)
         except LimitExceeded as error:
             log.info("bot %s refused: %s", bot["name"], error)
@@ -176,10 +183,14 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"unknown game {request.game[:40]!r}; this arbiter hosts {list(games.ids())}",
             )
-        # The token names the bot; its streams and its seat are its active version's.
-        bot_id, bot_name = await asyncio.to_thread(
-            active_version, self.store.database_url, bot["name"]
-        )
+        # The token names the bot; its streams and its seat are its active version's (a
+        # hosted run's token names its version itself).
+        if bot["hosted"]:
+            bot_id, bot_name = bot["id"], bot["name"]
+        else:
+            bot_id, bot_name = await asyncio.to_thread(
+                active_version, self.store.database_url, bot["name"]
+            )
         bot = {**bot, "id": bot_id, "name": bot_name}
         seats = await self._challenge_seats(bot, request, context)
         standings = await self.store.seat_standings([name for kind, name in seats if kind == "bot"])

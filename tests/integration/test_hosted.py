@@ -27,7 +27,7 @@ GO_BUILD = ROOT / "clients" / "go" / "build.sh"
 
 
 @pytest.fixture
-def arena(database_url: str, tmp_path: Path) -> Iterator[Arbiter]:
+def arena(database_url: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Arbiter]:
     server = Arbiter(
         database_url,
         free_port(),
@@ -36,6 +36,7 @@ def arena(database_url: str, tmp_path: Path) -> Iterator[Arbiter]:
             "PREMIERE_SIGNUP": "open",
             "PREMIERE_HOSTED": "true",
             "PREMIERE_VALIDATION_MATCHES": "1",
+            **getattr(request, "param", {}),
         },
     )
     server.start(tmp_path / "arbiter.log")
@@ -213,6 +214,13 @@ class Crash(Bot):
 """
 
 
+@pytest.mark.parametrize(
+    # Every hosted bot reaches the arbiter from the runner's address: the per-address stream
+    # cap must not count them together (here one stream an address: three bots play at once).
+    "arena",
+    [{"PREMIERE_MAX_STREAMS_PER_PEER": "1"}],
+    indirect=True,
+)
 def test_hostile_hosted_bots_leave_the_runner_and_other_matches_unharmed(
     arena: Arbiter, tmp_path: Path
 ) -> None:
@@ -220,7 +228,7 @@ def test_hostile_hosted_bots_leave_the_runner_and_other_matches_unharmed(
         arena,
         tmp_path / "runner.log",
         PREMIERE_RUNNER_BACKOFF_S="0.2",
-        PREMIERE_RUNNER_IDLE_S="60",
+        PREMIERE_RUNNER_IDLE_S="900",
         PREMIERE_HOSTED_LOG_KB="64",
     )
     home = tmp_path / "home"
