@@ -164,12 +164,9 @@ class Runner:
     def _work(self) -> tuple[dict[int, dict[str, Any]], set[int]]:
         with psycopg.connect(self.config.database_url, row_factory=dict_row) as conn:
             rows = conn.execute(
-                "SELECT v.bot_id, v.name, v.sha256, v.manifest, v.retired,"
-                " EXISTS (SELECT 1 FROM match_seats s JOIN matches m ON m.id = s.match_id"
-                "   WHERE s.bot_id = v.bot_id AND m.status IN ('pending', 'running')) AS work"
-                " FROM hosted_versions v"
+                "SELECT bot_id, name, sha256, manifest, retired, busy FROM hosted_versions"
             ).fetchall()
-        wanted = {r["bot_id"]: r for r in rows if r["work"] and not r["retired"]}
+        wanted = {r["bot_id"]: r for r in rows if r["busy"] and not r["retired"]}
         retired = {r["bot_id"] for r in rows if r["retired"]}
         return wanted, retired
 
@@ -414,10 +411,8 @@ class Runner:
         running.cpu_ns_reported = max(used, running.cpu_ns_reported)
         with contextlib.suppress(psycopg.Error), psycopg.connect(self.config.database_url) as conn:
             conn.execute(
-                "UPDATE hosted_usage SET cpu_ms = cpu_ms + %s, decisions = (SELECT count(*)"
-                " FROM match_moves mm JOIN match_seats s ON s.match_id = mm.match_id"
-                " AND s.seat = mm.seat WHERE s.bot_id = %s AND NOT mm.defaulted),"
-                " updated_at = now() WHERE bot_id = %s",
+                "UPDATE hosted_usage SET cpu_ms = cpu_ms + %s, decisions = (SELECT decisions"
+                " FROM hosted_versions WHERE bot_id = %s), updated_at = now() WHERE bot_id = %s",
                 (delta // 1_000_000, running.bot_id, running.bot_id),
             )
 

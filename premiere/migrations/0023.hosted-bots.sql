@@ -21,10 +21,16 @@ COMMENT ON TABLE bundles IS 'owner: arbiter';
 ALTER TABLE bots ADD COLUMN bundle_sha256 text;
 CREATE INDEX bots_hosted ON bots (id) WHERE bundle_sha256 IS NOT NULL;
 
--- What the runner reads of each hosted version: its bundle, manifest, whether it may play.
+-- What the runner reads of each hosted version: its bundle, manifest, whether it may play,
+-- whether it has work (an unfinished match seats it) and the moves it has made.
 CREATE VIEW hosted_versions AS
 SELECT b.id AS bot_id, b.name, b.version, l.family, b.bundle_sha256 AS sha256, u.manifest,
-       l.account, l.removed OR NOT l.account_active AS retired, l.active
+       l.account, l.removed OR NOT l.account_active AS retired, l.active,
+       EXISTS (SELECT 1 FROM match_seats s JOIN matches m ON m.id = s.match_id
+               WHERE s.bot_id = b.id AND m.status IN ('pending', 'running')) AS busy,
+       (SELECT count(*) FROM match_moves mm JOIN match_seats s
+          ON s.match_id = mm.match_id AND s.seat = mm.seat
+        WHERE s.bot_id = b.id AND NOT mm.defaulted) AS decisions
 FROM bots b
 JOIN bot_lineage l ON l.name = b.name
 JOIN bundles u ON u.account_id = b.account_id AND u.sha256 = b.bundle_sha256
