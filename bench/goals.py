@@ -22,6 +22,28 @@ class Goal:
 
 GOALS: tuple[Goal, ...] = (
     Goal(
+        "hosted-start",
+        "hosted Python bot: sandbox start to first decision, p50 (issue #40)",
+        "not measured",
+        "≤ 100 ms",
+        lambda v: v <= 100,
+        unit="ms",
+    ),
+    Goal(
+        "hosted-round-trip",
+        "hosted bot's decision round trip vs the same bot dialling in over TCP (issue #40)",
+        "not measured",
+        "≤ 1.1x",
+        lambda r: r <= 1.1,
+    ),
+    Goal(
+        "hosted-many",
+        "50 hosted bots in concurrent matches: arbiter decisions/s vs 50 dial-in bots (#40)",
+        "not measured",
+        "≥ 0.9x",
+        lambda r: r >= 0.9,
+    ),
+    Goal(
         "arbiter-throughput",
         "arbiter decisions/s, 16 matches, every move durable, vs echo at 16 streams",
         "0.119x",

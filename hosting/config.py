@@ -42,6 +42,12 @@ class RunnerSettings(Settings):
     runner_max_running: int = Field(
         default=64, ge=1, description="Hosted bots this runner runs at once."
     )
+    runner_arbiter_socket: str | None = Field(
+        default=None,
+        description="The arbiter's Unix socket on this machine (its PREMIERE_ARBITER_SOCKET),"
+        " mounted into every sandbox; unset, each hosted bot gets a relay of its own to"
+        " arbiter_target (an arbiter on any machine).",
+    )
     runner_backoff_s: float = Field(
         default=2.0,
         gt=0,

@@ -53,6 +53,7 @@ log = logging.getLogger("premiere.runner")
 LINE_CHARS = 1000
 CRASHES = 5
 CRASH_WINDOW_S = 300.0
+RETIRED = "retired (removed, or disabled)"
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,9 @@ class RunnerConfig:
     log_kb: int = 256
     max_running: int = 64
     uid_base: int = 300_000
+    arbiter_socket: Path | None = None
+    """The arbiter's Unix socket on this machine (PREMIERE_ARBITER_SOCKET): mounted into each
+    sandbox as is; without it, each bot gets a relay of its own to ``arbiter``."""
     backoff_s: float = 2.0
     """The first restart's delay after an exit; it doubles with each exit (at most a minute)."""
     node_packages: Path | None = None
@@ -79,7 +83,7 @@ class Running:
     name: str
     slot: str
     process: asyncio.subprocess.Process
-    relay: Relay
+    relay: Relay | None
     started: float
     uid: int | None
     last_work: float
@@ -145,7 +149,7 @@ class Runner:
         for bot_id in list(self.running):
             running = self.running[bot_id]
             if bot_id in retired:
-                await self.stop(bot_id, "retired (removed, or disabled)")
+                await self.stop(bot_id, RETIRED)
             elif bot_id in wanted:
                 running.last_work = now
             elif now - running.last_work > self.config.idle_s:
@@ -160,6 +164,13 @@ class Runner:
                 break
             await self.start(row)
         await asyncio.to_thread(self._report_usage)
+
+    def _retired(self, bot_id: int) -> bool:
+        with psycopg.connect(self.config.database_url) as conn:
+            row = conn.execute(
+                "SELECT retired FROM hosted_versions WHERE bot_id = %s", (bot_id,)
+            ).fetchone()
+        return row is None or bool(row[0])
 
     def _work(self) -> tuple[dict[int, dict[str, Any]], set[int]]:
         with psycopg.connect(self.config.database_url, row_factory=dict_row) as conn:
@@ -226,8 +237,11 @@ class Runner:
         sockets.mkdir(parents=True, exist_ok=True)
         os.chmod(self.config.work / "sockets", 0o711)
         os.chmod(sockets, 0o711)
-        relay = Relay(sockets / "arbiter.sock", *_host_port(self.config.arbiter))
-        await relay.start(uid)
+        direct = self.config.arbiter_socket
+        relay = None
+        if direct is None or not direct.is_socket():
+            relay = Relay(sockets / "arbiter.sock", *_host_port(self.config.arbiter))
+            await relay.start(uid)
         launch = Launch(
             bot_id=bot_id,
             name=name,
@@ -240,6 +254,7 @@ class Runner:
             limits=limits,
             runtime=self.runtime,
             uid=uid,
+            arbiter_socket=direct if relay is None else None,
         )
         procs = self.cgroups.make(slot, limits) if self.cgroups.available else []
         argv = [
@@ -292,7 +307,8 @@ class Runner:
         if self.cgroups.available:
             await asyncio.sleep(0.05)
             self.cgroups.remove(running.slot)
-        await running.relay.close()
+        if running.relay is not None:
+            await running.relay.close()
         for task in running.readers:
             if task is not asyncio.current_task():
                 task.cancel()
@@ -307,6 +323,11 @@ class Runner:
             return  # stopped on purpose
         self.running.pop(running.bot_id, None)
         await self._end(running)
+        if await asyncio.to_thread(self._retired, running.bot_id):
+            # The arbiter closed its stream when it was retired, and it exited: not a crash.
+            await self.log_line(running.bot_id, "runner", f"stopped: {RETIRED}")
+            log.info("runner: stopped %s: %s", running.name, RETIRED)
+            return
         history = self.history.setdefault(running.bot_id, History())
         now = time.monotonic()
         history.exits = [t for t in history.exits if now - t < CRASH_WINDOW_S] + [now]

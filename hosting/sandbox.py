@@ -118,6 +118,9 @@ class Launch:
     runtime: Runtime
     uid: int | None = None
     """The host user the sandbox runs as (root only); None: the runner's own."""
+    arbiter_socket: Path | None = None
+    """The arbiter's own Unix socket on this machine, mounted at SANDBOX_SOCKET instead of
+    ``socket_dir`` (no relay in between)."""
 
 
 @dataclass(frozen=True)
@@ -236,9 +239,11 @@ def bwrap_argv(
         "--ro-bind",
         str(launch.bundle),
         BOT_DIR,
-        "--ro-bind",
-        str(launch.socket_dir),
-        str(Path(SANDBOX_SOCKET).parent),
+        *(
+            ["--ro-bind", str(launch.arbiter_socket), SANDBOX_SOCKET]
+            if launch.arbiter_socket is not None
+            else ["--ro-bind", str(launch.socket_dir), str(Path(SANDBOX_SOCKET).parent)]
+        ),
         "--remount-ro",
         "/",
         "--chdir",

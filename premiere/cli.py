@@ -205,6 +205,9 @@ def runner(target: str | None) -> None:
             log_kb=settings.hosted_log_kb,
             max_running=settings.runner_max_running,
             backoff_s=settings.runner_backoff_s,
+            arbiter_socket=(
+                Path(settings.runner_arbiter_socket) if settings.runner_arbiter_socket else None
+            ),
             node_packages=Path(modules),
         )
     )

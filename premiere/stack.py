@@ -135,6 +135,11 @@ class Stack:
         if self.hosting is None:
             self.env.setdefault("PREMIERE_HOSTED", "true")
             self.env.setdefault("PREMIERE_RUNNER_WORK", str(self.folder / "runner"))
+            # One machine: hosted bots reach the arbiter's own socket, with no relay between.
+            self.env.setdefault("PREMIERE_ARBITER_SOCKET", str(self.folder / "arbiter.sock"))
+            self.env.setdefault(
+                "PREMIERE_RUNNER_ARBITER_SOCKET", self.env["PREMIERE_ARBITER_SOCKET"]
+            )
             services.append(("runner", ["runner"]))
         for name, args in services:
             log = (logs / f"{name}.log").open("ab")

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
+from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -110,11 +112,19 @@ async def serve(settings: ArbiterSettings, stop: asyncio.Event | None = None) ->
     port = add_port(server, settings.arbiter_address, settings)
     if port == 0:
         raise SystemExit(f"cannot bind {settings.arbiter_address}")
+    if settings.arbiter_socket:
+        socket = Path(settings.arbiter_socket)
+        socket.unlink(missing_ok=True)
+        if server.add_insecure_port(f"unix:{socket}") == 0:
+            raise SystemExit(f"cannot bind unix:{socket}")
     if not settings.operator_token:
         log.warning("no PREMIERE_OPERATOR_TOKEN: nobody can create matches over the network")
     host = metrics_host(settings)
     start_http_server(settings.arbiter_metrics_port, addr=host)
     await server.start()
+    if settings.arbiter_socket:
+        # Hosted bots connect as their own unprivileged users; their token is what counts.
+        os.chmod(settings.arbiter_socket, 0o666)
     for name in ("", *SERVICES):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     log.info(

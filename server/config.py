@@ -133,6 +133,12 @@ class ArbiterSettings(Settings):
         " runner (`premiere runner`) runs them; `premiere up` does when the machine has a"
         " sandbox (bubblewrap or gVisor's runsc).",
     )
+    arbiter_socket: str | None = Field(
+        default=None,
+        description="Also serve gRPC, in plaintext, on this Unix socket (made readable and"
+        " writable by every local user), for hosted bots on this machine: the runner mounts it"
+        " into their sandboxes (PREMIERE_RUNNER_ARBITER_SOCKET) instead of relaying.",
+    )
     bundle_max_mb: int = Field(
         default=32, ge=1, le=1024, description="Largest bundle archive an upload may send."
     )

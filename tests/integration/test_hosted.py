@@ -214,11 +214,21 @@ class Crash(Bot):
 """
 
 
+SOCKETS = Path(tempfile.mkdtemp(prefix="premiere-arbiter-socket-"))
+SOCKETS.chmod(0o755)
+
+
 @pytest.mark.parametrize(
     # Every hosted bot reaches the arbiter from the runner's address: the per-address stream
     # cap must not count them together (here one stream an address: three bots play at once).
+    # The sandboxes mount the arbiter's own socket here (the first test relays over TCP).
     "arena",
-    [{"PREMIERE_MAX_STREAMS_PER_PEER": "1"}],
+    [
+        {
+            "PREMIERE_MAX_STREAMS_PER_PEER": "1",
+            "PREMIERE_ARBITER_SOCKET": str(SOCKETS / "arbiter.sock"),
+        }
+    ],
     indirect=True,
 )
 def test_hostile_hosted_bots_leave_the_runner_and_other_matches_unharmed(
@@ -230,6 +240,7 @@ def test_hostile_hosted_bots_leave_the_runner_and_other_matches_unharmed(
         PREMIERE_RUNNER_BACKOFF_S="0.2",
         PREMIERE_RUNNER_IDLE_S="900",
         PREMIERE_HOSTED_LOG_KB="64",
+        PREMIERE_RUNNER_ARBITER_SOCKET=str(SOCKETS / "arbiter.sock"),
     )
     home = tmp_path / "home"
     try:
@@ -280,6 +291,10 @@ def test_hostile_hosted_bots_leave_the_runner_and_other_matches_unharmed(
         )[0]
         assert kept["lines"] <= 64 * 1024 // 200 + 5, kept
         assert kept["longest"] <= 1000 and kept["noted"], kept
+        assert (
+            "connected to unix:/run/premiere/arbiter.sock"
+            in author(arena, home, "bots", "logs", "honest").stdout
+        )
         assert runner.alive()
 
         # A removed bot's process ends within seconds, even with work and warm.
