@@ -26,6 +26,7 @@ MODULES = (
     "bench.arbiter",
     "bench.arbiters",
     "bench.league",
+    "bench.hosting",
     "bench.search",
 )
 QUICK_MODULES = ("bench.playouts", "bench.engines", "bench.inner", "bench.arbiter", "bench.league")
@@ -69,7 +70,7 @@ def main() -> None:
         every.extend(rows)
         sections.append(_section(name, rows))
         print(sections[-1])
-    goals = "## Goals (issues #28 and #29) in this run\n\n" + "\n".join(table(every))
+    goals = "## Goals (issues #28, #29 and #40) in this run\n\n" + "\n".join(table(every))
     print(goals)
     header = (
         "# Benchmarks\n\n"

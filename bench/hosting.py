@@ -9,8 +9,8 @@ without it, in the same run.
 - **Decision round trip**: the arbiter's decision p50 (its own histogram) for matches whose
   every seat is the hosted example bot, run by ``premiere runner``, against the same matches
   played by the same bot connected over TCP with ``premiere-bot run``.
-- **Memory per warm hosted bot**: the sandbox's cgroup memory once connected and idle, against
-  the resident memory of the same bot run without a sandbox.
+- **Memory per warm hosted bot**: the resident memory of every process of the sandbox
+  (bubblewrap and the bot) once connected and idle, against the same bot run without one.
 - **Many hosted bots at once**: N hosted bots (50; 4 in the quick mode), each seated in its own
   3-player Magic Trick match against two random built-ins, all at once, warm; every match must
   finish; the arbiter's decisions per second against the same matches with N dial-in bots.
@@ -141,14 +141,7 @@ def measure_start() -> dict[str, float]:
                     answered = _first_decision(gateway, holder["loop"], bot_gateway_pb2)
                     (sandboxed if inside else bare).append(answered - started)
                     time.sleep(0.3)
-                    if inside and cgroups.available:
-                        usage = (
-                            cgroups.ROOT / "memory" / cgroups.NAME / slot / "memory.usage_in_bytes"
-                        )
-                        if usage.exists():
-                            memory.append(int(usage.read_text()) / 2**20)
-                    if not inside:
-                        plain_rss.append(_rss_mb(process.pid))
+                    (memory if inside else plain_rss).append(_rss_mb(process.pid))
                 finally:
                     os.killpg(process.pid, 9)
                     process.wait(10)
@@ -163,7 +156,7 @@ def measure_start() -> dict[str, float]:
             "plain_ms": statistics.median(bare) * 1000,
             "bwrap_true_ms": bwrapped,
             "true_ms": direct,
-            "memory_mb": statistics.median(memory) if memory else 0.0,
+            "memory_mb": statistics.median(memory),
             "plain_rss_mb": statistics.median(plain_rss),
         }
     finally:
@@ -422,7 +415,7 @@ def run() -> list[Row]:
             goal="hosted-round-trip",
         ),
         row(
-            "memory of a warm hosted bot (its cgroup)",
+            "memory of a warm hosted bot (resident, every process of its sandbox)",
             start["memory_mb"],
             "MiB",
             "resident memory of the same bot without a sandbox",
