@@ -168,7 +168,12 @@ def arbiter(address: str | None, metrics_port: int | None, no_migrate: bool) -> 
 
 @main.command()
 @click.option("--arbiter", "target", help="host:port of the arbiter (PREMIERE_ARBITER_TARGET).")
-def runner(target: str | None) -> None:
+@click.option(
+    "--backend",
+    type=click.Choice(["bwrap", "kubernetes"]),
+    help="bwrap: a sandbox on this machine; kubernetes: a Pod per bot (PREMIERE_RUNNER_BACKEND).",
+)
+def runner(target: str | None, backend: str | None) -> None:
     """Run hosted bots in their sandboxes until SIGTERM or Ctrl-C (docs/hosting.md)."""
     import logging
 
@@ -178,6 +183,13 @@ def runner(target: str | None) -> None:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     settings = RunnerSettings()
+    if (backend or settings.runner_backend) == "kubernetes":
+        # hosting/pods.py's KubernetesBackend is ready; hosting/runner.py does not take a
+        # backend yet (docs/operations.md, "Hosted bots on Kubernetes").
+        raise click.ClickException(
+            "the kubernetes backend is built (hosting/pods.py) but the runner loop cannot use it"
+            " yet: run the runner with --backend bwrap until hosting/runner.py takes a backend"
+        )
     try:
         bwrap = detect(settings.runner_bwrap)
     except Unavailable as error:
@@ -206,6 +218,29 @@ def runner(target: str | None) -> None:
             max_running=settings.runner_max_running,
             node_packages=Path(modules),
         )
+    )
+
+
+@main.command("fetch-bundle")
+@click.argument("url")
+@click.argument("sha256")
+@click.argument("target", type=click.Path(file_okay=False, path_type=Path))
+def fetch_bundle(url: str, sha256: str, target: Path) -> None:
+    """Fetch bundle SHA256 from the runner at URL and unpack it into the empty folder TARGET
+    (a hosted Pod's init container; the key is in $BUNDLE_FETCH_KEY)."""
+    from hosting.fetch import KEY_ENV, fetch
+    from premiere_wire.bundle import BundleError
+
+    key = os.environ.get(KEY_ENV)
+    if not key:
+        raise click.ClickException(f"{KEY_ENV} is not set: the runner puts the fetch key there")
+    try:
+        checked = fetch(url, sha256, key, target)
+    except BundleError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(
+        f"unpacked {checked.manifest.name} ({sha256[:12]}): {checked.files} files,"
+        f" {checked.unpacked} bytes"
     )
 
 
