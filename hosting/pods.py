@@ -407,9 +407,10 @@ class KubernetesBackend:
         token: str,
         limits: Limits,
     ) -> PodRun:
-        key = self.grants.grant(sha256)
+        bot_command(language, entry)
         arbiter = await asyncio.to_thread(resolve, self.arbiter_target)
         config = replace(self.config, arbiter=arbiter)
+        key = self.grants.grant(sha256)
         launch = PodLaunch(bot_id, name, language, entry, games, sha256, token, key, limits)
         pod, secret = manifests(launch, config)
         run = PodRun(pod["metadata"]["name"], key, bot_id)

@@ -183,42 +183,48 @@ def runner(target: str | None, backend: str | None) -> None:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     settings = RunnerSettings()
-    if (backend or settings.runner_backend) == "kubernetes":
-        # hosting/pods.py's KubernetesBackend is ready; hosting/runner.py does not take a
-        # backend yet (docs/operations.md, "Hosted bots on Kubernetes").
-        raise click.ClickException(
-            "the kubernetes backend is built (hosting/pods.py) but the runner loop cannot use it"
-            " yet: run the runner with --backend bwrap until hosting/runner.py takes a backend"
-        )
-    try:
-        bwrap = detect(settings.runner_bwrap)
-    except Unavailable as error:
-        raise click.ClickException(str(error)) from None
+    kubernetes = (backend or settings.runner_backend) == "kubernetes"
+    bwrap = ""
+    if not kubernetes:
+        try:
+            bwrap = detect(settings.runner_bwrap)
+        except Unavailable as error:
+            raise click.ClickException(str(error)) from None
     modules = settings.runner_node_modules or str(
         Path(__file__).resolve().parents[1] / "clients" / "node" / "node_modules"
     )
-    serve(
-        RunnerConfig(
-            database_url=settings.database_url,
-            arbiter=target or settings.arbiter_target,
-            work=settings.work_path(),
-            bwrap=bwrap,
-            pool=Pool(
-                name=settings.runner_pool,
-                cpus=settings.runner_cpus,
-                memory_mb=settings.runner_memory_mb,
-                processes=settings.runner_processes,
-                open_files=settings.runner_open_files,
-                scratch_mb=settings.runner_scratch_mb,
-                max_matches=settings.runner_max_matches,
-            ),
-            poll_s=settings.runner_poll_s,
-            idle_s=settings.runner_idle_s,
-            log_kb=settings.hosted_log_kb,
-            max_running=settings.runner_max_running,
-            node_packages=Path(modules),
-        )
+    config = RunnerConfig(
+        database_url=settings.database_url,
+        arbiter=target or settings.arbiter_target,
+        work=settings.work_path(),
+        bwrap=bwrap,
+        pool=Pool(
+            name=settings.runner_pool,
+            cpus=settings.runner_cpus,
+            memory_mb=settings.runner_memory_mb,
+            processes=settings.runner_processes,
+            open_files=settings.runner_open_files,
+            scratch_mb=settings.runner_scratch_mb,
+            max_matches=settings.runner_max_matches,
+        ),
+        poll_s=settings.runner_poll_s,
+        idle_s=settings.runner_idle_s,
+        log_kb=settings.hosted_log_kb,
+        max_running=settings.runner_max_running,
+        node_packages=Path(modules),
     )
+    if kubernetes:
+        from importlib.util import find_spec
+
+        if find_spec("kubernetes") is None:
+            raise click.ClickException(
+                "the kubernetes backend needs the k8s extra: pip install 'premiere[k8s]'"
+            )
+        from hosting import pod_runner
+
+        pod_runner.serve(config, pod_runner.backend_from_settings(settings, config.arbiter))
+        return
+    serve(config)
 
 
 @main.command("fetch-bundle")
