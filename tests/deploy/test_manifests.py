@@ -50,6 +50,7 @@ PROCESSES = {
     ("beat",): "beat",
     ("ladder",): "ladder",
     ("db", "upgrade"): "db upgrade",
+    ("runner",): "runner",
 }
 # Variables each process cannot do without in a deployment (the defaults point at 127.0.0.1).
 REQUIRED_ENV = {
@@ -58,6 +59,7 @@ REQUIRED_ENV = {
     "beat": {"PREMIERE_REDIS_URL"},
     "ladder": {"PREMIERE_DATABASE_URL"},
     "db upgrade": {"PREMIERE_DATABASE_URL"},
+    "runner": {"PREMIERE_DATABASE_URL", "PREMIERE_ARBITER_TARGET"},
 }
 # CLI options that override a setting (premiere/cli.py): process -> {param: settings field}.
 FLAG_FIELDS = {
@@ -68,6 +70,7 @@ FLAG_FIELDS = {
         "http_address": "http_address",
         "interval": "rate_interval_s",
     },
+    "runner": {"target": "arbiter_target", "backend": "runner_backend"},
 }
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 METRIC_MODULES = ("server/metrics.py", "workers/metrics.py", "ladder/metrics.py")
@@ -273,6 +276,7 @@ class Container:
         return {
             "arbiter": [self.settings.arbiter_address],
             "ladder": [self.ladder.grpc_address, self.ladder.http_address],
+            "runner": [self.settings.runner_fetch_address],
         }.get(self.process, [])
 
 
@@ -650,20 +654,35 @@ KINDS = {
     ("batch/v1", "Job"),
     ("autoscaling/v2", "HorizontalPodAutoscaler"),
     ("policy/v1", "PodDisruptionBudget"),
+    ("v1", "ServiceAccount"),
+    ("v1", "ResourceQuota"),
+    ("networking.k8s.io/v1", "NetworkPolicy"),
+    ("rbac.authorization.k8s.io/v1", "Role"),
+    ("rbac.authorization.k8s.io/v1", "RoleBinding"),
+    ("rbac.authorization.k8s.io/v1", "ClusterRole"),
+    ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"),
 }
+CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding"}
+# What may live beside hosted bots' Pods: their fences and the runner's rights there.
+HOSTED_NAMESPACE_KINDS = {"NetworkPolicy", "ResourceQuota", "Role", "RoleBinding"}
 
 
 def test_k8s_files_parse_and_are_all_applied() -> None:
     kustomization = load_yaml(K8S / "kustomization.yaml")
     assert sorted(kustomization["resources"]) == [path.name for path in k8s_files()]
     namespaces = [obj["metadata"]["name"] for obj in k8s("Namespace")]
-    assert namespaces == ["premiere"]
+    assert namespaces == ["premiere", "premiere-bots"]
     for obj in k8s_objects():
         where = f"{obj['_file']}: {obj['kind']}"
         assert (obj["apiVersion"], obj["kind"]) in KINDS, where
         assert obj["metadata"]["name"], where
-        if obj["kind"] != "Namespace":
-            assert obj["metadata"].get("namespace") == "premiere", where
+        namespace = obj["metadata"].get("namespace")
+        if obj["kind"] in CLUSTER_SCOPED:
+            assert namespace is None, where
+        elif obj["kind"] in HOSTED_NAMESPACE_KINDS and namespace == "premiere-bots":
+            continue
+        else:
+            assert namespace == "premiere", where
 
 
 def test_kubectl_kustomize_renders_the_manifests() -> None:
@@ -740,6 +759,7 @@ def test_k8s_runs_every_process() -> None:
         "worker": "worker",
         "beat": "beat",
         "ladder": "ladder",
+        "runner": "runner",
     }
     for container, _, _ in k8s_containers().values():
         check_container(container)
