@@ -36,6 +36,7 @@ from ladder.config import LadderSettings
 from premiere.cli import main
 from tests.deploy import envtable
 from tests.deploy.envtable import ServiceSettings
+from tests.deploy.k8smodels import load as load_model
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -925,6 +926,129 @@ def test_k8s_replicas_strategies_and_autoscaling() -> None:
     assert metric["resource"]["target"]["type"] == "Utilization"
     job = k8s_one("Job", "premiere-migrate")
     assert pod_spec(job)["restartPolicy"] in ("OnFailure", "Never")
+
+
+def test_k8s_objects_fit_the_kubernetes_schemas() -> None:
+    """Each object read into the official client's model: required fields, types, and no
+    field the API does not have."""
+    for obj in [*k8s_objects(), *k8s_example_secrets()]:
+        load_model(obj, f"{obj.get('_file', 'examples/secret.yaml')}: {obj['kind']}")
+
+
+# The Kubernetes client calls hosting/pods.py makes -> the (API group, resource, verb) each needs.
+CLIENT_CALLS = {
+    "create_namespaced_pod": ("", "pods", "create"),
+    "read_namespaced_pod": ("", "pods", "get"),
+    "delete_namespaced_pod": ("", "pods", "delete"),
+    "delete_collection_namespaced_pod": ("", "pods", "deletecollection"),
+    "read_namespaced_pod_log": ("", "pods/log", "get"),
+    "create_namespaced_secret": ("", "secrets", "create"),
+    "delete_namespaced_secret": ("", "secrets", "delete"),
+    "delete_collection_namespaced_secret": ("", "secrets", "deletecollection"),
+    "read_runtime_class": ("node.k8s.io", "runtimeclasses", "get"),
+}
+
+
+def granted(role: dict[str, Any]) -> set[tuple[str, str, str]]:
+    return {
+        (group, resource, verb)
+        for rule in role["rules"]
+        for group in rule["apiGroups"]
+        for resource in rule["resources"]
+        for verb in rule["verbs"]
+    }
+
+
+def test_k8s_runner_may_do_what_it_calls_and_no_more() -> None:
+    source = (ROOT / "hosting" / "pods.py").read_text()
+    called = set(re.findall(r"(?:self\.core|Api\(self\.api\))\.(\w+)", source))
+    assert "create_namespaced_pod" in called and "read_runtime_class" in called
+    unknown = called - set(CLIENT_CALLS)
+    assert not unknown, f"hosting/pods.py calls {sorted(unknown)}: add them here and to the Role"
+    needed = {CLIENT_CALLS[name] for name in called}
+    role = k8s_one("Role", "runner")
+    assert role["metadata"]["namespace"] == "premiere-bots"
+    cluster = k8s_one("ClusterRole", "premiere-runner-runtimeclass")
+    assert granted(role) | granted(cluster) == needed
+    assert granted(cluster) == {("node.k8s.io", "runtimeclasses", "get")}
+    (rule,) = cluster["rules"]
+    assert rule["resourceNames"] == ["gvisor"], "one object, not every RuntimeClass"
+    for obj in (role, cluster):
+        for rule in obj["rules"]:
+            assert "*" not in [*rule["verbs"], *rule["resources"], *rule["apiGroups"]]
+    assert not {verb for _, resource, verb in granted(role) if resource == "secrets"} & {
+        "get",
+        "list",
+        "watch",
+    }, "the runner never reads a Secret back"
+    runner = k8s_one("Deployment", "runner")
+    account = pod_spec(runner)["serviceAccountName"]
+    k8s_one("ServiceAccount", account)
+    for binding, target in (
+        (k8s_one("RoleBinding", "runner"), role),
+        (k8s_one("ClusterRoleBinding", "premiere-runner-runtimeclass"), cluster),
+    ):
+        assert binding["roleRef"]["kind"] == target["kind"]
+        assert binding["roleRef"]["name"] == target["metadata"]["name"]
+        assert binding["subjects"] == [
+            {"kind": "ServiceAccount", "name": account, "namespace": "premiere"}
+        ]
+        assert binding["metadata"].get("namespace") == target["metadata"].get("namespace")
+    others = [obj for obj in workloads() if obj is not runner]
+    assert all("serviceAccountName" not in pod_spec(obj) for obj in others)
+
+
+def test_k8s_runner_starts_hosted_pods_where_the_fences_are() -> None:
+    from hosting.fetch import FETCH_PORT
+    from hosting.pods import LABELS
+
+    container, spec, runner = k8s_containers()["runner"]
+    assert container.invocation.params["backend"] == "kubernetes"
+    assert runner["spec"]["replicas"] == 1, "two runners would start the same bots twice"
+    assert runner["spec"]["strategy"]["type"] == "Recreate"
+    settings = container.settings
+    assert settings.runner_image == spec["image"], "hosted Pods run the runner's own image"
+    namespace = k8s_one("Namespace", settings.runner_namespace)
+    assert namespace["metadata"]["labels"]["pod-security.kubernetes.io/enforce"] == "restricted"
+    assert k8s_one("Role", "runner")["metadata"]["namespace"] == settings.runner_namespace
+    fetch_port = host_port(settings.runner_fetch_address)[1]
+    assert fetch_port == FETCH_PORT == container_port(runner, "fetch")
+    arbiter_host, arbiter_port = host_port(settings.arbiter_target)
+    assert service_workload(k8s_one("Service", arbiter_host))["metadata"]["name"] == "arbiter"
+    assert k8s_containers()["arbiter"][0].settings.hosted, "the arbiters take uploads"
+
+    policies = {obj["metadata"]["name"]: obj for obj in k8s("NetworkPolicy")}
+    assert all(p["metadata"]["namespace"] == settings.runner_namespace for p in policies.values())
+    deny = policies["default-deny"]["spec"]
+    assert deny["podSelector"] == {} and sorted(deny["policyTypes"]) == ["Egress", "Ingress"]
+    assert "ingress" not in deny and "egress" not in deny
+    hosted = policies["hosted-bot"]["spec"]
+    assert hosted["podSelector"]["matchLabels"] == LABELS
+    assert sorted(hosted["policyTypes"]) == ["Egress", "Ingress"]
+    assert hosted.get("ingress", []) == [], "nothing reaches a hosted bot"
+    reached = []
+    for rule in hosted["egress"]:
+        (peer,) = rule["to"]
+        assert set(peer) == {"namespaceSelector", "podSelector"}, "pods, never an ipBlock"
+        assert peer["namespaceSelector"]["matchLabels"] == {
+            "kubernetes.io/metadata.name": "premiere"
+        }
+        (workload,) = [
+            obj
+            for obj in workloads()
+            if labels_match(
+                peer["podSelector"]["matchLabels"], obj["spec"]["template"]["metadata"]["labels"]
+            )
+        ]
+        ports = [(item["protocol"], item["port"]) for item in rule["ports"]]
+        reached.append((workload["metadata"]["name"], ports))
+    assert sorted(reached) == [
+        ("arbiter", [("TCP", service_port(arbiter_host, arbiter_port))]),
+        ("runner", [("TCP", fetch_port)]),
+    ], "hosted Pods reach the arbiter and their runner only: no DNS, no database"
+    quota = k8s_one("ResourceQuota", "hosted-bots")
+    assert quota["metadata"]["namespace"] == settings.runner_namespace
+    assert int(quota["spec"]["hard"]["pods"]) == settings.runner_max_running
 
 
 # --- images ---------------------------------------------------------------------------------
