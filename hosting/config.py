@@ -67,7 +67,7 @@ class RunnerSettings(Settings):
     runner_gvisor: Literal["auto", "on", "off"] = Field(
         default="auto",
         description="Kubernetes: run hosted Pods with the gvisor RuntimeClass: auto (when the"
-        " cluster has it), on (always: Pods wait rather than run without it) or off.",
+        " cluster has it), on (always: without it the cluster refuses them) or off.",
     )
     runner_pod_uid: int = Field(
         default=65534, ge=1, description="Kubernetes: the user id hosted Pods run as."

@@ -33,6 +33,7 @@ import logging
 import re
 import secrets
 import socket
+import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -66,6 +67,8 @@ FETCH_MEMORY_MB = 256
 """The init container's memory: Python and one archive (capped at 32 MiB by default) in it."""
 LOG_MB = 16
 """Room counted for the container's log files in its ephemeral-storage."""
+BACKLOG = 1000
+"""Output lines held for the runner at most; more are dropped (the runner keeps 50 a second)."""
 _DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
 
 
@@ -455,11 +458,22 @@ class KubernetesBackend:
     async def lines(self, run: PodRun, limit: int = 4000) -> AsyncIterator[str]:
         """The bot container's output (stdout and stderr together, as the kubelet keeps it),
         a line at a time, each cut at ``limit`` characters; from when the container starts
-        until it ends."""
+        until it ends. The stream is read in a thread; lines beyond ``BACKLOG`` not yet taken
+        are dropped there, so a flood never grows this process, and the thread stops at its
+        next chunk once the consumer is gone."""
         from kubernetes.client.exceptions import ApiException
 
-        queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1000)
+        queue: asyncio.Queue[str | None] = asyncio.Queue()
         loop = asyncio.get_running_loop()
+        gone = threading.Event()
+
+        def hand(item: str | None) -> None:
+            if item is None or queue.qsize() < BACKLOG:
+                queue.put_nowait(item)
+
+        def send(item: str | None) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                loop.call_soon_threadsafe(hand, item)
 
         def follow() -> None:
             try:
@@ -472,26 +486,29 @@ class KubernetesBackend:
                 )
                 pending = b""
                 for chunk in response.stream(4096):
+                    if gone.is_set():
+                        return
                     pending += chunk
                     *done, pending = pending.split(b"\n")
                     for raw in done:
-                        text = raw[:limit].decode(errors="replace")
-                        asyncio.run_coroutine_threadsafe(queue.put(text), loop).result()
+                        send(raw[:limit].decode(errors="replace"))
                     pending = pending[: limit * 2]
                 if pending:
-                    text = pending[:limit].decode(errors="replace")
-                    asyncio.run_coroutine_threadsafe(queue.put(text), loop).result()
+                    send(pending[:limit].decode(errors="replace"))
             finally:
-                asyncio.run_coroutine_threadsafe(queue.put(None), loop).result()
+                send(None)
 
-        while True:
-            try:
+        try:
+            while True:
                 task = asyncio.create_task(asyncio.to_thread(follow))
                 while (line := await queue.get()) is not None:
                     yield line
-                await task
-                return
-            except ApiException as error:
-                if error.status != 400:  # 400: the container is still waiting to start
-                    raise
+                try:
+                    await task
+                    return
+                except ApiException as error:
+                    if error.status != 400:  # 400: the container is still waiting to start
+                        raise
                 await asyncio.sleep(1.0)
+        finally:
+            gone.set()
