@@ -1,10 +1,12 @@
 """``premiere runner --backend kubernetes`` against a real database and a real bundle server,
 with the Kubernetes API server played by ``FakeCluster`` (no cluster here).
 
-The fake keeps Pods and Secrets as the API would and acts as a kubelet for the init
-container only: it runs ``hosting.fetch.fetch`` with the command and key the Pod and its
-Secret carry, against the runner's real bundle server serving the uploaded bundle from
-PostgreSQL. The bot's container is not run; the test says what it prints and how it ends.
+The fake keeps Pods and Secrets as the API would and acts as a kubelet: it runs the init
+container's fetch (``hosting.fetch.fetch``) with the command and key the Pod and its Secret
+carry, against the runner's real bundle server serving the uploaded bundle from PostgreSQL;
+then either says what the bot prints and how it ends, or (``run_bots``) runs the bot
+container's own command, from the fetched bundle, with the Pod's environment (its token
+resolved from the Secret) against a real arbiter.
 Everything of the runner (tokens, logs, events, crash back-off, idle stops, clean-up) and of
 ``KubernetesBackend`` (manifests, create, wait, log stream, delete) is the real code.
 """
@@ -13,6 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import os
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -32,7 +37,7 @@ from premiere_wire.bundle import BundleError, Caps, pack
 from server import accounts
 from server.bundles import bundle_data, store
 from server.store import hash_token
-from tests.integration.services import free_port
+from tests.integration.services import Arbiter, free_port
 
 
 class LogStream:
@@ -57,8 +62,10 @@ class FakeCluster:
     """The API server's bookkeeping for Pods and Secrets, and a kubelet that runs each Pod's
     init container (the bundle fetch) for real."""
 
-    def __init__(self, scratch: Path) -> None:
+    def __init__(self, scratch: Path, run_bots: bool = False) -> None:
         self.scratch = scratch
+        self.run_bots = run_bots
+        self.processes: dict[str, subprocess.Popen[bytes]] = {}
         self.pods: dict[str, dict[str, Any]] = {}
         self.secrets: dict[str, dict[str, Any]] = {}
         self.output: dict[str, list[bytes]] = {}
@@ -99,8 +106,36 @@ class FakeCluster:
             }
             return
         self.fetched[name] = target
-        self.output[name] = list(self.say)
         pod["status"] = {"phase": "Running"}
+        if not self.run_bots:
+            self.output[name] = list(self.say)
+            return
+        self._run_bot(name, pod, target)
+
+    def _run_bot(self, name: str, pod: dict[str, Any], bundle: Path) -> None:
+        (bot,) = pod["spec"]["containers"]
+        env = {"PATH": os.environ["PATH"]}
+        for item in bot["env"]:
+            if "value" in item:
+                env[item["name"]] = item["value"]
+            else:
+                ref = item["valueFrom"]["secretKeyRef"]
+                env[item["name"]] = self.secrets[ref["name"]]["stringData"][ref["key"]]
+        command = list(bot["command"])
+        if command[0] == "python":
+            command[0] = sys.executable  # the image's python: here, the test's
+        assert bot["workingDir"] == "/bot"
+        process = subprocess.Popen(
+            command, cwd=bundle, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
+        self.processes[name] = process
+        self.output[name] = []
+        assert process.stdout is not None
+        for line in process.stdout:
+            self.output[name].append(line)
+        code = process.wait()
+        if name in self.pods:
+            self.end(name, code, "Completed" if code == 0 else "Error")
 
     def end(self, name: str, code: int, reason: str) -> None:
         self.pods[name]["status"] = {
@@ -126,6 +161,9 @@ class FakeCluster:
         if self.pods.pop(name, None) is None:
             raise ApiException(status=404)
         self.deleted.append(name)
+        process = self.processes.pop(name, None)
+        if process is not None:
+            process.kill()
 
     def delete_namespaced_secret(self, name: str, namespace: str, **_: Any) -> None:
         if self.secrets.pop(name, None) is None:
@@ -169,12 +207,20 @@ class FakeClusterBackend(KubernetesBackend):
         await self.server.start()
 
 
+BOT_SOURCE = """from premiere_bot import Bot
+
+
+class MyBot(Bot):
+    max_matches = 20
+"""
+
+
 def upload(database_url: str, folder: Path, language: str, entry: str) -> int:
     folder.mkdir()
     (folder / "premiere-bot.toml").write_text(
         f'name = "podbot"\nlanguage = "{language}"\nentry = "{entry}"\ngames = ["magic-trick"]\n'
     )
-    (folder / "mybot.py").write_text("class MyBot:\n    pass\n")
+    (folder / "mybot.py").write_text(BOT_SOURCE)
     (folder / "bot.js").write_text("console.log('hi')\n")
     owner = f"alice{uuid.uuid4().hex[:6]}"
     accounts.create_account(database_url, owner, "open")
@@ -219,13 +265,14 @@ async def until(check: Any, timeout: float = 15.0) -> None:
         await asyncio.sleep(0.05)
 
 
-@pytest.fixture
-def setup(database_url: str, tmp_path: Path) -> tuple[FakeCluster, PodRunner]:
-    cluster = FakeCluster(tmp_path / "kubelet")
+def make_runner(
+    database_url: str, tmp_path: Path, arbiter: str = "127.0.0.1:50051", run_bots: bool = False
+) -> tuple[FakeCluster, PodRunner]:
+    cluster = FakeCluster(tmp_path / "kubelet", run_bots)
     port = free_port()
     config = PodConfig(
         image="premiere:0.1.0",
-        arbiter="127.0.0.1:50051",
+        arbiter=arbiter,
         fetch_url=f"http://127.0.0.1:{port}",
         runner="runner",
     )
@@ -233,7 +280,7 @@ def setup(database_url: str, tmp_path: Path) -> tuple[FakeCluster, PodRunner]:
     runner = PodRunner(
         RunnerConfig(
             database_url=database_url,
-            arbiter="127.0.0.1:50051",
+            arbiter=arbiter,
             work=tmp_path / "work",
             bwrap="",
             poll_s=0.05,
@@ -242,6 +289,11 @@ def setup(database_url: str, tmp_path: Path) -> tuple[FakeCluster, PodRunner]:
         backend,
     )
     return cluster, runner
+
+
+@pytest.fixture
+def setup(database_url: str, tmp_path: Path) -> tuple[FakeCluster, PodRunner]:
+    return make_runner(database_url, tmp_path)
 
 
 def test_a_hosted_version_with_work_runs_as_a_pod_and_is_cleaned_up(
@@ -272,7 +324,7 @@ def test_a_hosted_version_with_work_runs_as_a_pod_and_is_cleaned_up(
                 return name in cluster.fetched
 
             await until(fetched_from_the_database)
-            assert (cluster.fetched[name] / "mybot.py").read_text() == "class MyBot:\n    pass\n"
+            assert (cluster.fetched[name] / "mybot.py").read_text() == BOT_SOURCE
             assert len(runner.backend.grants) == 0, "the fetch key is spent"
 
             def logged() -> bool:
@@ -370,3 +422,44 @@ def test_leftovers_of_a_previous_run_are_deleted_at_start(
 
     asyncio.run(scenario())
     assert list(cluster.pods) == ["bot-2-theirs"] and cluster.secrets == {}
+
+
+def test_the_pods_bot_logs_in_to_a_real_arbiter_with_the_pods_environment(
+    arbiter: Arbiter, tmp_path: Path
+) -> None:
+    """The bot container's command, run from the fetched bundle with the Pod's environment
+    alone: it logs in with the Secret's token as the hosted version, and says the manifest's
+    games and the pool's cap on matches."""
+    database_url = arbiter.database_url
+    cluster, runner = make_runner(database_url, tmp_path, arbiter.address, run_bots=True)
+    bot_id = upload(database_url, tmp_path / "bundle", "python", "mybot:MyBot")
+    seat(database_url, bot_id)
+
+    async def scenario() -> None:
+        await runner.backend.open()
+        try:
+            await runner.tick()
+
+            def said_hello() -> bool:
+                found = rows(
+                    database_url,
+                    "SELECT games, max_matches FROM bots"
+                    " WHERE id = %s AND last_connected_at IS NOT NULL",
+                    bot_id,
+                )
+                return bool(found)
+
+            await until(said_hello, 30)
+            ((games, most),) = rows(
+                database_url, "SELECT games, max_matches FROM bots WHERE id = %s", bot_id
+            )
+            assert list(games) == ["magic-trick"]
+            assert most == 8, "the pool caps the class's 20 (PREMIERE_MAX_MATCHES)"
+            assert bot_id in runner.running, "still connected, still running"
+        finally:
+            for running in list(runner.running):
+                await runner.stop(running, "test over")
+            await runner.backend.close()
+
+    asyncio.run(scenario())
+    assert cluster.processes == {} and cluster.pods == {}
