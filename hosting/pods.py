@@ -330,8 +330,8 @@ class KubernetesBackend:
     """Starts, watches and stops hosted Pods in ``config.namespace`` with the official
     client, serving their bundles from this process (hosting/fetch.py).
 
-    ``gvisor``: "on" always asks for the gvisor RuntimeClass (a Pod without it fails to
-    schedule, never runs unsandboxed), "off" never, "auto" asks the RuntimeClass API once at
+    ``gvisor``: "on" always asks for the gvisor RuntimeClass (a cluster without it refuses
+    the Pods: nothing runs unsandboxed), "off" never, "auto" asks the RuntimeClass API once at
     ``open`` and uses it when the cluster has it."""
 
     def __init__(

@@ -699,6 +699,30 @@ def test_kubectl_kustomize_renders_the_manifests() -> None:
     )
 
 
+def test_hosted_pods_follow_the_image_the_operator_sets(tmp_path: Path) -> None:
+    """`kustomize edit set image` (docs/operations.md) renames the image everywhere, and the
+    runner's PREMIERE_RUNNER_IMAGE with it, so hosted Pods pull what the cluster can."""
+    kubectl = shutil.which("kubectl")
+    assert kubectl is not None, "kubectl is needed: scripts/prerequisites.sh installs it"
+    copy = tmp_path / "k8s"
+    shutil.copytree(K8S, copy)
+    with (copy / "kustomization.yaml").open("a") as stream:
+        stream.write("images:\n  - name: premiere\n    newName: registry.example.com/premiere\n")
+    result = subprocess.run(
+        [kubectl, "kustomize", str(copy)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    (runner,) = [
+        doc
+        for doc in yaml.safe_load_all(result.stdout)
+        if doc and doc["kind"] == "Deployment" and doc["metadata"]["name"] == "runner"
+    ]
+    (container,) = pod_spec(runner)["containers"]
+    assert container["image"].startswith("registry.example.com/premiere:")
+    env = {item["name"]: item.get("value") for item in container["env"]}
+    assert env["PREMIERE_RUNNER_IMAGE"] == container["image"]
+
+
 def pod_spec(obj: dict[str, Any]) -> dict[str, Any]:
     spec = obj["spec"]["template"]["spec"]
     assert isinstance(spec, dict)
