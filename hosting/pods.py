@@ -449,7 +449,13 @@ class KubernetesBackend:
             except ApiException as error:
                 if error.status == 404:
                     return PodExit(137, "deleted")
-                raise
+                log.warning("runner: reading Pod %s: %s; trying again", run.name, error.reason)
+                await asyncio.sleep(every_s * 5)
+                continue
+            except Exception as error:  # the API server unreachable: the Pod may still run
+                log.warning("runner: reading Pod %s: %s; trying again", run.name, error)
+                await asyncio.sleep(every_s * 5)
+                continue
             ended = exit_of(pod)
             if ended is not None:
                 return ended

@@ -33,6 +33,7 @@ from hosting.fetch import fetch
 from hosting.pod_runner import PodRunner
 from hosting.pods import BOT_ID_LABEL, KubernetesBackend, PodConfig
 from hosting.runner import RunnerConfig
+from hosting.sandbox import Limits
 from premiere_wire.bundle import BundleError, Caps, pack
 from server import accounts
 from server.bundles import bundle_data, store
@@ -66,6 +67,7 @@ class FakeCluster:
         self.scratch = scratch
         self.run_bots = run_bots
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
+        self.failing_reads = 0
         self.pods: dict[str, dict[str, Any]] = {}
         self.secrets: dict[str, dict[str, Any]] = {}
         self.output: dict[str, list[bytes]] = {}
@@ -144,6 +146,9 @@ class FakeCluster:
         }
 
     def read_namespaced_pod(self, name: str, namespace: str) -> dict[str, Any]:
+        if self.failing_reads > 0:
+            self.failing_reads -= 1
+            raise ApiException(status=500, reason="etcd is having a bad day")
         if name not in self.pods:
             raise ApiException(status=404)
         return copy.deepcopy(self.pods[name])
@@ -463,3 +468,42 @@ def test_the_pods_bot_logs_in_to_a_real_arbiter_with_the_pods_environment(
 
     asyncio.run(scenario())
     assert cluster.processes == {} and cluster.pods == {}
+
+
+def test_a_failing_api_server_does_not_end_a_running_pod(
+    database_url: str, setup: tuple[FakeCluster, PodRunner], tmp_path: Path
+) -> None:
+    cluster, runner = setup
+    bot_id = upload(database_url, tmp_path / "bundle", "python", "mybot:MyBot")
+    ((sha256,),) = rows(
+        database_url, "SELECT sha256 FROM hosted_versions WHERE bot_id = %s", bot_id
+    )
+    limits = Limits(
+        cpus=1.0,
+        memory_mb=256,
+        processes=64,
+        open_files=256,
+        scratch_mb=32,
+        max_matches=2,
+        file_mb=32,
+    )
+
+    async def scenario() -> None:
+        await runner.backend.open()
+        try:
+            pod = await runner.backend.start(
+                bot_id, "podbot", "python", "mybot:MyBot", (), sha256, "token", limits
+            )
+            cluster.failing_reads = 3
+            waiting = asyncio.create_task(runner.backend.wait(pod, every_s=0.01))
+            await asyncio.sleep(0.3)
+            assert not waiting.done() and cluster.failing_reads == 0
+            cluster.end(pod.name, 0, "Completed")
+            ended = await asyncio.wait_for(waiting, 5)
+            assert (ended.code, ended.reason) == (0, "Completed")
+            await runner.backend.stop(pod)
+            assert cluster.pods == {} and cluster.secrets == {}
+        finally:
+            await runner.backend.close()
+
+    asyncio.run(scenario())
