@@ -357,7 +357,13 @@ class KubernetesBackend:
         try:
             kube_config.load_incluster_config()  # type: ignore[no-untyped-call]
         except kube_config.ConfigException:
-            await asyncio.to_thread(kube_config.load_kube_config)
+            try:
+                await asyncio.to_thread(kube_config.load_kube_config)
+            except (kube_config.ConfigException, OSError) as error:
+                raise Unavailable(
+                    "no Kubernetes cluster: not in a Pod with a service account, and no"
+                    f" usable kubeconfig ({error})"
+                ) from None
         self.api = client.ApiClient()
         self.core = client.CoreV1Api(self.api)
         runtime = await asyncio.to_thread(self._runtime_class, client)

@@ -222,7 +222,10 @@ def runner(target: str | None, backend: str | None) -> None:
             )
         from hosting import pod_runner
 
-        pod_runner.serve(config, pod_runner.backend_from_settings(settings, config.arbiter))
+        try:
+            pod_runner.serve(config, pod_runner.backend_from_settings(settings, config.arbiter))
+        except Unavailable as error:
+            raise click.ClickException(str(error)) from None
         return
     serve(config)
 

@@ -250,3 +250,22 @@ def test_exit_of_reads_the_pods_end() -> None:
 def test_resolve_gives_an_address_a_pod_without_dns_can_dial() -> None:
     assert resolve("127.0.0.1:50051") == "127.0.0.1:50051"
     assert resolve("localhost:7") in ("127.0.0.1:7", "[::1]:7")
+
+
+def test_the_kubernetes_runner_outside_a_cluster_says_so(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(
+        main,
+        ["runner", "--backend", "kubernetes"],
+        env={
+            "KUBERNETES_SERVICE_HOST": None,
+            "KUBECONFIG": str(tmp_path / "none"),
+            "HOME": str(tmp_path),
+            "PREMIERE_RUNNER_FETCH_HOST": "127.0.0.1",
+            "PREMIERE_RUNNER_WORK": str(tmp_path / "work"),
+        },
+    )
+    assert result.exit_code == 1, result.output
+    assert "no Kubernetes cluster" in result.output
+    assert "Traceback" not in result.output
