@@ -83,7 +83,8 @@ class Grants:
 
 class BundleServer:
     """``GET /bundles/<sha256>`` with ``Authorization: Bearer <key>``: the archive, once per
-    key; 403 for any other key, 404 for a digest not stored, nothing else served."""
+    key; 403 for any other key, 404 for a digest not stored. ``GET /healthz`` (the runner's
+    probe) says ok; nothing else is served."""
 
     def __init__(
         self,
@@ -98,10 +99,14 @@ class BundleServer:
         self.port = port
         self._runner: web.AppRunner | None = None
 
-    async def start(self) -> None:
+    def app(self) -> web.Application:
         app = web.Application(client_max_size=1024)
         app.router.add_get("/bundles/{sha256}", self._get)
-        self._runner = web.AppRunner(app, access_log=None)
+        app.router.add_get("/healthz", self._healthz)
+        return app
+
+    async def start(self) -> None:
+        self._runner = web.AppRunner(self.app(), access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
@@ -111,6 +116,9 @@ class BundleServer:
     async def close(self) -> None:
         if self._runner is not None:
             await self._runner.cleanup()
+
+    async def _healthz(self, _request: web.Request) -> web.Response:
+        return web.Response(text="ok\n")
 
     async def _get(self, request: web.Request) -> web.Response:
         sha256 = request.match_info["sha256"]

@@ -922,6 +922,15 @@ def test_k8s_probes_resources_and_scraping() -> None:
         assert container_port(obj, check["port"]) == ladder.metrics_port(), probe
     worker, spec, obj = k8s_containers()["worker"]
     assert container_port(obj, spec["livenessProbe"]["httpGet"]["port"]) == worker.metrics_port()
+    from hosting.fetch import BundleServer, Grants
+
+    runner, spec, obj = k8s_containers()["runner"]
+    check = spec["livenessProbe"]["httpGet"]
+    routes = {
+        r.canonical for r in BundleServer(Grants(), lambda _sha: None).app().router.resources()
+    }
+    assert check["path"] in routes
+    assert container_port(obj, check["port"]) == host_port(runner.settings.runner_fetch_address)[1]
 
 
 def test_k8s_replicas_strategies_and_autoscaling() -> None:

@@ -152,3 +152,10 @@ def test_premiere_fetch_bundle(served: Served, bundle: tuple[str, bytes], tmp_pa
     assert (target / "premiere-bot.toml").is_file()
     again = CliRunner().invoke(main, [*args[:-1], str(tmp_path / "again")], env={KEY_ENV: key})
     assert again.exit_code == 1 and "403" in again.output
+
+
+def test_the_runners_probe_is_answered(served: Served) -> None:
+    import urllib.request
+
+    with urllib.request.urlopen(f"{served.url}/healthz", timeout=10) as response:
+        assert response.read() == b"ok\n"
