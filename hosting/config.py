@@ -4,6 +4,7 @@ every hosted bot), where it works, how long an idle bot stays warm."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 
@@ -59,6 +60,40 @@ class RunnerSettings(Settings):
     runner_node_modules: str | None = Field(
         default=None,
         description="node_modules folder offered to Node bots (default: the Node client's).",
+    )
+
+    runner_backend: Literal["bwrap", "kubernetes"] = Field(
+        default="bwrap",
+        description="Where hosted bots run: bwrap (a sandbox on this machine) or kubernetes"
+        " (a Pod each, hosting/pods.py).",
+    )
+    runner_namespace: str = Field(
+        default="premiere-bots", description="Kubernetes: the namespace of hosted bots' Pods."
+    )
+    runner_image: str = Field(
+        default="premiere:0.1.0",
+        description="Kubernetes: the image hosted Pods run (its premiere_bot and"
+        " `premiere fetch-bundle`).",
+    )
+    runner_gvisor: Literal["auto", "on", "off"] = Field(
+        default="auto",
+        description="Kubernetes: run hosted Pods with the gvisor RuntimeClass: auto (when the"
+        " cluster has it), on (always: without it the cluster refuses them) or off.",
+    )
+    runner_pod_uid: int = Field(
+        default=65534, ge=1, description="Kubernetes: the user id hosted Pods run as."
+    )
+    runner_name: str = Field(
+        default="runner",
+        description="Kubernetes: labels this runner's Pods; it deletes its own leftovers at start.",
+    )
+    runner_fetch_address: str = Field(
+        default="0.0.0.0:8090",
+        description="Kubernetes: where the runner serves bundles to its Pods' init containers.",
+    )
+    runner_fetch_host: str | None = Field(
+        default=None,
+        description="Kubernetes: the address Pods fetch bundles from (default: this host's IP).",
     )
 
     def work_path(self) -> Path:

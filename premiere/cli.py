@@ -168,7 +168,12 @@ def arbiter(address: str | None, metrics_port: int | None, no_migrate: bool) -> 
 
 @main.command()
 @click.option("--arbiter", "target", help="host:port of the arbiter (PREMIERE_ARBITER_TARGET).")
-def runner(target: str | None) -> None:
+@click.option(
+    "--backend",
+    type=click.Choice(["bwrap", "kubernetes"]),
+    help="bwrap: a sandbox on this machine; kubernetes: a Pod per bot (PREMIERE_RUNNER_BACKEND).",
+)
+def runner(target: str | None, backend: str | None) -> None:
     """Run hosted bots in their sandboxes until SIGTERM or Ctrl-C (docs/hosting.md)."""
     import logging
 
@@ -178,38 +183,77 @@ def runner(target: str | None) -> None:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     settings = RunnerSettings()
-    try:
-        bwrap = detect(settings.runner_bwrap)
-    except Unavailable as error:
-        raise click.ClickException(str(error)) from None
+    kubernetes = (backend or settings.runner_backend) == "kubernetes"
+    bwrap = ""
+    if not kubernetes:
+        try:
+            bwrap = detect(settings.runner_bwrap)
+        except Unavailable as error:
+            raise click.ClickException(str(error)) from None
     modules = settings.runner_node_modules or str(
         Path(__file__).resolve().parents[1] / "clients" / "node" / "node_modules"
     )
-    serve(
-        RunnerConfig(
-            database_url=settings.database_url,
-            arbiter=target or settings.arbiter_target,
-            work=settings.work_path(),
-            bwrap=bwrap,
-            pool=Pool(
-                name=settings.runner_pool,
-                cpus=settings.runner_cpus,
-                memory_mb=settings.runner_memory_mb,
-                processes=settings.runner_processes,
-                open_files=settings.runner_open_files,
-                scratch_mb=settings.runner_scratch_mb,
-                max_matches=settings.runner_max_matches,
-            ),
-            poll_s=settings.runner_poll_s,
-            idle_s=settings.runner_idle_s,
-            log_kb=settings.hosted_log_kb,
-            max_running=settings.runner_max_running,
-            backoff_s=settings.runner_backoff_s,
-            arbiter_socket=(
-                Path(settings.runner_arbiter_socket) if settings.runner_arbiter_socket else None
-            ),
-            node_packages=Path(modules),
-        )
+    config = RunnerConfig(
+        database_url=settings.database_url,
+        arbiter=target or settings.arbiter_target,
+        work=settings.work_path(),
+        bwrap=bwrap,
+        pool=Pool(
+            name=settings.runner_pool,
+            cpus=settings.runner_cpus,
+            memory_mb=settings.runner_memory_mb,
+            processes=settings.runner_processes,
+            open_files=settings.runner_open_files,
+            scratch_mb=settings.runner_scratch_mb,
+            max_matches=settings.runner_max_matches,
+        ),
+        poll_s=settings.runner_poll_s,
+        idle_s=settings.runner_idle_s,
+        log_kb=settings.hosted_log_kb,
+        max_running=settings.runner_max_running,
+        backoff_s=settings.runner_backoff_s,
+        arbiter_socket=(
+            Path(settings.runner_arbiter_socket) if settings.runner_arbiter_socket else None
+        ),
+        node_packages=Path(modules),
+    )
+    if kubernetes:
+        from importlib.util import find_spec
+
+        if find_spec("kubernetes") is None:
+            raise click.ClickException(
+                "the kubernetes backend needs the k8s extra: pip install 'premiere[k8s]'"
+            )
+        from hosting import pod_runner
+
+        try:
+            pod_runner.serve(config, pod_runner.backend_from_settings(settings, config.arbiter))
+        except Unavailable as error:
+            raise click.ClickException(str(error)) from None
+        return
+    serve(config)
+
+
+@main.command("fetch-bundle")
+@click.argument("url")
+@click.argument("sha256")
+@click.argument("target", type=click.Path(file_okay=False, path_type=Path))
+def fetch_bundle(url: str, sha256: str, target: Path) -> None:
+    """Fetch bundle SHA256 from the runner at URL and unpack it into the empty folder TARGET
+    (a hosted Pod's init container; the key is in $BUNDLE_FETCH_KEY)."""
+    from hosting.fetch import KEY_ENV, fetch
+    from premiere_wire.bundle import BundleError
+
+    key = os.environ.get(KEY_ENV)
+    if not key:
+        raise click.ClickException(f"{KEY_ENV} is not set: the runner puts the fetch key there")
+    try:
+        checked = fetch(url, sha256, key, target)
+    except BundleError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(
+        f"unpacked {checked.manifest.name} ({sha256[:12]}): {checked.files} files,"
+        f" {checked.unpacked} bytes"
     )
 
 

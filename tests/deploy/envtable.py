@@ -2,7 +2,7 @@
 
 The rows come from the settings models (``premiere.config.Settings``, shared, then each
 service's own: ``server.config.ArbiterSettings``, ``workers.config.WorkerSettings``,
-``ladder.config.LadderSettings``) (name,
+``hosting.config.RunnerSettings``, ``ladder.config.LadderSettings``) (name,
 default, description) and from every ``os.environ`` read of a ``PREMIERE_*`` name in the
 deployed packages; only the "read by" column and the meaning of the direct reads are written
 here. tests/deploy/test_manifests.py checks that the document carries exactly these tables and
@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic_settings import BaseSettings
 
+from hosting.config import RunnerSettings
 from ladder.config import LadderSettings
 from premiere.config import Settings
 from server.config import ArbiterSettings
@@ -41,9 +42,13 @@ PROCESS_SOURCES: dict[str, tuple[str, ...]] = {
     "beat": ("workers/app.py", "workers/run.py"),
     "ladder": ("premiere/cli.py::ladder_command", "ladder", "spectator", "premiere/tls.py"),
     "db upgrade": ("premiere/cli.py::db_upgrade",),
+    "runner": ("premiere/cli.py::runner", "hosting"),
     "bots/league": ("premiere/cli.py::bots_add", "premiere/cli.py::league_create"),
     "up": ("premiere/stack.py",),
-    "premiere-bot run": ("clients/python/premiere_bot/cli.py",),
+    "premiere-bot run": (
+        "clients/python/premiere_bot/cli.py",
+        "clients/python/premiere_bot/hosted.py",
+    ),
     "premiere-bot account/bots": ("clients/python/premiere_bot/author_cli.py",),
 }
 
@@ -119,6 +124,38 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_LEASE_S": ("arbiter",),
     "PREMIERE_RELAY": ("arbiter",),
     "PREMIERE_LEASE_RENEW_S": ("arbiter",),
+    "PREMIERE_RUNNER_BACKEND": ("runner",),
+    "PREMIERE_RUNNER_ARBITER_SOCKET": ("runner",),
+    "PREMIERE_RUNNER_BACKOFF_S": ("runner",),
+    "PREMIERE_ARBITER_SOCKET": ("arbiter",),
+    "PREMIERE_RUNNER_BWRAP": ("runner",),
+    "PREMIERE_RUNNER_CPUS": ("runner",),
+    "PREMIERE_RUNNER_FETCH_ADDRESS": ("runner",),
+    "PREMIERE_RUNNER_FETCH_HOST": ("runner",),
+    "PREMIERE_RUNNER_GVISOR": ("runner",),
+    "PREMIERE_RUNNER_IDLE_S": ("runner",),
+    "PREMIERE_RUNNER_IMAGE": ("runner",),
+    "PREMIERE_RUNNER_MAX_MATCHES": ("runner",),
+    "PREMIERE_RUNNER_MAX_RUNNING": ("runner",),
+    "PREMIERE_RUNNER_MEMORY_MB": ("runner",),
+    "PREMIERE_RUNNER_NAME": ("runner",),
+    "PREMIERE_RUNNER_NAMESPACE": ("runner",),
+    "PREMIERE_RUNNER_NODE_MODULES": ("runner",),
+    "PREMIERE_RUNNER_OPEN_FILES": ("runner",),
+    "PREMIERE_RUNNER_POD_UID": ("runner",),
+    "PREMIERE_RUNNER_POLL_S": ("runner",),
+    "PREMIERE_RUNNER_POOL": ("runner",),
+    "PREMIERE_RUNNER_PROCESSES": ("runner",),
+    "PREMIERE_RUNNER_SCRATCH_MB": ("runner",),
+    "PREMIERE_RUNNER_WORK": ("runner",),
+    "PREMIERE_HOSTED_LOG_KB": ("runner",),
+    "PREMIERE_HOSTED": ("arbiter",),
+    "PREMIERE_BUNDLE_MAX_MB": ("arbiter",),
+    "PREMIERE_BUNDLE_UNPACKED_MB": ("arbiter",),
+    "PREMIERE_BUNDLE_MAX_FILES": ("arbiter",),
+    "PREMIERE_BUNDLE_QUOTA_MB": ("arbiter",),
+    "PREMIERE_BOT_GAMES": ("premiere-bot run",),
+    "PREMIERE_MAX_MATCHES": ("premiere-bot run",),
 }
 
 # Variables read straight from os.environ (not settings fields): what they mean.
@@ -138,6 +175,10 @@ DIRECT_MEANINGS: dict[str, str] = {
     " `$XDG_CONFIG_HOME/premiere/account.json`).",
     "PREMIERE_TLS": "`1` or `true`: dial the arbiter over TLS (its `--tls` default).",
     "PREMIERE_CA": "PEM file of the CA to trust instead of the system's roots (its `--ca`).",
+    "PREMIERE_BOT_GAMES": "Comma-separated games a hosted bot plays (the runner sets it from"
+    " the bundle's manifest; `python -m premiere_bot.hosted`).",
+    "PREMIERE_MAX_MATCHES": "Most matches a hosted bot plays at once (the runner sets it from"
+    " its pool and manifest; `python -m premiere_bot.hosted`).",
     "PREMIERE_LADDER": "host:port of the ladder's gRPC API, to print each match's rating change"
     " (its `--ladder` default; unset: no rating lines).",
 }
@@ -163,7 +204,7 @@ class Row:
     field: str | None  # the settings field, None for a direct os.environ read
 
 
-class ServiceSettings(ArbiterSettings, WorkerSettings):
+class ServiceSettings(ArbiterSettings, WorkerSettings, RunnerSettings):
     """Every PREMIERE_* setting but the ladder's, at once: what a deployment's environment is
     checked against."""
 
@@ -173,7 +214,7 @@ def all_settings_rows() -> list[Row]:
     shared = settings_rows(Settings)
     own = [
         row
-        for model in (ArbiterSettings, WorkerSettings)
+        for model in (ArbiterSettings, WorkerSettings, RunnerSettings)
         for row in settings_rows(model)
         if row.field not in Settings.model_fields
     ]

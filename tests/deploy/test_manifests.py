@@ -36,6 +36,7 @@ from ladder.config import LadderSettings
 from premiere.cli import main
 from tests.deploy import envtable
 from tests.deploy.envtable import ServiceSettings
+from tests.deploy.k8smodels import load as load_model
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -50,6 +51,7 @@ PROCESSES = {
     ("beat",): "beat",
     ("ladder",): "ladder",
     ("db", "upgrade"): "db upgrade",
+    ("runner",): "runner",
 }
 # Variables each process cannot do without in a deployment (the defaults point at 127.0.0.1).
 REQUIRED_ENV = {
@@ -58,6 +60,7 @@ REQUIRED_ENV = {
     "beat": {"PREMIERE_REDIS_URL"},
     "ladder": {"PREMIERE_DATABASE_URL"},
     "db upgrade": {"PREMIERE_DATABASE_URL"},
+    "runner": {"PREMIERE_DATABASE_URL", "PREMIERE_ARBITER_TARGET"},
 }
 # CLI options that override a setting (premiere/cli.py): process -> {param: settings field}.
 FLAG_FIELDS = {
@@ -68,6 +71,7 @@ FLAG_FIELDS = {
         "http_address": "http_address",
         "interval": "rate_interval_s",
     },
+    "runner": {"target": "arbiter_target", "backend": "runner_backend"},
 }
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 METRIC_MODULES = ("server/metrics.py", "workers/metrics.py", "ladder/metrics.py")
@@ -273,6 +277,7 @@ class Container:
         return {
             "arbiter": [self.settings.arbiter_address],
             "ladder": [self.ladder.grpc_address, self.ladder.http_address],
+            "runner": [self.settings.runner_fetch_address],
         }.get(self.process, [])
 
 
@@ -650,20 +655,35 @@ KINDS = {
     ("batch/v1", "Job"),
     ("autoscaling/v2", "HorizontalPodAutoscaler"),
     ("policy/v1", "PodDisruptionBudget"),
+    ("v1", "ServiceAccount"),
+    ("v1", "ResourceQuota"),
+    ("networking.k8s.io/v1", "NetworkPolicy"),
+    ("rbac.authorization.k8s.io/v1", "Role"),
+    ("rbac.authorization.k8s.io/v1", "RoleBinding"),
+    ("rbac.authorization.k8s.io/v1", "ClusterRole"),
+    ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"),
 }
+CLUSTER_SCOPED = {"Namespace", "ClusterRole", "ClusterRoleBinding"}
+# What may live beside hosted bots' Pods: their fences and the runner's rights there.
+HOSTED_NAMESPACE_KINDS = {"NetworkPolicy", "ResourceQuota", "Role", "RoleBinding"}
 
 
 def test_k8s_files_parse_and_are_all_applied() -> None:
     kustomization = load_yaml(K8S / "kustomization.yaml")
     assert sorted(kustomization["resources"]) == [path.name for path in k8s_files()]
     namespaces = [obj["metadata"]["name"] for obj in k8s("Namespace")]
-    assert namespaces == ["premiere"]
+    assert namespaces == ["premiere", "premiere-bots"]
     for obj in k8s_objects():
         where = f"{obj['_file']}: {obj['kind']}"
         assert (obj["apiVersion"], obj["kind"]) in KINDS, where
         assert obj["metadata"]["name"], where
-        if obj["kind"] != "Namespace":
-            assert obj["metadata"].get("namespace") == "premiere", where
+        namespace = obj["metadata"].get("namespace")
+        if obj["kind"] in CLUSTER_SCOPED:
+            assert namespace is None, where
+        elif obj["kind"] in HOSTED_NAMESPACE_KINDS and namespace == "premiere-bots":
+            continue
+        else:
+            assert namespace == "premiere", where
 
 
 def test_kubectl_kustomize_renders_the_manifests() -> None:
@@ -677,6 +697,30 @@ def test_kubectl_kustomize_renders_the_manifests() -> None:
     assert sorted((d["kind"], d["metadata"]["name"]) for d in rendered) == sorted(
         (d["kind"], d["metadata"]["name"]) for d in k8s_objects()
     )
+
+
+def test_hosted_pods_follow_the_image_the_operator_sets(tmp_path: Path) -> None:
+    """`kustomize edit set image` (docs/operations.md) renames the image everywhere, and the
+    runner's PREMIERE_RUNNER_IMAGE with it, so hosted Pods pull what the cluster can."""
+    kubectl = shutil.which("kubectl")
+    assert kubectl is not None, "kubectl is needed: scripts/prerequisites.sh installs it"
+    copy = tmp_path / "k8s"
+    shutil.copytree(K8S, copy)
+    with (copy / "kustomization.yaml").open("a") as stream:
+        stream.write("images:\n  - name: premiere\n    newName: registry.example.com/premiere\n")
+    result = subprocess.run(
+        [kubectl, "kustomize", str(copy)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    (runner,) = [
+        doc
+        for doc in yaml.safe_load_all(result.stdout)
+        if doc and doc["kind"] == "Deployment" and doc["metadata"]["name"] == "runner"
+    ]
+    (container,) = pod_spec(runner)["containers"]
+    assert container["image"].startswith("registry.example.com/premiere:")
+    env = {item["name"]: item.get("value") for item in container["env"]}
+    assert env["PREMIERE_RUNNER_IMAGE"] == container["image"]
 
 
 def pod_spec(obj: dict[str, Any]) -> dict[str, Any]:
@@ -740,6 +784,7 @@ def test_k8s_runs_every_process() -> None:
         "worker": "worker",
         "beat": "beat",
         "ladder": "ladder",
+        "runner": "runner",
     }
     for container, _, _ in k8s_containers().values():
         check_container(container)
@@ -877,6 +922,15 @@ def test_k8s_probes_resources_and_scraping() -> None:
         assert container_port(obj, check["port"]) == ladder.metrics_port(), probe
     worker, spec, obj = k8s_containers()["worker"]
     assert container_port(obj, spec["livenessProbe"]["httpGet"]["port"]) == worker.metrics_port()
+    from hosting.fetch import BundleServer, Grants
+
+    runner, spec, obj = k8s_containers()["runner"]
+    check = spec["livenessProbe"]["httpGet"]
+    routes = {
+        r.canonical for r in BundleServer(Grants(), lambda _sha: None).app().router.resources()
+    }
+    assert check["path"] in routes
+    assert container_port(obj, check["port"]) == host_port(runner.settings.runner_fetch_address)[1]
 
 
 def test_k8s_replicas_strategies_and_autoscaling() -> None:
@@ -905,6 +959,129 @@ def test_k8s_replicas_strategies_and_autoscaling() -> None:
     assert metric["resource"]["target"]["type"] == "Utilization"
     job = k8s_one("Job", "premiere-migrate")
     assert pod_spec(job)["restartPolicy"] in ("OnFailure", "Never")
+
+
+def test_k8s_objects_fit_the_kubernetes_schemas() -> None:
+    """Each object read into the official client's model: required fields, types, and no
+    field the API does not have."""
+    for obj in [*k8s_objects(), *k8s_example_secrets()]:
+        load_model(obj, f"{obj.get('_file', 'examples/secret.yaml')}: {obj['kind']}")
+
+
+# The Kubernetes client calls hosting/pods.py makes -> the (API group, resource, verb) each needs.
+CLIENT_CALLS = {
+    "create_namespaced_pod": ("", "pods", "create"),
+    "read_namespaced_pod": ("", "pods", "get"),
+    "delete_namespaced_pod": ("", "pods", "delete"),
+    "delete_collection_namespaced_pod": ("", "pods", "deletecollection"),
+    "read_namespaced_pod_log": ("", "pods/log", "get"),
+    "create_namespaced_secret": ("", "secrets", "create"),
+    "delete_namespaced_secret": ("", "secrets", "delete"),
+    "delete_collection_namespaced_secret": ("", "secrets", "deletecollection"),
+    "read_runtime_class": ("node.k8s.io", "runtimeclasses", "get"),
+}
+
+
+def granted(role: dict[str, Any]) -> set[tuple[str, str, str]]:
+    return {
+        (group, resource, verb)
+        for rule in role["rules"]
+        for group in rule["apiGroups"]
+        for resource in rule["resources"]
+        for verb in rule["verbs"]
+    }
+
+
+def test_k8s_runner_may_do_what_it_calls_and_no_more() -> None:
+    source = (ROOT / "hosting" / "pods.py").read_text()
+    called = set(re.findall(r"(?:self\.core|Api\(self\.api\))\.(\w+)", source))
+    assert "create_namespaced_pod" in called and "read_runtime_class" in called
+    unknown = called - set(CLIENT_CALLS)
+    assert not unknown, f"hosting/pods.py calls {sorted(unknown)}: add them here and to the Role"
+    needed = {CLIENT_CALLS[name] for name in called}
+    role = k8s_one("Role", "runner")
+    assert role["metadata"]["namespace"] == "premiere-bots"
+    cluster = k8s_one("ClusterRole", "premiere-runner-runtimeclass")
+    assert granted(role) | granted(cluster) == needed
+    assert granted(cluster) == {("node.k8s.io", "runtimeclasses", "get")}
+    (rule,) = cluster["rules"]
+    assert rule["resourceNames"] == ["gvisor"], "one object, not every RuntimeClass"
+    for obj in (role, cluster):
+        for rule in obj["rules"]:
+            assert "*" not in [*rule["verbs"], *rule["resources"], *rule["apiGroups"]]
+    assert not {verb for _, resource, verb in granted(role) if resource == "secrets"} & {
+        "get",
+        "list",
+        "watch",
+    }, "the runner never reads a Secret back"
+    runner = k8s_one("Deployment", "runner")
+    account = pod_spec(runner)["serviceAccountName"]
+    k8s_one("ServiceAccount", account)
+    for binding, target in (
+        (k8s_one("RoleBinding", "runner"), role),
+        (k8s_one("ClusterRoleBinding", "premiere-runner-runtimeclass"), cluster),
+    ):
+        assert binding["roleRef"]["kind"] == target["kind"]
+        assert binding["roleRef"]["name"] == target["metadata"]["name"]
+        assert binding["subjects"] == [
+            {"kind": "ServiceAccount", "name": account, "namespace": "premiere"}
+        ]
+        assert binding["metadata"].get("namespace") == target["metadata"].get("namespace")
+    others = [obj for obj in workloads() if obj is not runner]
+    assert all("serviceAccountName" not in pod_spec(obj) for obj in others)
+
+
+def test_k8s_runner_starts_hosted_pods_where_the_fences_are() -> None:
+    from hosting.fetch import FETCH_PORT
+    from hosting.pods import LABELS
+
+    container, spec, runner = k8s_containers()["runner"]
+    assert container.invocation.params["backend"] == "kubernetes"
+    assert runner["spec"]["replicas"] == 1, "two runners would start the same bots twice"
+    assert runner["spec"]["strategy"]["type"] == "Recreate"
+    settings = container.settings
+    assert settings.runner_image == spec["image"], "hosted Pods run the runner's own image"
+    namespace = k8s_one("Namespace", settings.runner_namespace)
+    assert namespace["metadata"]["labels"]["pod-security.kubernetes.io/enforce"] == "restricted"
+    assert k8s_one("Role", "runner")["metadata"]["namespace"] == settings.runner_namespace
+    fetch_port = host_port(settings.runner_fetch_address)[1]
+    assert fetch_port == FETCH_PORT == container_port(runner, "fetch")
+    arbiter_host, arbiter_port = host_port(settings.arbiter_target)
+    assert service_workload(k8s_one("Service", arbiter_host))["metadata"]["name"] == "arbiter"
+    assert k8s_containers()["arbiter"][0].settings.hosted, "the arbiters take uploads"
+
+    policies = {obj["metadata"]["name"]: obj for obj in k8s("NetworkPolicy")}
+    assert all(p["metadata"]["namespace"] == settings.runner_namespace for p in policies.values())
+    deny = policies["default-deny"]["spec"]
+    assert deny["podSelector"] == {} and sorted(deny["policyTypes"]) == ["Egress", "Ingress"]
+    assert "ingress" not in deny and "egress" not in deny
+    hosted = policies["hosted-bot"]["spec"]
+    assert hosted["podSelector"]["matchLabels"] == LABELS
+    assert sorted(hosted["policyTypes"]) == ["Egress", "Ingress"]
+    assert hosted.get("ingress", []) == [], "nothing reaches a hosted bot"
+    reached = []
+    for rule in hosted["egress"]:
+        (peer,) = rule["to"]
+        assert set(peer) == {"namespaceSelector", "podSelector"}, "pods, never an ipBlock"
+        assert peer["namespaceSelector"]["matchLabels"] == {
+            "kubernetes.io/metadata.name": "premiere"
+        }
+        (workload,) = [
+            obj
+            for obj in workloads()
+            if labels_match(
+                peer["podSelector"]["matchLabels"], obj["spec"]["template"]["metadata"]["labels"]
+            )
+        ]
+        ports = [(item["protocol"], item["port"]) for item in rule["ports"]]
+        reached.append((workload["metadata"]["name"], ports))
+    assert sorted(reached) == [
+        ("arbiter", [("TCP", service_port(arbiter_host, arbiter_port))]),
+        ("runner", [("TCP", fetch_port)]),
+    ], "hosted Pods reach the arbiter and their runner only: no DNS, no database"
+    quota = k8s_one("ResourceQuota", "hosted-bots")
+    assert quota["metadata"]["namespace"] == settings.runner_namespace
+    assert int(quota["spec"]["hard"]["pods"]) == settings.runner_max_running
 
 
 # --- images ---------------------------------------------------------------------------------
@@ -972,7 +1149,8 @@ def test_dockerfile_installs_the_distribution() -> None:
     steps = dockerfile()
     assert steps[0] == ("FROM", "python:3.11-slim"), steps[0]
     runs = [rest for instruction, rest in steps if instruction == "RUN"]
-    assert any("pip install ./wire ./clients/python ." in run for run in runs)
+    assert any('pip install ./wire ./clients/python ".[k8s]"' in run for run in runs)
+    assert "k8s" in PYPROJECT["project"]["optional-dependencies"], "the runner's extra"
     for source in copied_sources():
         assert (ROOT / source).exists(), f"COPY {source}: no such file in the build context"
     packages = {

@@ -9,12 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 MIGRATIONS = ROOT / "premiere" / "migrations"
-SERVICES = {
-    "arbiter": "server",
-    "ladder": "ladder",
-    "workers": "workers",
-    "runner": "hosting",
-}
+SERVICES = {"arbiter": "server", "ladder": "ladder", "workers": "workers", "runner": "hosting"}
 
 # The one write across a boundary, stated in docs/architecture.md: an operator's void of a
 # finished match marks it void in the same transaction that replays the ladder without it.
