@@ -593,6 +593,12 @@ def league() -> None:
     help="Let a rated league seat two bots of one owner (a private league); the tables that do"
     " are played unrated.",
 )
+@click.option(
+    "--hosted-only",
+    is_flag=True,
+    help="Seat hosted bots (uploaded bundles run by the arena, on equal limits) and built-ins"
+    " only, so the standings compare programs, not machines (docs/hosting.md).",
+)
 def league_create(
     name: str | None,
     game_id: str,
@@ -608,6 +614,7 @@ def league_create(
     setting_pairs: tuple[str, ...],
     rated: bool | None,
     allow_same_owner: bool,
+    hosted_only: bool,
 ) -> None:
     """Define a league; the workers run it from now on."""
     import psycopg
@@ -650,6 +657,7 @@ def league_create(
                 settings=settings_given,
                 rated=rated,
                 allow_same_owner=allow_same_owner,
+                hosted_only=hosted_only,
             )
         except (ValueError, KeyError) as error:
             raise click.ClickException(str(error).strip("'\"")) from None
@@ -713,7 +721,10 @@ def league_show(key: str) -> None:
             raise click.ClickException(f"no league {key!r} (`premiere league list` shows them)")
         done = leagues.progress(conn, item.id)
         table = leagues.current_standings(conn, item)
-    click.echo(f"{item.name}: {item.game}, {item.format}, {item.players} seats, {item.status}")
+    hosted = ", hosted bots only" if item.hosted_only else ""
+    click.echo(
+        f"{item.name}: {item.game}, {item.format}, {item.players} seats, {item.status}{hosted}"
+    )
     click.echo(
         f"{_rounds(item.status, done['rounds_closed'], item.rounds)},"
         f" matches {done['tables_done']}/{done['tables']}"

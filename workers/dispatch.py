@@ -84,6 +84,19 @@ def _request(conn: Conn, league: leagues.League, table: Row) -> match_pb2.Create
     league's table is rated only if every registered seat is in rated play in this game and no
     owner sits twice; docs/ratings.md, "Validation and probation")."""
     number, table_no = table["round"], table["table_no"]
+    if league.hosted_only:
+        dialling = leagues.not_hosted(conn, table["seats"])
+        if dialling:
+            # Its author made a dial-in version active since the league was made.
+            log.info(
+                "league %s round %d table %d not played: %s not hosted (a hosted-only league)",
+                league.name,
+                number,
+                table_no,
+                ", ".join(dialling),
+            )
+            leagues.record_refusal(conn, league.id, number, table_no)
+            return None
     standings = gate.seat_standings(conn, table["seats"])
     verdict = judge(
         league.game,

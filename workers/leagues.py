@@ -62,6 +62,7 @@ class League:
     rated: bool
     progress: dict[str, Any] | None
     allow_same_owner: bool = False
+    hosted_only: bool = False
 
     @classmethod
     def from_row(cls, row: Row) -> League:
@@ -84,6 +85,7 @@ class League:
             rated=row["rated"],
             progress=row["progress"],
             allow_same_owner=row.get("allow_same_owner", False),
+            hosted_only=row.get("hosted_only", False),
         )
 
 
@@ -109,6 +111,7 @@ def create_league(
     settings: dict[str, Any] | None = None,
     rated: bool | None = None,
     allow_same_owner: bool = False,
+    hosted_only: bool = False,
 ) -> League:
     """Validate against the game and the format, then store the league. ``rated`` None takes
     the format's default (every format rates its matches but the SPRT). A rated league seats
@@ -128,12 +131,20 @@ def create_league(
     _check_accepted(conn, [b for b in bots if not b.startswith("builtin:")], players, rated)
     if rated and not allow_same_owner:
         _check_owners(conn, [b for b in bots if not b.startswith("builtin:")])
+    if hosted_only:
+        dialling = not_hosted(conn, bots)
+        if dialling:
+            raise ValueError(
+                f"{', '.join(map(repr, dialling))} dial in (the version seated is not an uploaded"
+                " bundle): a --hosted-only league seats hosted bots and built-ins only"
+            )
     if rounds is None:
         rounds = default_rounds(format, len(bots), players, resolved_settings)
     row = conn.execute(
         "INSERT INTO leagues (name, game, format, players, options, bots, every_seconds, cron,"
-        " rounds, seed, move_time_ms, time_bank_ms, settings, rated, allow_same_owner)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING *",
+        " rounds, seed, move_time_ms, time_bank_ms, settings, rated, allow_same_owner,"
+        " hosted_only)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING *",
         (
             name,
             game,
@@ -150,6 +161,7 @@ def create_league(
             json.dumps(resolved_settings),
             rated,
             allow_same_owner,
+            hosted_only,
         ),
     ).fetchone()
     assert row is not None
@@ -199,6 +211,21 @@ def _check_registered(conn: psycopg.Connection[Row], game: str, names: Sequence[
         plays = known[name]["games"]
         if plays and game not in plays:
             raise ValueError(f"bot {name!r} does not play {game}; it plays {', '.join(plays)}")
+
+
+def not_hosted(conn: psycopg.Connection[Row], seats: Sequence[str]) -> list[str]:
+    """The seats among ``seats`` (built-ins aside) whose bots row, as seated now, is not a
+    hosted version (``bot_hosting``)."""
+    named = [seat for seat in seats if not seat.startswith("builtin:")]
+    rows_of = seated(conn, named)
+    hosted = {
+        row["name"]
+        for row in conn.execute(
+            "SELECT name FROM bot_hosting WHERE hosted AND name = ANY(%s)",
+            (list(rows_of.values()),),
+        ).fetchall()
+    }
+    return [seat for seat in named if rows_of.get(seat) not in hosted]
 
 
 def _check_accepted(

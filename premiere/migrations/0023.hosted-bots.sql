@@ -95,3 +95,9 @@ COMMENT ON VIEW hosted_events_public IS 'owner: runner';
 CREATE VIEW hosted_logins AS
 SELECT bot_id, token_hash FROM hosted_credentials;
 COMMENT ON VIEW hosted_logins IS 'owner: runner';
+
+-- Whether each bots row runs an uploaded bundle (a hosted version), for --hosted-only leagues
+-- and the pages that mark hosted bots.
+CREATE VIEW bot_hosting AS
+SELECT b.name, b.bundle_sha256 IS NOT NULL AS hosted FROM bots b;
+COMMENT ON VIEW bot_hosting IS 'owner: arbiter';

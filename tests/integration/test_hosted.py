@@ -12,12 +12,21 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from premiere_wire import match_pb2
-from tests.integration.services import BIN, ROOT, Arbiter, Workers, free_port, wait_ended
-from tests.integration.test_authors import author
+from tests.integration.services import (
+    BIN,
+    ROOT,
+    Arbiter,
+    Workers,
+    free_port,
+    start_bot,
+    wait_ended,
+)
+from tests.integration.test_authors import CLEAN, author
 from tests.integration.test_leagues import query
 from tests.integration.test_node_bot import node_executable
 from tests.spectator.test_dashboard import eventually
@@ -133,9 +142,11 @@ def test_a_new_author_hosts_python_node_and_go_bots_with_premiere_bot_alone(
             "hana-node": node_bundle(tmp_path / "node"),
             "hana-go": go_bundle(tmp_path / "go", tmp_path / "go-build"),
         }
+        tokens = {}
         for name, folder in uploads.items():
             created = author(arena, home, "bots", "create", name)
             assert created.returncode == 0, created.stderr
+            tokens[name] = created.stdout.strip()
             sent = author(arena, home, "upload", str(folder), "--bot", name)
             assert sent.returncode == 0, sent.stderr
             assert sent.stdout.strip() == name
@@ -182,6 +193,70 @@ def test_a_new_author_hosts_python_node_and_go_bots_with_premiere_bot_alone(
         assert peek.returncode == 1 and "your account has no bot" in peek.stderr
         usage = query(arena, "SELECT starts, cpu_ms, decisions FROM hosted_usage")
         assert usage and all(row["starts"] >= 1 for row in usage)
+
+        # A hosted-only league seats hosted bots and built-ins: a dial-in bot is refused ...
+        workers.cli("bots", "add", "dialer")
+        league = [
+            "league", "create", "--game", "magic-trick", "--format", "round-robin",
+            "--players", "3", "--hosted-only",
+        ]  # fmt: skip
+        with pytest.raises(RuntimeError, match="dial in"):
+            workers.cli(*league, "--name", "machines", "--bots", "hana-py,dialer,builtin:random")
+        workers.cli(
+            *league, "--name", "programs", "--rounds", "2", "--every", "1d",
+            "--bots", "hana-py,builtin:random,builtin:heuristic",
+        )  # fmt: skip
+        assert "hosted bots only" in workers.cli("league", "show", "programs")
+
+        def tables() -> list[dict[str, Any]]:
+            return query(
+                arena,
+                "SELECT t.round, t.status, m.status AS match FROM league_tables t"
+                " JOIN leagues l ON l.id = t.league_id LEFT JOIN matches m ON m.id = t.match_id"
+                " WHERE l.name = 'programs' ORDER BY t.round",
+            )
+
+        eventually(
+            lambda: [t for t in tables() if t["match"] == "finished"] or None,
+            "the hosted-only league's first round played",
+            90,
+        )
+        # ... and so is a hostile author's dial-in version made active after the league
+        # began: its next table is not played (void), whatever the gate says of its standing.
+        dialled = start_bot(
+            arena, CLEAN, tokens["hana-py"], tmp_path / "dial-in.log", ["--bot-version", "home"]
+        )
+        try:
+            eventually(
+                lambda: (
+                    query(arena, "SELECT 1 FROM bot_lineage WHERE name = 'hana-py@home' AND active")
+                    or None
+                ),
+                "the dial-in version active",
+                60,
+            )
+            eventually(
+                lambda: (
+                    query(
+                        arena,
+                        "SELECT 1 FROM league_rounds r JOIN leagues l ON l.id = r.league_id"
+                        " WHERE l.name = 'programs' AND r.status = 'closed'",
+                    )
+                    or None
+                ),
+                "the first round closed",
+                60,
+            )
+            workers.cli("league", "run-now", "programs")
+            eventually(
+                lambda: [t for t in tables() if t["round"] == 2 and t["status"] == "void"] or None,
+                "the dial-in version's hosted-only table refused",
+                90,
+            )
+            assert not [t for t in tables() if t["round"] == 2 and t["match"]]
+        finally:
+            dialled.terminate()
+            dialled.wait(10)
         assert runner.alive()
     finally:
         runner.stop()
