@@ -271,7 +271,7 @@ def _account(arbiter: Any, count: int) -> list[str]:
 
 
 def _runner(arbiter: Any, work: Path) -> subprocess.Popen[bytes]:
-    from tests.integration.services import BIN
+    from tests.integration.services import BIN, free_port
 
     return subprocess.Popen(
         [str(BIN / "premiere"), "runner"],
@@ -279,6 +279,7 @@ def _runner(arbiter: Any, work: Path) -> subprocess.Popen[bytes]:
             PREMIERE_ARBITER_TARGET=arbiter.address,
             PREMIERE_RUNNER_WORK=str(work / "runner"),
             PREMIERE_RUNNER_POLL_S="0.2",
+            PREMIERE_RUNNER_METRICS_PORT=str(free_port()),
             PREMIERE_RUNNER_IDLE_S="600",
             PREMIERE_RUNNER_MAX_RUNNING=str(MANY + 4),
             PREMIERE_RUNNER_ARBITER_SOCKET=str(work / "arbiter.sock"),

@@ -12,6 +12,7 @@ from premiere.config import Settings
 
 
 class RunnerSettings(Settings):
+    runner_metrics_port: int = Field(default=9103, description="Port of the runner's /metrics.")
     runner_work: str = Field(
         default=".state/runner",
         description="Folder of the runner's unpacked bundles, sockets and runtime copy.",

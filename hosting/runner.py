@@ -31,6 +31,7 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
+from hosting import metrics
 from hosting.relay import Relay
 from hosting.runtime import build, readable_by_others
 from hosting.sandbox import (
@@ -136,6 +137,11 @@ class Runner:
                     await self.tick()
                 except psycopg.OperationalError as error:
                     log.warning("runner: database unreachable (%s); retrying", error)
+                except psycopg.errors.UndefinedTable:
+                    log.warning(
+                        "runner: the database has no hosted bots' tables yet (the"
+                        " arbiter migrates it when it starts); retrying"
+                    )
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self.stopping.wait(), self.config.poll_s)
         finally:
@@ -219,6 +225,7 @@ class Runner:
             conn.execute("DELETE FROM hosted_credentials WHERE bot_id = %s", (bot_id,))
 
     async def start(self, row: dict[str, Any]) -> None:
+        began = time.monotonic()
         bot_id, name = int(row["bot_id"]), str(row["name"])
         manifest = row["manifest"]
         history = self.history.setdefault(bot_id, History())
@@ -278,6 +285,9 @@ class Runner:
             asyncio.create_task(self._capture(running, process.stderr, "stderr")),
             asyncio.create_task(self._watch(running)),
         ]
+        metrics.START_SECONDS.observe(time.monotonic() - began)
+        metrics.STARTS.inc()
+        metrics.RUNNING.set(len(self.running))
         await asyncio.to_thread(self._starts, bot_id)
         await self.log_line(bot_id, "runner", f"started {name} ({manifest['language']})")
         log.info("runner: started %s (pid %d, uid %s)", name, process.pid, uid)
@@ -286,6 +296,8 @@ class Runner:
         running = self.running.pop(bot_id, None)
         if running is None:
             return
+        reason = "retired" if why == RETIRED else "idle" if why.startswith("idle") else "runner"
+        metrics.STOPS.labels(reason).inc()
         await self._end(running)
         await self.log_line(bot_id, "runner", f"stopped: {why}")
         log.info("runner: stopped %s: %s", running.name, why)
@@ -316,6 +328,7 @@ class Runner:
             await asyncio.to_thread(self._forget_credential, running.bot_id)
         if running.uid is not None:
             self.free_uids.append(running.uid)
+        metrics.RUNNING.set(len(self.running))
 
     async def _watch(self, running: Running) -> None:
         code = await running.process.wait()
@@ -327,6 +340,7 @@ class Runner:
             # The arbiter closed its stream when it was retired, and it exited: not a crash.
             await self.log_line(running.bot_id, "runner", f"stopped: {RETIRED}")
             log.info("runner: stopped %s: %s", running.name, RETIRED)
+            metrics.STOPS.labels("retired").inc()
             return
         history = self.history.setdefault(running.bot_id, History())
         now = time.monotonic()
@@ -338,8 +352,10 @@ class Runner:
                 f"crash loop: it exited {len(history.exits)} times within"
                 f" {CRASH_WINDOW_S / 60:g} minutes (last: {reason}); upload a new version"
             )
+            metrics.STOPS.labels("crash-loop").inc()
             await self.event(running.bot_id, "crash-loop", history.stopped)
             return
+        metrics.STOPS.labels("crashed").inc()
         delay = min(60.0, self.config.backoff_s * 2.0 ** (len(history.exits) - 1))
         history.next_start = now + delay
         await self.event(
@@ -375,6 +391,7 @@ class Runner:
                 window, kept, dropped = now, 0, 0
             if kept >= 50:
                 dropped += 1
+                metrics.DROPPED_LINES.inc()
                 continue
             kept += 1
             line = raw.decode(errors="replace").rstrip("\n")[:LINE_CHARS]
@@ -430,6 +447,7 @@ class Runner:
         used = self.cgroups.cpu_ns(running.slot)
         delta = max(0, used - running.cpu_ns_reported)
         running.cpu_ns_reported = max(used, running.cpu_ns_reported)
+        metrics.CPU_SECONDS.inc(delta / 1e9)
         with contextlib.suppress(psycopg.Error), psycopg.connect(self.config.database_url) as conn:
             conn.execute(
                 "UPDATE hosted_usage SET cpu_ms = cpu_ms + %s, decisions = (SELECT decisions"

@@ -184,6 +184,11 @@ def runner(target: str | None, backend: str | None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     settings = RunnerSettings()
     kubernetes = (backend or settings.runner_backend) == "kubernetes"
+    from prometheus_client import start_http_server
+
+    from premiere.config import metrics_host
+
+    start_http_server(settings.runner_metrics_port, addr=metrics_host(settings))
     bwrap = ""
     if not kubernetes:
         try:

@@ -131,7 +131,7 @@ class ArbiterSettings(Settings):
         default=False,
         description="Take hosted bots' bundles (AuthorService.UploadBundle). Turn it on where a"
         " runner (`premiere runner`) runs them; `premiere up` does when the machine has a"
-        " sandbox (bubblewrap or gVisor's runsc).",
+        " sandbox (bubblewrap).",
     )
     arbiter_socket: str | None = Field(
         default=None,

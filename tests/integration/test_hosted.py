@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -59,11 +60,13 @@ class Runner:
     def __init__(self, arena: Arbiter, log: Path, **settings: str) -> None:
         # The runner's folder must be searchable by the sandbox users (pytest's is not).
         self.work = Path(tempfile.mkdtemp(prefix="premiere-runner-"))
+        self.metrics_port = free_port()
         self.log = log
         env = arena.env(
             PREMIERE_ARBITER_TARGET=arena.address,
             PREMIERE_RUNNER_WORK=str(self.work),
             PREMIERE_RUNNER_POLL_S="0.5",
+            PREMIERE_RUNNER_METRICS_PORT=str(self.metrics_port),
             **settings,
         )
         self.process = subprocess.Popen(
@@ -370,6 +373,19 @@ def test_hostile_hosted_bots_leave_the_runner_and_other_matches_unharmed(
             "connected to unix:/run/premiere/arbiter.sock"
             in author(arena, home, "bots", "logs", "honest").stdout
         )
+        scraped = (
+            urllib.request.urlopen(f"http://127.0.0.1:{runner.metrics_port}/metrics", timeout=10)
+            .read()
+            .decode()
+        )
+        assert 'premiere_runner_stops_total{reason="crash-loop"} 1.0' in scraped
+        assert 'premiere_runner_stops_total{reason="crashed"} 4.0' in scraped
+        (dropped,) = [
+            float(line.split()[1])
+            for line in scraped.splitlines()
+            if line.startswith("premiere_runner_dropped_lines_total ")
+        ]
+        assert dropped > 1000
         assert runner.alive()
 
         # A removed bot's process ends within seconds, even with work and warm.

@@ -38,6 +38,7 @@ def test_a_fresh_clone_installs_and_runs_the_demo(tmp_path: Path) -> None:
         PREMIERE_ARBITER_ADDRESS=f"127.0.0.1:{free_port()}",
         PREMIERE_ARBITER_METRICS_PORT=str(free_port()),
         PREMIERE_WORKER_METRICS_PORT=str(free_port()),
+        PREMIERE_RUNNER_METRICS_PORT=str(free_port()),
         PREMIERE_LADDER_GRPC_ADDRESS=f"127.0.0.1:{free_port()}",
         PREMIERE_LADDER_HTTP_ADDRESS=http,
         PREMIERE_QUEUE=f"premiere-newcomer-{free_port()}",

@@ -41,6 +41,7 @@ class Up:
             "arbiter": free_port(),
             "arbiter_metrics": free_port(),
             "worker_metrics": free_port(),
+            "runner_metrics": free_port(),
         }
         env = dict(os.environ)
         if private:
@@ -52,6 +53,7 @@ class Up:
             PREMIERE_ARBITER_TARGET=f"127.0.0.1:{self.ports['arbiter']}",
             PREMIERE_ARBITER_METRICS_PORT=str(self.ports["arbiter_metrics"]),
             PREMIERE_WORKER_METRICS_PORT=str(self.ports["worker_metrics"]),
+            PREMIERE_RUNNER_METRICS_PORT=str(self.ports["runner_metrics"]),
             PREMIERE_LADDER_GRPC_ADDRESS=f"127.0.0.1:{free_port()}",
             PREMIERE_LADDER_HTTP_ADDRESS=self.http,
             PREMIERE_QUEUE=f"premiere-up-{free_port()}",
@@ -137,6 +139,8 @@ def test_prometheus_scrapes_every_service(up_factory: list[Up], tmp_path: Path) 
         "arbiter": f"127.0.0.1:{stack.ports['arbiter_metrics']}",
         "worker": f"127.0.0.1:{stack.ports['worker_metrics']}",
         "ladder": stack.http,
+        # make test installs bubblewrap, so premiere up starts the runner.
+        "runner": f"127.0.0.1:{stack.ports['runner_metrics']}",
     }
     config = tmp_path / "prometheus.yml"
     config.write_text(
@@ -176,6 +180,7 @@ def test_prometheus_scrapes_every_service(up_factory: list[Up], tmp_path: Path) 
             ("arbiter", "premiere_arbiter_connected_bots"),
             ("worker", "premiere_worker_queue_depth"),
             ("ladder", "premiere_ladder_rating_queue"),
+            ("runner", "premiere_runner_hosted_bots"),
         ):
             query = urllib.parse.quote(f'{metric}{{job="{job}"}}')
             deadline = time.monotonic() + 30
