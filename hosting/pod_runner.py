@@ -83,17 +83,8 @@ class PodRunner(Runner):
         await self.backend.open()
         log.info("runner: Kubernetes backend, pool %s", self.config.pool)
         try:
-            while not self.stopping.is_set():
-                try:
-                    await self.tick()
-                except psycopg.OperationalError as error:
-                    log.warning("runner: database unreachable (%s); retrying", error)
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(self.stopping.wait(), self.config.poll_s)
+            await self._loop()
         finally:
-            await asyncio.gather(
-                *(self.stop(bot_id, "the runner stopped") for bot_id in list(self.running))
-            )
             await self.backend.close()
 
     async def start(self, row: dict[str, Any]) -> None:

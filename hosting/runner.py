@@ -54,6 +54,10 @@ log = logging.getLogger("premiere.runner")
 LINE_CHARS = 1000
 CRASHES = 5
 CRASH_WINDOW_S = 300.0
+USAGE_EVERY_S = 5.0
+"""How often the CPU time of the running bots is written to ``hosted_usage``."""
+MAX_PENDING = 20_000
+"""Output lines waiting to be written, every bot together; past it lines are dropped."""
 RETIRED = "retired (removed, or disabled)"
 
 
@@ -110,6 +114,9 @@ class Runner:
         self.free_uids = list(range(config.uid_base + config.max_running, config.uid_base, -1))
         self.runtime: Runtime | None = None
         self.stopping = asyncio.Event()
+        self.pending: list[tuple[int, str, str, float]] = []
+        self.flusher: asyncio.Task[None] | None = None
+        self.reported = 0.0
 
     # --- the loop ------------------------------------------------------------------------
 
@@ -131,6 +138,10 @@ class Runner:
             "yes" if self.cgroups.available else "no (rlimits)",
             self.config.pool,
         )
+        await self._loop()
+
+    async def _loop(self) -> None:
+        """Tick every poll until stopped; then stop every hosted bot and write their output."""
         try:
             while not self.stopping.is_set():
                 try:
@@ -139,8 +150,8 @@ class Runner:
                     log.warning("runner: database unreachable (%s); retrying", error)
                 except psycopg.errors.UndefinedTable:
                     log.warning(
-                        "runner: the database has no hosted bots' tables yet (the"
-                        " arbiter migrates it when it starts); retrying"
+                        "runner: the database has no hosted bots' tables yet (the arbiter"
+                        " migrates it when it starts); retrying"
                     )
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self.stopping.wait(), self.config.poll_s)
@@ -148,6 +159,7 @@ class Runner:
             await asyncio.gather(
                 *(self.stop(bot_id, "the runner stopped") for bot_id in list(self.running))
             )
+            await self.flush_logs()
 
     async def tick(self) -> None:
         wanted, retired = await asyncio.to_thread(self._work)
@@ -169,7 +181,9 @@ class Runner:
             if len(self.running) >= self.config.max_running:
                 break
             await self.start(row)
-        await asyncio.to_thread(self._report_usage)
+        if now - self.reported >= USAGE_EVERY_S:
+            self.reported = now
+            await asyncio.to_thread(self._report_usage, list(self.running.values()))
 
     def _retired(self, bot_id: int) -> bool:
         with psycopg.connect(self.config.database_url) as conn:
@@ -315,7 +329,7 @@ class Runner:
                 await process.wait()
         if self.cgroups.available:
             self.cgroups.kill(running.slot)
-        await asyncio.to_thread(self._report_one, running)
+        await asyncio.to_thread(self._report_usage, [running])
         if self.cgroups.available:
             await asyncio.sleep(0.05)
             self.cgroups.remove(running.slot)
@@ -395,24 +409,43 @@ class Runner:
                 continue
             kept += 1
             line = raw.decode(errors="replace").rstrip("\n")[:LINE_CHARS]
-            with contextlib.suppress(psycopg.Error):
-                await self.log_line(running.bot_id, source, line)
+            await self.log_line(running.bot_id, source, line)
 
     async def log_line(self, bot_id: int, source: str, line: str) -> None:
-        await asyncio.to_thread(self._log_line, bot_id, source, line)
+        """Queue a line; one task writes the queue every half second in one transaction, so
+        a bot's output never waits on the database, and the database is never asked once
+        per line."""
+        if len(self.pending) < MAX_PENDING:
+            self.pending.append((bot_id, source, line.replace("\x00", ""), time.time()))
+        if self.flusher is None or self.flusher.done():
+            self.flusher = asyncio.create_task(self._flush_every())
 
-    def _log_line(self, bot_id: int, source: str, line: str) -> None:
+    async def _flush_every(self) -> None:
+        while self.pending:
+            await self.flush_logs()
+            await asyncio.sleep(0.5)
+
+    async def flush_logs(self) -> None:
+        batch, self.pending = self.pending, []
+        if batch:
+            with contextlib.suppress(psycopg.Error):
+                await asyncio.to_thread(self._write_logs, batch)
+
+    def _write_logs(self, batch: list[tuple[int, str, str, float]]) -> None:
         keep = max(10, self.config.log_kb * 1024 // 200)
-        with psycopg.connect(self.config.database_url) as conn:
-            conn.execute(
-                "INSERT INTO hosted_logs (bot_id, source, line) VALUES (%s, %s, %s)",
-                (bot_id, source, line.replace("\x00", "")),
-            )
-            conn.execute(
-                "DELETE FROM hosted_logs WHERE bot_id = %s AND id <= (SELECT id FROM hosted_logs"
-                " WHERE bot_id = %s ORDER BY id DESC OFFSET %s LIMIT 1)",
-                (bot_id, bot_id, keep),
-            )
+        with psycopg.connect(self.config.database_url) as conn, conn.transaction():
+            with conn.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO hosted_logs (bot_id, source, line, at)"
+                    " VALUES (%s, %s, %s, to_timestamp(%s))",
+                    batch,
+                )
+            for bot_id in {row[0] for row in batch}:
+                conn.execute(
+                    "DELETE FROM hosted_logs WHERE bot_id = %s AND id <= (SELECT id FROM"
+                    " hosted_logs WHERE bot_id = %s ORDER BY id DESC OFFSET %s LIMIT 1)",
+                    (bot_id, bot_id, keep),
+                )
 
     async def event(self, bot_id: int, kind: str, message: str) -> None:
         def write() -> None:
@@ -435,24 +468,32 @@ class Runner:
                 (bot_id, self.config.pool.name),
             )
 
-    def _report_usage(self) -> None:
-        for running in list(self.running.values()):
-            self._report_one(running)
-
-    def _report_one(self, running: Running) -> None:
-        """Adds the kernel's count of CPU time since the last report, and sets decisions to
-        the moves the version has made (``match_moves`` of its seats, not defaulted)."""
-        if not self.cgroups.available:
+    def _report_usage(self, every: list[Running]) -> None:
+        """Adds the kernel's count of each bot's CPU time since the last report, and sets its
+        decisions to the moves the version has made; one connection for them all."""
+        if not self.cgroups.available or not every:
             return
-        used = self.cgroups.cpu_ns(running.slot)
-        delta = max(0, used - running.cpu_ns_reported)
-        running.cpu_ns_reported = max(used, running.cpu_ns_reported)
-        metrics.CPU_SECONDS.inc(delta / 1e9)
-        with contextlib.suppress(psycopg.Error), psycopg.connect(self.config.database_url) as conn:
-            conn.execute(
-                "UPDATE hosted_usage SET cpu_ms = cpu_ms + %s, decisions = (SELECT decisions"
-                " FROM hosted_versions WHERE bot_id = %s), updated_at = now() WHERE bot_id = %s",
-                (delta // 1_000_000, running.bot_id, running.bot_id),
+        rows = []
+        for running in every:
+            used = self.cgroups.cpu_ns(running.slot)
+            if used <= running.cpu_ns_reported:
+                continue
+            metrics.CPU_SECONDS.inc((used - running.cpu_ns_reported) / 1e9)
+            added = used // 1_000_000 - running.cpu_ns_reported // 1_000_000
+            running.cpu_ns_reported = used
+            rows.append((added, running.bot_id, running.bot_id))
+        if not rows:
+            return
+        with (
+            contextlib.suppress(psycopg.Error),
+            psycopg.connect(self.config.database_url) as conn,
+            conn.cursor() as cursor,
+        ):
+            cursor.executemany(
+                "UPDATE hosted_usage SET cpu_ms = cpu_ms + %s, decisions = (SELECT"
+                " decisions FROM hosted_versions WHERE bot_id = %s), updated_at = now()"
+                " WHERE bot_id = %s",
+                rows,
             )
 
 

@@ -27,6 +27,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -334,17 +335,22 @@ class Cgroups:
             pass
         return 0
 
-    def kill(self, slot: str) -> None:
-        """End every process left in the bot's cgroups (a double fork cannot escape them)."""
-        for folder in self._dirs(slot):
-            procs = folder / "cgroup.procs"
+    def kill(self, slot: str, rounds: int = 200) -> bool:
+        """End every process left in the bot's cgroups (a double fork cannot escape them),
+        again and again while a fork bomb's survivors keep forking; whether none is left."""
+        procs = self._dirs(slot)[0] / "cgroup.procs"
+        for _ in range(rounds):
             try:
                 pids = [int(p) for p in procs.read_text().split()]
             except OSError:
-                continue
+                return True
+            if not pids:
+                return True
             for pid in pids:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, 9)
+            time.sleep(0.005)
+        return False
 
     def remove(self, slot: str) -> None:
         for folder in self._dirs(slot):

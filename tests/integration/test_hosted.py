@@ -272,13 +272,36 @@ from premiere_bot import Bot
 
 class Flood(Bot):
     def __init__(self):
-        for i in range(200_000):
+        for i in range(50_000):
             print("flood line", i, "x" * 200)
         sys.stdout.flush()
 
     def decide(self, observation, legal_moves):
         print("deciding " + "y" * 5000)
         return 0
+"""
+
+FORK_BOMB = """
+import os, time
+from premiere_bot import Bot
+
+class ForkBomb(Bot):
+    def __init__(self):
+        while True:
+            try:
+                os.fork()
+            except OSError:
+                time.sleep(0.01)
+"""
+
+MEMORY_BOMB = """
+from premiere_bot import Bot
+
+class MemoryBomb(Bot):
+    def __init__(self):
+        hoard = []
+        while True:
+            hoard.append(bytearray(16 << 20))
 """
 
 CRASH = """
@@ -319,6 +342,8 @@ def test_hostile_hosted_bots_leave_the_runner_and_other_matches_unharmed(
         PREMIERE_RUNNER_IDLE_S="900",
         PREMIERE_HOSTED_LOG_KB="64",
         PREMIERE_RUNNER_ARBITER_SOCKET=str(SOCKETS / "arbiter.sock"),
+        # Two bombs spinning at their full share must leave this 2-core machine some room.
+        PREMIERE_RUNNER_CPUS="0.4",
     )
     home = tmp_path / "home"
     try:
@@ -329,6 +354,16 @@ def test_hostile_hosted_bots_leave_the_runner_and_other_matches_unharmed(
                 tmp_path / "flood",
                 'name = "flood"\nlanguage = "python"\nentry = "flood:Flood"\n',
                 {"flood.py": FLOOD},
+            ),
+            "forkbomb": bundle(
+                tmp_path / "forkbomb",
+                'name = "forkbomb"\nlanguage = "python"\nentry = "bomb:ForkBomb"\n',
+                {"bomb.py": FORK_BOMB},
+            ),
+            "membomb": bundle(
+                tmp_path / "membomb",
+                'name = "membomb"\nlanguage = "python"\nentry = "bomb:MemoryBomb"\n',
+                {"bomb.py": MEMORY_BOMB},
             ),
             "crash": bundle(
                 tmp_path / "crash",
@@ -361,6 +396,13 @@ def test_hostile_hosted_bots_leave_the_runner_and_other_matches_unharmed(
             return "crash-loop" in shown.stdout
 
         eventually(crash_loop, "the crashing bot stopped with a crash-loop event", 90)
+        # The memory bomb is killed at its limit (and again, until its crash loop stops it);
+        # the fork bomb holds its process limit and nothing else, until it is stopped.
+        eventually(
+            lambda: "killed" in author(arena, home, "bots", "logs", "membomb").stdout or None,
+            "the memory bomb killed at its limit",
+            60,
+        )
         kept = query(
             arena,
             "SELECT count(*) AS lines, coalesce(max(length(line)), 0) AS longest,"
@@ -378,8 +420,13 @@ def test_hostile_hosted_bots_leave_the_runner_and_other_matches_unharmed(
             .read()
             .decode()
         )
-        assert 'premiere_runner_stops_total{reason="crash-loop"} 1.0' in scraped
-        assert 'premiere_runner_stops_total{reason="crashed"} 4.0' in scraped
+        samples = {
+            line.split()[0]: float(line.split()[1])
+            for line in scraped.splitlines()
+            if line.startswith("premiere_runner_stops_total{")
+        }
+        assert samples['premiere_runner_stops_total{reason="crash-loop"}'] >= 1
+        assert samples['premiere_runner_stops_total{reason="crashed"}'] >= 4
         (dropped,) = [
             float(line.split()[1])
             for line in scraped.splitlines()
@@ -398,3 +445,119 @@ def test_hostile_hosted_bots_leave_the_runner_and_other_matches_unharmed(
         )
     finally:
         runner.stop()
+    # Every process of every sandbox ended with the runner, the fork bomb's too.
+    users = subprocess.run(["ps", "-eo", "uid="], capture_output=True, text=True).stdout.split()
+    assert not [uid for uid in users if 300_000 <= int(uid) < 301_000]
+
+
+def _upload(arena: Arbiter, token: str, parts: list[Any]) -> Any:
+    import grpc
+
+    from premiere_wire import author_pb2_grpc
+
+    with arena.channel() as channel:
+        stub = author_pb2_grpc.AuthorServiceStub(channel)
+        try:
+            return stub.UploadBundle(
+                iter(parts), metadata=(("authorization", f"Bearer {token}"),), timeout=30
+            )
+        except grpc.RpcError as error:
+            return error
+
+
+def _parts(bot: str, data: bytes, sha256: str | None = None, size: int | None = None) -> list[Any]:
+    import hashlib
+
+    from premiere_wire import author_pb2
+
+    header = author_pb2.UploadBundleHeader(
+        bot=bot,
+        size=len(data) if size is None else size,
+        sha256=hashlib.sha256(data).hexdigest() if sha256 is None else sha256,
+    )
+    return [author_pb2.UploadBundleRequest(header=header)] + [
+        author_pb2.UploadBundleRequest(chunk=data[i : i + 65536])
+        for i in range(0, len(data), 65536)
+    ]
+
+
+@pytest.mark.parametrize("arena", [{"PREMIERE_BUNDLE_QUOTA_MB": "1"}], indirect=True)
+def test_an_upload_is_checked_before_a_byte_is_kept_and_a_refusal_leaves_nothing(
+    arena: Arbiter, tmp_path: Path
+) -> None:
+    """Straight to AuthorService, as a hostile client would send it (not through the CLI,
+    which refuses most of these before sending)."""
+    import io
+    import os
+    import tarfile
+
+    import grpc
+
+    from premiere_wire import author_pb2
+    from tests.hosting.test_bundles import ATTACKS
+
+    home = tmp_path / "home"
+    made = author(arena, home, "account", "create", "mallet", "--save")
+    token = made.stdout.strip()
+    assert author(arena, home, "bots", "create", "mb").returncode == 0
+
+    def nothing_kept() -> None:
+        assert query(arena, "SELECT count(*) AS n FROM bundles")[0]["n"] == 0
+        assert query(arena, "SELECT version FROM bots WHERE name LIKE 'mb%%'") == [
+            {"version": None}
+        ]
+
+    for attack in ("absolute path", "climbs out", "symbolic link", "hard link", "set-uid bit"):
+        make, rule = ATTACKS[attack]
+        refused = _upload(arena, token, _parts("mb", make()))
+        assert refused.code() == grpc.StatusCode.INVALID_ARGUMENT, attack
+        assert refused.details().startswith("bundle refused: ") and rule in refused.details()
+    nothing_kept()
+
+    wrong = _upload(arena, token, _parts("mb", ATTACKS["absolute path"][0](), sha256="0" * 64))
+    assert wrong.code() == grpc.StatusCode.DATA_LOSS
+    chunk_first = _upload(arena, token, [author_pb2.UploadBundleRequest(chunk=b"x")])
+    assert chunk_first.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "header first" in chunk_first.details()
+    short = _upload(arena, token, _parts("mb", b"abc", size=10))
+    assert short.code() == grpc.StatusCode.INVALID_ARGUMENT and "ended early" in short.details()
+    huge = _upload(arena, token, _parts("mb", b"abc", size=1 << 40))
+    assert huge.code() == grpc.StatusCode.INVALID_ARGUMENT
+    other = _upload(arena, token, _parts("someone-elses", b"abc"))
+    assert other.code() == grpc.StatusCode.NOT_FOUND
+    nothing_kept()
+
+    # The quota: 1 MiB an account; a bundle of 700 KiB of noise fits once, not twice.
+    def noise() -> bytes:
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+            for name, data in (
+                ("premiere-bot.toml", b'name = "mb"\nlanguage = "python"\nentry = "a:B"\n'),
+                ("blob", os.urandom(700 << 10)),
+            ):
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+        return buffer.getvalue()
+
+    kept = _upload(arena, token, _parts("mb", noise()))
+    assert kept.name == "mb" and kept.stored_bytes > 700 << 10
+    over = _upload(arena, token, _parts("mb", noise()))
+    assert over.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and "quota" in over.details()
+    assert query(arena, "SELECT count(*) AS n FROM bundles")[0]["n"] == 1
+    assert len(query(arena, "SELECT 1 FROM bots WHERE name LIKE 'mb%%'")) == 1
+
+
+@pytest.mark.parametrize("arena", [{"PREMIERE_HOSTED": "false"}], indirect=True)
+def test_an_arena_without_a_runner_refuses_uploads_in_one_line(
+    arena: Arbiter, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    assert author(arena, home, "account", "create", "nora", "--save").returncode == 0
+    assert author(arena, home, "bots", "create", "nb").returncode == 0
+    refused = author(
+        arena, home, "upload", str(ROOT / "clients" / "python" / "hosted"), "--bot", "nb"
+    )
+    assert refused.returncode == 1
+    assert "runs no hosted bots" in refused.stderr and "FAILED_PRECONDITION" in refused.stderr
+    assert query(arena, "SELECT count(*) AS n FROM bundles")[0]["n"] == 0
