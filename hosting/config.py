@@ -50,6 +50,13 @@ class RunnerSettings(Settings):
         " mounted into every sandbox; unset, each hosted bot gets a relay of its own to"
         " arbiter_target (an arbiter on any machine).",
     )
+    runner_uid_base: int = Field(
+        default=300_000,
+        ge=1000,
+        description="Run as root, each hosted bot gets a host user of its own from the"
+        " runner_max_running users above this one; runners sharing a machine need ranges"
+        " that do not overlap.",
+    )
     runner_backoff_s: float = Field(
         default=2.0,
         gt=0,

@@ -117,6 +117,7 @@ class Runner:
         self.pending: list[tuple[int, str, str, float]] = []
         self.flusher: asyncio.Task[None] | None = None
         self.reported = 0.0
+        self.writing = asyncio.Lock()
 
     # --- the loop ------------------------------------------------------------------------
 
@@ -426,10 +427,15 @@ class Runner:
             await asyncio.sleep(0.5)
 
     async def flush_logs(self) -> None:
-        batch, self.pending = self.pending, []
-        if batch:
-            with contextlib.suppress(psycopg.Error):
-                await asyncio.to_thread(self._write_logs, batch)
+        """Write what is queued; returns once every line queued before the call is written
+        (a write already under way included)."""
+        async with self.writing:
+            batch, self.pending = self.pending, []
+            if batch:
+                try:
+                    await asyncio.to_thread(self._write_logs, batch)
+                except psycopg.Error as error:
+                    log.warning("runner: %d output lines lost: %s", len(batch), error)
 
     def _write_logs(self, batch: list[tuple[int, str, str, float]]) -> None:
         keep = max(10, self.config.log_kb * 1024 // 200)

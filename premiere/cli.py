@@ -217,6 +217,7 @@ def runner(target: str | None, backend: str | None) -> None:
         log_kb=settings.hosted_log_kb,
         max_running=settings.runner_max_running,
         backoff_s=settings.runner_backoff_s,
+        uid_base=settings.runner_uid_base,
         arbiter_socket=(
             Path(settings.runner_arbiter_socket) if settings.runner_arbiter_socket else None
         ),

@@ -128,6 +128,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_RUNNER_ARBITER_SOCKET": ("runner",),
     "PREMIERE_RUNNER_BACKOFF_S": ("runner",),
     "PREMIERE_RUNNER_METRICS_PORT": ("runner",),
+    "PREMIERE_RUNNER_UID_BASE": ("runner",),
     "PREMIERE_ARBITER_SOCKET": ("arbiter",),
     "PREMIERE_RUNNER_BWRAP": ("runner",),
     "PREMIERE_RUNNER_CPUS": ("runner",),

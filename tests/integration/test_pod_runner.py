@@ -374,6 +374,7 @@ def test_a_hosted_version_with_work_runs_as_a_pod_and_is_cleaned_up(
             await runner.tick()
             assert bot_id not in runner.running
             assert cluster.pods == {} and cluster.secrets == {}
+            await runner.flush_logs()  # the runner writes output and its lines in batches
             (stopped,) = rows(
                 database_url,
                 "SELECT line FROM hosted_logs WHERE bot_id = %s AND line LIKE 'stopped:%%'",
