@@ -54,6 +54,15 @@ INSTALL_HINT = (
 )
 
 
+SYSTEM = (
+    *("--ro-bind", "/usr", "/usr"),
+    *("--symlink", "usr/lib", "/lib"),
+    *("--symlink", "usr/lib64", "/lib64"),
+    *("--symlink", "usr/bin", "/bin"),
+)
+"""The system's programs and libraries, read-only, and the links a merged /usr expects."""
+
+
 class Unavailable(RuntimeError):
     """No sandbox can run here; the message says what to install."""
 
@@ -201,18 +210,7 @@ def bwrap_argv(
     for key, value in env.items():
         argv += ["--setenv", key, value]
     argv += [
-        "--ro-bind",
-        "/usr",
-        "/usr",
-        "--symlink",
-        "usr/lib",
-        "/lib",
-        "--symlink",
-        "usr/lib64",
-        "/lib64",
-        "--symlink",
-        "usr/bin",
-        "/bin",
+        *SYSTEM,
         "--ro-bind-try",
         "/etc/ld.so.cache",
         "/etc/ld.so.cache",
@@ -395,18 +393,7 @@ def detect(bwrap: str | None = None) -> str:
         "--unshare-user",
         "--unshare-all",
         "--die-with-parent",
-        "--ro-bind",
-        "/usr",
-        "/usr",
-        "--symlink",
-        "usr/bin",
-        "/bin",
-        "--symlink",
-        "usr/lib",
-        "/lib",
-        "--symlink",
-        "usr/lib64",
-        "/lib64",
+        *SYSTEM,
         "--",
         "/usr/bin/true",
     ]
