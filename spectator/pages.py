@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import html
 import json
 from collections import OrderedDict
 from collections.abc import Callable
@@ -33,7 +34,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 from psycopg_pool import ConnectionPool
 
-from ladder.queries import BadRequest
+from ladder.queries import BadRequest, NotFound
 from spectator import profiles, replays
 from spectator.dashboard import STATIC, page_headers
 from spectator.ids import canonical_match_id
@@ -123,16 +124,66 @@ PAGES = {
 }
 
 
-def _page(name: str) -> Callable[[web.Request], Any]:
+NOT_FOUND = {
+    "match": (
+        "No such match",
+        "There is no match {}: the link may be mistyped, or the match was never created.",
+        "/live",
+        "See the matches being played now",
+    ),
+    "league": (
+        "No such league",
+        "There is no league {}: the link may be mistyped.",
+        "/leagues",
+        "See every league",
+    ),
+}
+"""What the not-found page says of a missing match or league: heading, sentence, and a link on."""
+
+
+def not_found_page(kind: str, spelled: str) -> web.Response:
+    """A page (status 404) that says, in words, that this match or league does not exist."""
+    heading, sentence, href, link = NOT_FOUND[kind]
+    text = (STATIC / "not_found.html").read_text()
+    shown = html.escape(repr(spelled[:80]))
+    text = (
+        text.replace("<title>Not found", f"<title>{heading}")
+        .replace('<h1 id="title">Not found</h1>', f'<h1 id="title">{heading}</h1>')
+        .replace('<h2 id="what">Nothing here</h2>', f'<h2 id="what">{heading}</h2>')
+        .replace('<p id="why"></p>', f'<p id="why">{sentence.format(shown)}</p>')
+        .replace(
+            '<a id="back" href="/">Back to the leaderboards</a>',
+            f'<a id="back" href="{href}">{link}</a>',
+        )
+    )
+    headers = page_headers()
+    del headers["Content-Type"]
+    return web.Response(status=404, text=text, content_type="text/html", headers=headers)
+
+
+def _page(
+    name: str, exists: Callable[[str, str], Any] | None = None
+) -> Callable[[web.Request], Any]:
+    """Serve the static page ``name``; with ``exists`` (kind, key -> awaitable bool), first
+    answer a proper not-found page for a match or league that is not there."""
+
     async def serve(request: web.Request) -> web.StreamResponse:
         spelled = request.match_info.get("match_id")
+        league = request.match_info.get("name") if name == "league.html" else None
         if spelled is not None:
-            canonical = canonical_match_id(spelled)
+            try:
+                canonical = canonical_match_id(spelled)
+            except NotFound:
+                return not_found_page("match", spelled)
+            if exists is not None and not await exists("match", canonical):
+                return not_found_page("match", spelled)
             if canonical != spelled:
                 path = request.path[: -len(spelled)] + canonical
                 raise web.HTTPPermanentRedirect(
                     request.rel_url.with_path(path).with_query(request.query)
                 )
+        if league is not None and exists is not None and not await exists("league", league):
+            return not_found_page("league", league)
         return web.FileResponse(STATIC / name, headers=page_headers())
 
     return serve
@@ -221,5 +272,16 @@ def add_routes(app: web.Application, ladder: Any) -> None:
     app.router.add_get("/api/leagues", leagues)
     app.router.add_get("/api/leagues/{name}", league)
     app.router.add_get("/api/live", live)
+
+    def there(conn: Any, kind: str, key: str) -> bool:
+        table = {
+            "match": "SELECT 1 FROM matches WHERE id = %s",
+            "league": "SELECT 1 FROM leagues WHERE name = %s",
+        }[kind]
+        return conn.execute(table, (key,)).fetchone() is not None
+
+    async def exists(kind: str, key: str) -> bool:
+        return await run(there, kind, key)
+
     for path, name in PAGES.items():
-        app.router.add_get(path, _page(name))
+        app.router.add_get(path, _page(name, exists))

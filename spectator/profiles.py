@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import psycopg
@@ -19,6 +20,7 @@ import psycopg
 from ladder import elo, queries
 from ladder.queries import BUILTIN_PREFIX, NotFound, _player_id
 from ladder.store import tuples
+from workers.formats import match_points
 
 Connection = psycopg.Connection[Any]
 
@@ -417,12 +419,55 @@ class LeagueTable:
 
 
 @dataclass(frozen=True, slots=True)
+class LeagueGroup:
+    """A duplicate group: its tables share one deal with the seats rotated, and it counts as
+    one game in the standings, its bots ranked by their points summed over its tables."""
+
+    group: str
+    number: int
+    """The group's place in its round, from 1 (how the page names it)."""
+    tables: int
+    finished: int
+    bots: tuple[str, ...]
+    """Best first once every table has finished; else in the first table's seat order."""
+    points: tuple[float, ...] | None
+    ranks: tuple[int, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
 class LeagueRound:
     number: int
     status: str
     opened_at: datetime.datetime
     closed_at: datetime.datetime | None
     tables: tuple[LeagueTable, ...]
+    groups: tuple[LeagueGroup, ...] = ()
+
+
+def duplicate_groups(tables: tuple[LeagueTable, ...]) -> tuple[LeagueGroup, ...]:
+    """The round's duplicate groups with each one's result once all its tables finished
+    (points per table from the places, as the league's standings count them)."""
+    by_group: dict[str, list[LeagueTable]] = {}
+    for table in tables:
+        if table.group is not None:
+            by_group.setdefault(table.group, []).append(table)
+    out = []
+    for number, (name, members) in enumerate(by_group.items(), start=1):
+        done = [t for t in members if t.ranks is not None]
+        bots: tuple[str, ...] = members[0].seats
+        points: tuple[float, ...] | None = None
+        ranks: tuple[int, ...] | None = None
+        if len(done) == len(members) == len(members[0].seats):
+            total: dict[str, Fraction] = {bot: Fraction(0) for bot in members[0].seats}
+            for table in done:
+                assert table.ranks is not None
+                for bot, value in zip(table.seats, match_points(table.ranks), strict=True):
+                    total[bot] += value
+            bots = tuple(sorted(total, key=lambda bot: (-total[bot], bot)))
+            points = tuple(float(total[bot]) for bot in bots)
+            ranks = tuple(1 + points.index(p) for p in points)
+        out.append(LeagueGroup(name, number, len(members), len(done), bots, points, ranks))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,7 +583,14 @@ def league(conn: Connection, name: str, max_rounds: int = 50) -> LeagueDetail:
         standings=tuple(last[1] or ()) if last is not None else (),
         standings_round=last[0] if last is not None else None,
         rounds=tuple(
-            LeagueRound(number, status, opened, closed, tuple(by_round.get(number, ())))
+            LeagueRound(
+                number,
+                status,
+                opened,
+                closed,
+                tuple(by_round.get(number, ())),
+                duplicate_groups(tuple(by_round.get(number, ()))),
+            )
             for number, status, opened, closed in rounds
         ),
         settings=dict(settings or {}),

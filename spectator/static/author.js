@@ -3,7 +3,7 @@
 // no token, no fault detail.
 
 import { botsTable } from "./bots_table.js";
-import { $, api, el, nav, showError, when } from "./common.js";
+import { $, api, fill, notFound, el, nav, showError, when } from "./common.js";
 
 const name = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 
@@ -13,7 +13,7 @@ async function main() {
     const author = await api(`/api/authors/${encodeURIComponent(name)}`);
     document.title = `${author.name} · Premiere`;
     $("title").textContent = author.name;
-    $("content").replaceChildren(
+    fill($("content"),
       el("section", { id: "author-section" },
         el("dl", { class: "facts inline" },
           el("dt", { text: "account" }), el("dd", { id: "author-state", text: author.state === "active" ? "active" : "disabled by the operator" }),
@@ -23,6 +23,10 @@ async function main() {
     $("status").textContent = "";
     document.body.dataset.ready = "true";
   } catch (error) {
+    if (error.status === 404) {
+      notFound("No such author", `There is no author ${JSON.stringify(name)}: the link may be mistyped.`, "/bots", "See every bot");
+      return;
+    }
     $("status").textContent = "";
     showError(error);
   }

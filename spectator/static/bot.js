@@ -4,7 +4,7 @@
 // the moves they happened at, and its health as the arbiter recorded it: faults by kind,
 // forfeits and decision latency over the last day and week. Reads /api/bots/<name>.
 
-import { $, api, botLink, el, gameName, nav, showError, when } from "./common.js";
+import { $, api, fill, notFound, botLink, el, gameName, nav, showError, when } from "./common.js";
 
 const player = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const STANDING = {
@@ -160,7 +160,7 @@ function recent(profile) {
             ? el("a", { class: "bad", href: m.status === "running" ? `/live/${m.match_id}` : `/replay/${m.match_id}`, text: Object.entries(m.faults).map(([k, n]) => `${n} ${k}`).join(", ") })
             : "–"),
           el("td", { text: m.finished_at ? when(m.finished_at) : m.status }),
-          el("td", { class: "num", text: m.seat }),
+          el("td", { class: "num", text: m.seat + 1 }),
           el("td", {}, m.players.map((p, i) => [i ? ", " : "", botLink(p)])),
           el("td", {}, el("a", { class: "watch", href: m.status === "running" ? `/live/${m.match_id}` : `/replay/${m.match_id}`, text: m.status === "running" ? "watch live" : "replay" })),
         ),
@@ -197,7 +197,7 @@ async function load() {
       profile.removed ? ["removed", "yes"] : null,
       profile.games_declared ? ["plays", profile.games_declared.length ? profile.games_declared.map(gameName).join(", ") : "every game"] : null,
     ].filter(Boolean);
-    $("content").replaceChildren(
+    fill($("content"),
       el("section", { id: "standing-section" }, el("h2", { text: "Standing" }), standing(profile),
         el("dl", { class: "facts inline" }, facts.map(([k, v]) => [el("dt", { text: k }), typeof v === "string" ? el("dd", { text: v }) : el("dd", {}, v)]))),
       profile.builtin ? null : el("section", { id: "versions-section" }, el("h2", { text: "Versions" }), versions(profile)),
@@ -217,6 +217,10 @@ async function load() {
     document.body.dataset.ready = "true";
     document.body.dataset.matchesPage = String(profile.page);
   } catch (error) {
+    if (error.status === 404) {
+      notFound("No such bot", `There is no bot ${JSON.stringify(player)}: the link may be mistyped.`, "/bots", "See every bot");
+      return;
+    }
     $("status").textContent = "";
     showError(error);
   }

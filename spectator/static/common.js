@@ -21,6 +21,37 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Replace a node's children with those given, leaving out the absent ones (null, undefined,
+// false): replaceChildren itself would print them as the words "null" and "undefined".
+export function fill(node, ...children) {
+  node.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
+// A game's options in words ("family: no, length: short"), never as JSON.
+export function optionWords(options) {
+  const entries = Object.entries(options || {});
+  if (entries.length === 0) return "the game's defaults";
+  const value = (v) => (v === true ? "yes" : v === false ? "no" : String(v));
+  return entries.map(([k, v]) => `${k.replaceAll("_", " ")}: ${value(v)}`).join(", ");
+}
+
+// The page says, in words, that what its address names does not exist, and stops there.
+export function notFound(heading, sentence, href, link) {
+  document.title = `${heading} · Premiere`;
+  const title = $("title");
+  if (title) title.textContent = heading;
+  const status = $("status");
+  if (status) status.textContent = "";
+  showError(null);
+  const main = document.querySelector("main");
+  main.replaceChildren(el("section", { id: "not-found" },
+    el("h2", { id: "what", text: heading }), el("p", { id: "why", text: sentence }),
+    el("p", {}, el("a", { id: "back", href, text: link }))));
+  document.body.dataset.notFound = "true";
+  document.body.dataset.ready = "true";
+}
+
 export async function api(path) {
   const reply = await fetch(path, { headers: { Accept: "application/json" } });
   let body = null;

@@ -1,6 +1,6 @@
 // The ladder dashboard: reads the JSON API of the ladder service that serves this page and
 // renders a game's leaderboard, a player's rating history (Chart.js, vendored under
-// /static/vendor/), the recent matches page by page, and a match's replay. It refreshes every
+// /static/vendor/), the recent matches page by page, each linked to its replay. It refreshes every
 // few seconds (?refresh=SECONDS changes that). State worth linking to lives in the URL hash:
 // #game=movie-tricks&player=ada.
 //
@@ -23,7 +23,6 @@ const state = {
   pageTokens: [""], // pageTokens[i] is the token of page i; page 0 is the newest
   page: 0,
   nextToken: "",
-  replay: "",
   // Bumped whenever the view changes, so a slow answer for an old view is dropped.
   view: 0,
   refreshes: 0,
@@ -331,7 +330,7 @@ function seatChip(seat) {
   const tone = !rated ? "unrated" : delta > 0 ? "up" : delta < 0 ? "down" : "even";
   return el(
     "li",
-    { class: `seat ${tone}`, "data-player": seat.player, title: `seat ${seat.seat}, score ${seat.score}` },
+    { class: `seat ${tone}`, "data-player": seat.player, title: `seat ${seat.seat + 1}, score ${seat.score}` },
     el("span", { class: "place", text: seat.rank }),
     playerLabel(seat.player, seat.builtin),
     seat.forfeited ? el("span", { class: "badge forfeit", text: "forfeit" }) : null,
@@ -371,7 +370,7 @@ function renderMatches(page) {
     const seats = [...match.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
     return el(
       "tr",
-      { "data-match": match.match_id, class: match.match_id === state.replay ? "selected" : undefined },
+      { "data-match": match.match_id },
       el(
         "td",
         { class: "finished", title: match.finished_at },
@@ -382,14 +381,8 @@ function renderMatches(page) {
       el(
         "td",
         { class: "replay" },
-        el("a", { class: "replay-watch", href: `/replay/${encodeURIComponent(match.match_id)}`, text: "watch" }),
-        " · ",
-        el("button", {
-          type: "button",
-          class: "link replay-view",
-          text: "moves",
-          onclick: () => openReplay(match.match_id),
-        }),
+        // One place tells a match's moves: its replay, which this links to.
+        el("a", { class: "replay-watch", href: `/replay/${encodeURIComponent(match.match_id)}`, text: "watch the replay" }),
         " · ",
         el("a", { class: "replay-link", href: match.replay_url, target: "_blank", rel: "noopener", text: "JSON" }),
       ),
@@ -418,102 +411,6 @@ async function loadMatches(view) {
     (token ? `&page_token=${encodeURIComponent(token)}` : "");
   const page = await api(path);
   if (view === state.view) renderMatches(page);
-}
-
-// --- replay ----------------------------------------------------------------------------------
-
-function fact(term, ...value) {
-  return [el("dt", { text: term }), el("dd", {}, ...value)];
-}
-
-function renderReplay(replay) {
-  $("replay-section").hidden = false;
-  $("replay-section").dataset.match = replay.match_id;
-  $("replay-title").textContent = `Replay: ${gameName(replay.game)}`;
-  const outcome = replay.outcome || {};
-  const ranks = outcome.ranks || [];
-  const scores = outcome.scores || [];
-  const players = el(
-    "ol",
-    { class: "replay-players", start: 0 },
-    ...replay.players.map((name, seat) =>
-      el(
-        "li",
-        {},
-        name,
-        ranks.length ? el("span", { class: "muted", text: ` (place ${ranks[seat]}, score ${scores[seat]})` }) : null,
-      ),
-    ),
-  );
-  $("replay-facts").replaceChildren(
-    ...fact("Match", el("code", { text: replay.match_id })),
-    ...fact("Status", replay.status),
-    ...fact("Seed", el("code", { text: replay.seed })),
-    ...fact("Options", el("code", { text: JSON.stringify(replay.options) })),
-    ...fact("Players by seat", players),
-    ...fact("Raw", el("a", { href: `/api/matches/${encodeURIComponent(replay.match_id)}/replay`, text: "replay JSON" })),
-  );
-  const seatCell = (seat) => el("td", { text: `${seat}: ${replay.players[seat] ?? "?"}` });
-  // Moves the engine applied on its own (the seat's only legal move): no ply of their own,
-  // listed after the decision that led to them, or first when the set-up forced them.
-  const forcedRows = (forced) =>
-    (forced || []).map((f) =>
-      el(
-        "tr",
-        { class: "forced" },
-        el("td", { class: "num" }),
-        seatCell(f.seat),
-        el(
-          "td",
-          {},
-          el("code", { text: JSON.stringify(f.move) }),
-          el("span", { class: "badge forced", title: "the seat's only legal move, applied without asking", text: "forced" }),
-        ),
-      ),
-    );
-  const moves = [...forcedRows(replay.forced_at_start)];
-  for (const move of replay.moves) {
-    moves.push(
-      el(
-        "tr",
-        {},
-        el("td", { class: "num", text: move.ply }),
-        seatCell(move.seat),
-        el(
-          "td",
-          {},
-          // The move in words when the replay tells it (its raw form stays in the JSON link).
-          move.text ? el("span", { class: "move-text", title: JSON.stringify(move.move), text: move.text.replaceAll("*", "") }) : el("code", { text: JSON.stringify(move.move) }),
-          move.defaulted ? el("span", { class: "badge forfeit", title: "the arbiter played it: no move in time", text: "defaulted" }) : null,
-        ),
-      ),
-      ...forcedRows(move.forced),
-    );
-  }
-  $("replay-moves").tBodies[0].replaceChildren(...moves);
-  $("replay-moves").hidden = moves.length === 0;
-  showEmpty("replay-empty", moves.length ? "" : "No moves were recorded for this match.");
-}
-
-async function openReplay(matchId) {
-  state.replay = matchId;
-  for (const row of $("matches").tBodies[0].rows) {
-    row.classList.toggle("selected", row.dataset.match === matchId);
-  }
-  try {
-    const replay = await api(`/api/matches/${encodeURIComponent(matchId)}/replay`);
-    if (state.replay !== matchId) return;
-    renderReplay(replay);
-    $("replay-section").scrollIntoView({ block: "nearest" });
-  } catch (error) {
-    showError(`Replay of ${matchId}: ${error.message}`);
-  }
-}
-
-function closeReplay() {
-  state.replay = "";
-  $("replay-section").hidden = true;
-  for (const row of $("matches").tBodies[0].rows) row.classList.remove("selected");
 }
 
 // --- refreshing ------------------------------------------------------------------------------
@@ -566,7 +463,6 @@ function selectGame(game) {
   state.player = "";
   state.pageTokens = [""];
   state.page = 0;
-  closeReplay();
   $("history-section").hidden = true;
   return changeView();
 }
@@ -592,7 +488,6 @@ function start() {
     for (const row of $("leaderboard").tBodies[0].rows) row.classList.remove("selected");
     changeView();
   });
-  $("replay-close").addEventListener("click", closeReplay);
   $("older").addEventListener("click", () => {
     if (!state.nextToken) return;
     state.pageTokens = state.pageTokens.slice(0, state.page + 1);

@@ -6,7 +6,7 @@
 // time bank, faults, and the result at the end. When the operator allows it for this match,
 // every seat's view a number of moves behind.
 
-import { $, api, botLink, el, gameName, nav, showError, when, words } from "./common.js";
+import { $, api, fill, botLink, el, gameName, nav, showError, when, words } from "./common.js";
 import { renderFrame } from "./renderers.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
@@ -80,7 +80,7 @@ const moveList = el("ol", { class: "move-list", id: "moves" });
 let group = null;
 
 function who(seat) {
-  return live.match.players[seat] ?? `seat ${seat}`;
+  return live.match.players[seat] ?? `seat ${seat + 1}`;
 }
 
 function addMove(move) {
@@ -192,7 +192,7 @@ function draw() {
     sections.push(el("section", { id: "faults" }, el("h2", { text: "Faults" }),
       el("ul", {}, live.faults.map((f) => el("li", { text: `move ${f.ply + 1}: ${m.players[f.seat] ?? "the arbiter"} ${f.kind} (${f.blame})` })))));
   }
-  $("content").replaceChildren(...sections);
+  fill($("content"), sections);
   moveList.scrollTop = moveList.scrollHeight; // the list scrolls, never the page
   document.body.dataset.moves = String(live.decisions);
   if (live.ended) document.body.dataset.ended = "true"; // once the result is on the page

@@ -119,7 +119,7 @@ function seatBoxes(ctx, view, fill) {
         el(
           "h4",
           {},
-          el("span", { class: "seat-no", text: `${seat}` }),
+          el("span", { class: "seat-no", title: `seat ${seat + 1}`, text: `${seat + 1}` }),
           el("span", { class: "seat-name", text: ` ${name}` }),
           moving.has(seat) ? el("span", { class: "badge to-move-badge", text: "to move" }) : null,
           score !== undefined && score !== null

@@ -8,7 +8,7 @@
 // of its own that scrolls by itself (stepping never scrolls the page); the score graph sits
 // under the board; the result banner shows on the last frame.
 
-import { $, api, botLink, el, nav, showError, words } from "./common.js";
+import { $, api, botLink, el, nav, notFound, showError, words } from "./common.js";
 import { frameScores, renderFrame } from "./renderers.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -36,7 +36,7 @@ function expand(body) {
 }
 
 function who(seat) {
-  return replay.players[seat] ?? `seat ${seat}`;
+  return replay.players[seat] ?? `seat ${seat + 1}`;
 }
 
 // A move as words when the replay has no text for it (an older replay): its fields, no JSON.
@@ -290,7 +290,7 @@ function setup() {
   const seen = [["spectator", "the spectator"]];
   if (replay.seat_views) {
     seen.push(["all", "every seat (all hands)"]);
-    replay.players.forEach((p, seat) => seen.push([String(seat), `seat ${seat}: ${p}`]));
+    replay.players.forEach((p, seat) => seen.push([String(seat), `seat ${seat + 1}: ${p}`]));
     defaultViewer = "all"; // a finished match opens with every hand shown
   }
   $("viewer").replaceChildren(...seen.map(([v, text]) => el("option", { value: v, text })));
@@ -322,6 +322,10 @@ async function main() {
   try {
     replay = expand(await api(`/api/matches/${encodeURIComponent(matchId)}/views`));
   } catch (error) {
+    if (error.status === 404) {
+      notFound("No such match", `There is no replay of match ${matchId}: it was never created, or has not started yet.`, "/live", "See the matches being played now");
+      return;
+    }
     $("status").textContent = "";
     showError(error);
     return;
