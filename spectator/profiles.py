@@ -109,6 +109,11 @@ class BotProfile:
     account: str | None = None
     """The author's account that owns it (``operator`` for the operator's bots); None for a
     built-in."""
+    version: str | None = None
+    """The version this entry is, as the bot announced it in its Hello (None: none named)."""
+    playing: int = 0
+    """Matches it is seated at now: while it plays, it is connected, whatever the time of its
+    last Hello."""
 
 
 def bot_profile(
@@ -126,7 +131,7 @@ def bot_profile(
         if builtin:
             name = player.removeprefix(BUILTIN_PREFIX)
             seat_filter, key = "s.builtin = %s", name
-            registered = connected = account = None
+            registered = connected = account = version = None
             removed, declared = False, None
             if not cur.execute(
                 "SELECT 1 FROM match_seats WHERE builtin = %s LIMIT 1", (name,)
@@ -135,13 +140,13 @@ def bot_profile(
         else:
             row = cur.execute(
                 "SELECT b.id, b.created_at, b.last_connected_at, b.removed_at IS NOT NULL,"
-                " b.games, l.account FROM bots b JOIN bot_lineage l ON l.name = b.name"
-                " WHERE b.name = %s",
+                " b.games, l.account, b.version FROM bots b"
+                " JOIN bot_lineage l ON l.name = b.name WHERE b.name = %s",
                 (player,),
             ).fetchone()
             if row is None:
                 raise NotFound(f"no bot {player[:80]!r}")
-            bot_id, registered, connected, removed, games, account = row
+            bot_id, registered, connected, removed, games, account, version = row
             declared = tuple(games) if games is not None else None
             seat_filter, key = "s.bot_id = %s", bot_id
         ratings: list[GameRating] = []
@@ -164,6 +169,11 @@ def bot_profile(
                 ).fetchall()
                 ratings.append(GameRating(game, live, played, tuple(p for (p,) in points)))
         recent, more = _recent(cur, seat_filter, key, page)
+        (playing,) = cur.execute(
+            "SELECT count(*) FROM match_seats s JOIN matches m ON m.id = s.match_id"
+            f" WHERE {seat_filter} AND m.status = 'running'",
+            (key,),
+        ).fetchone() or (0,)
         faults = _faults(cur, seat_filter, key)
         standing = versions = None
         if not builtin:
@@ -194,6 +204,8 @@ def bot_profile(
         page_size=RECENT_MATCHES,
         has_more=more,
         account=account,
+        version=version,
+        playing=int(playing),
     )
 
 

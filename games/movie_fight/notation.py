@@ -14,9 +14,32 @@ if TYPE_CHECKING:
     from games.movie_fight.state import MovieFightState
 
 
-def card_name(card: Card) -> str:
+def _base_name(card: Card) -> str:
     genres = ", ".join(card.genres) or "no genre"
-    return f"{card.viewer.replace('-', ' ')} / {genres} (card {card.number})"
+    return f"{card.viewer.replace('-', ' ')} ({genres})"
+
+
+def _names() -> dict[int, str]:
+    """One name per card, the same in every move and on the board: its viewer and its film's
+    genres; a card sharing both with another gets its place among them ("#2") too."""
+    seen: dict[str, int] = {}
+    shared = {_base_name(c) for c in CARDS.values()}
+    shared = {n for n in shared if sum(_base_name(c) == n for c in CARDS.values()) > 1}
+    names = {}
+    for number in sorted(CARDS):
+        base = _base_name(CARDS[number])
+        if base in shared:
+            seen[base] = seen.get(base, 0) + 1
+            base = f"{base} #{seen[base]}"
+        names[number] = base
+    return names
+
+
+NAMES = _names()
+
+
+def card_name(card: Card) -> str:
+    return NAMES[card.number]
 
 
 def _the(number: int) -> str:
@@ -27,14 +50,9 @@ def describe(before: MovieFightState, seat: int, move: Any, viewer: Viewer) -> s
     if isinstance(move, Refresh):
         return f"downgrades {_the(move.card)} to lay out a new offer"
     if isinstance(move, Play):
-        card = CARDS[move.card]
         if move.side == AUDIENCE:
-            return (
-                f"seats the {card.viewer.replace('-', ' ')} (card {card.number}) as a viewer"
-                f" on floor {move.floor}"
-            )
-        genres = ", ".join(card.genres) or "no-genre"
-        return f"screens the {genres} film (card {card.number}) on floor {move.floor}"
+            return f"seats {_the(move.card)} as a viewer on floor {move.floor}"
+        return f"screens {_the(move.card)} as a film on floor {move.floor}"
     if isinstance(move, Downgrade):
         return f"downgrades {_the(move.card)}"
     if isinstance(move, Upgrade):

@@ -84,6 +84,26 @@ export function botLink(player) {
   return el("a", { class: "player", href: `/bots/${encodeURIComponent(player)}`, text: player });
 }
 
+// A table wider than its box scrolls inside it; the box then says so (data-overflows, and the
+// cue pages.css draws), so a phone never hides columns without a word.
+function markOverflowing() {
+  for (const box of document.querySelectorAll(".scroll-box, .table-wrap, .scroll-x")) {
+    const over = box.scrollWidth > box.clientWidth + 1;
+    if (over !== (box.dataset.overflows === "true")) {
+      if (over) box.dataset.overflows = "true";
+      else delete box.dataset.overflows;
+    }
+  }
+}
+let marking = false;
+function scheduleMark() {
+  if (marking) return;
+  marking = true;
+  requestAnimationFrame(() => { marking = false; markOverflowing(); });
+}
+new MutationObserver(scheduleMark).observe(document.documentElement, { childList: true, subtree: true });
+window.addEventListener("resize", scheduleMark);
+
 export function showError(error) {
   const box = $("error");
   if (!box) return;

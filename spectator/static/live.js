@@ -154,6 +154,11 @@ function endResult(e) {
   return { winners: o.ranks.flatMap((r, seat) => (r === 1 ? [seat] : [])), scores: o.scores || [], tiebreaks: "", text: "" };
 }
 
+function movesText() {
+  const forced = live.moves.length - live.decisions;
+  return `${live.moves.length}${forced ? ` (${live.decisions} decided by the bots, ${forced} forced)` : ""}`;
+}
+
 function draw() {
   const m = live.match;
   if (!m) return;
@@ -161,10 +166,12 @@ function draw() {
   const facts = el("dl", { class: "facts inline" },
     el("dt", { text: "Match" }), el("dd", {}, el("code", { class: "match-id", text: m.match_id })),
     el("dt", { text: "Players" }), el("dd", {}, m.players.map((p, i) => [i ? ", " : "", botLink(p)])),
-    el("dt", { text: "Decisions" }), el("dd", { id: "decisions", text: live.decisions }));
+    // Counted as the move list counts them: every move, the bots' decisions among them.
+    el("dt", { text: "Moves" }), el("dd", { id: "decisions", text: movesText() }));
   const lastMove = last ? `Move ${live.moves.length}: ${moveText(last)}${last.forced ? " (forced)" : ""}` : "Waiting for the first decision…";
   const frame = live.view ? { spectator: live.view, seats: null, scores: live.scores } : null;
   const badge = (seat) => {
+    if (live.ended) return null; // the clocks stop with the match: none shown after it
     const text = clockText(seat);
     return text ? el("div", { class: "clock muted small", "data-seat": seat, text: `clock: ${text}` }) : null;
   };
@@ -250,6 +257,7 @@ function watch() {
     live.result = endResult(e);
     if (live.result && live.result.scores && live.result.scores.length) live.scores = live.result.scores;
     source.close();
+    clearInterval(ticking);
     $("status").textContent = "ended";
   });
   on("problem", (e) => showError(new Error(e.error)));
@@ -263,8 +271,10 @@ function watch() {
       $("status").textContent = "reconnecting…";
     }
   };
-  setInterval(tickClocks, 250);
+  ticking = setInterval(tickClocks, 250);
 }
+
+let ticking = null;
 
 async function main() {
   $("nav").replaceWith(nav(matchId ? "" : "/live"));
