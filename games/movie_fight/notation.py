@@ -5,9 +5,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.interface import Labels, Viewer
+from games.interface import Labels, ScoreBreakdown, ScorePart, Viewer
 from games.movie_fight.cards import AUDIENCE, CARDS, DATA, Card
 from games.movie_fight.moves import Downgrade, Play, Refresh, Skip, Upgrade
+from games.movie_fight.scoring import (
+    automa_tickets,
+    breakdown,
+    solo_ticket_points,
+    ticket_points,
+)
 from games.movie_fight.views import REFRESH, MovieFightObservation
 
 if TYPE_CHECKING:
@@ -82,3 +88,55 @@ def names_in(view: MovieFightObservation) -> frozenset[str]:
     if view.pending is not None:
         numbers.append(view.pending.card)
     return frozenset(card_name(CARDS[n]) for n in numbers)
+
+
+def score_rules(solo: bool) -> str:
+    against = (
+        "and the ticket comparison: more tickets sold than the automa's scores"
+        f" {DATA.ticket_winner}, fewer {DATA.ticket_loser}"
+        if solo
+        else "and the ticket ranking: places by tickets sold against the other cinemas (a"
+        " cinema that sold none earns nothing)"
+    )
+    return (
+        "A cinema scores its viewers (each floor at its best, or with the cinema tile's"
+        " conditions met for the tile's points), the bonus points of its cards, the equipment"
+        f" and viewers goals, {against}."
+    )
+
+
+def _tickets(count: int) -> str:
+    return f"{count} ticket{'' if count == 1 else 's'}"
+
+
+def explain_score(final: MovieFightState) -> ScoreBreakdown:
+    parts = [breakdown(cinema, final.side) for cinema in final.cinemas]
+    sold = [p.tickets for p in parts]
+    if final.solo:
+        theirs = automa_tickets(final.automa_audience, final.automa_screens, final.level)
+        mine, _ = solo_ticket_points(sold[0], theirs)
+        places: tuple[int, ...] = (mine,)
+        versus = [f"against the automa's {theirs}"]
+    else:
+        places = ticket_points(sold)
+        versus = [
+            f"place {1 + sum(other > count for other in sold)} of {len(sold)}" for count in sold
+        ]
+    out = []
+    for seat, p in enumerate(parts):
+        out.append(
+            (
+                ScorePart(
+                    p.cinema,
+                    "cinema tile: every floor met its condition"
+                    if p.cinema
+                    else "cinema tile: conditions not met (or worth less than the floors alone)",
+                ),
+                ScorePart(p.viewers, "viewers on the floors"),
+                ScorePart(p.bonus, "bonus points printed on the cards"),
+                ScorePart(p.equipment_goal, "equipment goal"),
+                ScorePart(p.viewers_goal, "viewers goal (distinct viewers on a floor)"),
+                ScorePart(places[seat], f"tickets: {_tickets(sold[seat])}, {versus[seat]}"),
+            )
+        )
+    return tuple(out)
