@@ -32,6 +32,7 @@ from games.values import JSON, to_plain
 from ladder.queries import BUILTIN_PREFIX, NotFound
 from ladder.store import tuples
 from spectator import results
+from spectator.breakdowns import score_breakdown
 
 Connection = psycopg.Connection[Any]
 
@@ -75,6 +76,8 @@ class ReplayViews:
     labels: dict[str, dict[str, str]]
     result: dict[str, Any] | None
     frames: tuple[Frame, ...]
+    breakdown: dict[str, Any] | None = None
+    """How the final scores were made (``spectator.breakdowns``), once the match finished."""
 
 
 def _parse(match_id: str) -> uuid.UUID:
@@ -159,6 +162,23 @@ def build_views(logged: Logged) -> ReplayViews:
     """Re-execute a loaded match into its frames (CPU only: run it off the event loop)."""
     game = games.get(logged.game)
     ended = logged.status in ENDED
+    finals: list[State] = []
+    frames = _frames(
+        game,
+        logged.players,
+        logged.seed,
+        logged.options,
+        logged.moves,
+        ended,
+        logged.names,
+        logged.forced_at_start,
+        finals,
+    )
+    breakdown = (
+        score_breakdown(game, finals[0], logged.names, logged.options)
+        if logged.status == "finished" and not logged.truncated
+        else None
+    )
     return ReplayViews(
         match_id=logged.match_id,
         game=logged.game,
@@ -172,18 +192,8 @@ def build_views(logged: Logged) -> ReplayViews:
         truncated=logged.truncated,
         labels={kind: dict(names) for kind, names in game.labels().items()},
         result=results.result(logged.outcome, logged.names) if ended else None,
-        frames=tuple(
-            _frames(
-                game,
-                logged.players,
-                logged.seed,
-                logged.options,
-                logged.moves,
-                ended,
-                logged.names,
-                logged.forced_at_start,
-            )
-        ),
+        frames=tuple(frames),
+        breakdown=breakdown,
     )
 
 
@@ -261,8 +271,12 @@ def _frames(
     ended: bool,
     names: Sequence[str] = (),
     forced_at_start: Any = None,
+    finals: list[State] | None = None,
 ) -> list[Frame]:
+    """The frames of a match; ``finals`` (when given) receives the state it ends in."""
     state = game.new(players, seed, options)
+    if finals is not None:
+        finals.append(state)
     viewer: Viewer = EVERYONE if ended else SPECTATOR
 
     def seat_views() -> tuple[JSON, ...] | None:

@@ -127,6 +127,22 @@ export function nav(current) {
   );
 }
 
+// How an ended match's final scores were made (the match API's breakdown): per seat, its
+// player, its parts in the game's words with their points, and its final score. The game's
+// rule sentence is told elsewhere, once (the replay's facts).
+export function breakdownSection(breakdown) {
+  const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0");
+  return el("section", { class: "breakdown", id: "breakdown", "aria-label": "How the scores were made" },
+    el("h3", { text: "How the scores were made" }),
+    el("div", { class: "breakdown-seats" }, breakdown.seats.map((s) =>
+      el("div", { class: "breakdown-seat", "data-seat": s.seat },
+        el("h4", {}, el("span", { class: "who", text: s.player }), " ",
+          el("span", { class: "score", text: `${s.score}` })),
+        el("ul", {}, s.parts.map((part) =>
+          el("li", {}, el("span", { class: "points", text: signed(part.points) }), " ", words(part.text)))),
+        el("p", { class: "total muted small", text: `${s.parts.map((p) => signed(p.points)).join(" ")} = ${s.score}` })))));
+}
+
 // A game's text with *emphasis* (a card's or a film's name, as the engines write them) as
 // nodes: the emphasised parts in <em>, everything as text, never as HTML.
 export function words(text) {

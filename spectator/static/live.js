@@ -6,7 +6,7 @@
 // time bank, faults, and the result at the end. When the operator allows it for this match,
 // every seat's view a number of moves behind.
 
-import { $, api, fill, botLink, el, gameName, nav, showError, when, words } from "./common.js";
+import { $, api, fill, botLink, breakdownSection, el, gameName, nav, showError, when, words } from "./common.js";
 import { renderFrame } from "./renderers.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
@@ -178,6 +178,8 @@ function draw() {
   const stage = el("div", { class: "stage" },
     live.ended
       ? [resultBanner(live.result),
+          live.breakdown ? el("p", { class: "score-rules muted small", id: "score-rules", text: live.breakdown.rules }) : null,
+          live.breakdown ? breakdownSection(live.breakdown) : null,
           el("p", { class: "ended", id: "ended" }, `The match has ended (${live.ended.status}). `,
             el("a", { href: `/replay/${m.match_id}`, text: "Step through the replay, every hand shown" }))]
       : el("p", { class: "muted small" }, el("span", { class: "live-dot" }), "live: the spectator's view, updated after every decision"),
@@ -255,6 +257,12 @@ function watch() {
   on("end", (e) => {
     live.ended = e;
     live.result = endResult(e);
+    // How the scores were made: told by the match API once it has ended.
+    if (e.status === "finished") {
+      api(`/api/matches/${encodeURIComponent(matchId)}/views`)
+        .then((views) => { live.breakdown = views.breakdown || null; redraw(); })
+        .catch(() => {});
+    }
     if (live.result && live.result.scores && live.result.scores.length) live.scores = live.result.scores;
     source.close();
     clearInterval(ticking);

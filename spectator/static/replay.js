@@ -8,7 +8,7 @@
 // of its own that scrolls by itself (stepping never scrolls the page); the score graph sits
 // under the board; the result banner shows on the last frame.
 
-import { $, api, botLink, el, nav, notFound, showError, words } from "./common.js";
+import { $, api, botLink, breakdownSection, el, nav, notFound, showError, words } from "./common.js";
 import { frameScores, renderFrame } from "./renderers.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -178,6 +178,7 @@ function drawBanner() {
     replay.outcome && replay.outcome.forfeited && replay.outcome.forfeited.length
       ? el("p", { class: "muted small", text: `Forfeited: ${replay.outcome.forfeited.map(who).join(", ")}` })
       : null,
+    replay.breakdown ? breakdownSection(replay.breakdown) : null,
   ];
   box.replaceChildren(...parts.filter(Boolean));
   box.title = r.text || "";
@@ -285,6 +286,10 @@ function setup() {
     ])),
     replay.status === "running"
       ? [el("dt", { text: "Live" }), el("dd", {}, el("a", { href: `/live/${replay.match_id}`, text: "watch it live" }))]
+      : [],
+    // How this game scores, said once; the last move shows how each seat's score was made.
+    replay.breakdown
+      ? [el("dt", { text: "Scoring" }), el("dd", { id: "score-rules", class: "score-rules", text: replay.breakdown.rules })]
       : [],
   ].flat());
   const seen = [["spectator", "the spectator"]];
