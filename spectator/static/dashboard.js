@@ -131,15 +131,66 @@ async function loadGames() {
 
 // --- leaderboard -----------------------------------------------------------------------------
 
+// The orders a visitor may choose: the ladder's own (established first, then by standing),
+// the point estimate alone, or the live Elo.
+const SORTS = {
+  sure: null,
+  estimate: (a, b) => (b.standing ? b.standing.rating : -Infinity) - (a.standing ? a.standing.rating : -Infinity),
+  elo: (a, b) => b.elo - a.elo,
+};
+
+// An interval of no width (a bot that alone sets the scale) is a bare number, never
+// "1500 (1500–1500)".
+function intervalText(standing) {
+  if (rating(standing.low) === rating(standing.high)) return " (sets the scale: no interval)";
+  return ` (${rating(standing.low)}–${rating(standing.high)})`;
+}
+
+// When every standing moved together since this browser last saw the game (the established
+// bots' average is held at 1500, so one bot becoming established moves the whole scale), say
+// so, and why.
+function scaleNotice(board) {
+  const key = `premiere-standings-${board.game}`;
+  const now = Object.fromEntries(board.entries.filter((e) => e.standing).map((e) => [e.player, [e.standing.rating, e.provisional, e.games]]));
+  let before = null;
+  try {
+    before = JSON.parse(localStorage.getItem(key) || "null");
+  } catch {
+    before = null;
+  }
+  try {
+    localStorage.setItem(key, JSON.stringify(now));
+  } catch {
+    // a browser that keeps nothing: no notice
+  }
+  const notice = $("scale-notice");
+  if (!before) return;
+  // Bots that played no rated match since: whatever moved their standing, it was not them.
+  const idle = Object.keys(now).filter((p) => p in before && before[p][2] === now[p][2]);
+  const shifts = idle.map((p) => now[p][0] - before[p][0]).sort((a, b) => a - b);
+  const joined = Object.keys(now).filter((p) => !now[p][1] && (!(p in before) || before[p][1]));
+  if (shifts.length === 0) return;
+  const median = shifts[Math.floor(shifts.length / 2)];
+  const together = shifts.every((s) => Math.abs(s - median) < Math.max(25, Math.abs(median) / 4));
+  if (Math.abs(median) < 25 || !together) return;
+  notice.hidden = false;
+  notice.textContent = `Every official standing moved by about ${median > 0 ? "+" : MINUS}${Math.abs(median).toFixed(0)} since you last looked: the scale moved, not the bots. ` +
+    `The established bots' average is held at 1500${joined.length ? `, and ${joined.join(", ")} became established` : ""}; ` +
+    "the order and the gaps between bots are what their results say.";
+}
+
 function renderLeaderboard(board) {
   const body = $("leaderboard").tBodies[0];
-  const rows = board.entries.map((entry) => {
+  const order = SORTS[$("sort").value] || null;
+  const entries = order ? [...board.entries].sort(order) : board.entries;
+  scaleNotice(board);
+  const rows = entries.map((entry, position) => {
     const standing = entry.standing;
     const selected = entry.player === state.player;
     return el(
       "tr",
       { "data-player": entry.player, class: selected ? "selected" : undefined },
-      el("td", { class: "num rank", text: entry.rank }),
+      el("td", { class: "num rank", text: order ? position + 1 : entry.rank }),
       el(
         "td",
         { class: "player" },
@@ -169,10 +220,7 @@ function renderLeaderboard(board) {
             "td",
             { class: "num standing", title: `standard error ${standing.stderr.toFixed(1)}` },
             el("strong", { text: rating(standing.rating) }),
-            el("span", {
-              class: "interval",
-              text: ` (${rating(standing.low)}–${rating(standing.high)})`,
-            }),
+            el("span", { class: "interval", text: intervalText(standing) }),
           )
         : el("td", { class: "num standing muted", title: "not in the latest fit yet", text: "—" }),
       el("td", { class: "num games", text: entry.games }),
@@ -215,8 +263,12 @@ function drawHistory(history) {
   const points = history.points;
   canvas.dataset.points = String(points.length);
   canvas.dataset.player = history.player;
-  const labels = points.map((p) => p.games);
-  const values = points.map((p) => p.after);
+  // The start first (the Elo before the first match shown), then one point per match, each
+  // labelled with its date; the tooltip names the opponents.
+  const start = points.length ? [{ start: true, after: points[0].before, games: points[0].games - 1, applied_at: null }] : [];
+  const shown = [...start, ...points];
+  const labels = shown.map((p) => (p.start ? "start" : dateTime(p.applied_at)));
+  const values = shown.map((p) => p.after);
   if (!chart) {
     chart = new window.Chart(canvas, {
       type: "line",
@@ -243,7 +295,7 @@ function drawHistory(history) {
         interaction: { mode: "index", intersect: false },
         scales: {
           x: {
-            title: { display: true, text: "rated matches played" },
+            title: { display: true, text: "date of each rated match" },
             ticks: { maxTicksLimit: 12, autoSkip: true },
             grid: { display: false },
           },
@@ -259,11 +311,14 @@ function drawHistory(history) {
             callbacks: {
               title: (items) => {
                 const point = chart.$points[items[0].dataIndex];
+                if (point.start) return point.games > 0 ? `before the ${point.games + 1}th match shown` : "start: before the first rated match";
                 return `match ${point.games} · ${dateTime(point.applied_at)}`;
               },
               label: (item) => {
                 const point = chart.$points[item.dataIndex];
-                return `Elo ${point.after.toFixed(1)} (${signed(point.delta)}), rank ${point.rank} of ${point.seats}`;
+                if (point.start) return `Elo ${point.after.toFixed(1)}`;
+                const against = point.opponents && point.opponents.length ? ` against ${point.opponents.join(", ")}` : "";
+                return `Elo ${point.after.toFixed(1)} (${signed(point.delta)}), place ${point.rank} of ${point.seats}${against}`;
               },
             },
           },
@@ -275,7 +330,9 @@ function drawHistory(history) {
     chart.data.datasets[0].data = values;
     chart.data.datasets[0].pointRadius = points.length > 80 ? 0 : 2.5;
   }
-  chart.$points = points;
+  chart.$points = shown;
+  canvas.dataset.labels = JSON.stringify(labels.slice(0, 3));
+  canvas.setAttribute("aria-label", `Live Elo of ${history.player}: from ${values.length ? values[0].toFixed(0) : "–"} at the start to ${values.length ? values[values.length - 1].toFixed(0) : "–"}, after each rated match by date`);
   chart.update("none");
 }
 
@@ -437,7 +494,10 @@ async function refresh() {
     }
     const board = api(`/api/games/${encodeURIComponent(state.game)}/leaderboard`);
     const results = await Promise.all([board, loadMatches(view), loadHistory(view)]);
-    if (view === state.view) renderLeaderboard(results[0]);
+    if (view === state.view) {
+      state.board = results[0];
+      renderLeaderboard(results[0]);
+    }
     state.lastOk = new Date();
     state.refreshes += 1;
     document.body.dataset.refreshes = String(state.refreshes);
@@ -482,6 +542,7 @@ function start() {
   state.game = hash.game;
   state.player = hash.player;
   $("game").addEventListener("change", (event) => selectGame(event.target.value));
+  $("sort").addEventListener("change", () => state.board && renderLeaderboard(state.board));
   $("history-close").addEventListener("click", () => {
     state.player = "";
     $("history-section").hidden = true;

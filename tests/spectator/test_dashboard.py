@@ -6,6 +6,7 @@ game's leaderboard, a player's rating-history chart, the matches page by page an
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from decimal import ROUND_HALF_UP, Decimal
@@ -69,8 +70,11 @@ def expected_rows(board: dict[str, Any]) -> list[dict[str, Any]]:
                 "rank": str(entry["rank"]),
                 "player": entry["player"],
                 "elo": whole(entry["elo"]),
+                # An interval of no width (an anchor's) is never "1620 (1620-1620)".
                 "standing": (
-                    f"{whole(standing['rating'])} "
+                    f"{whole(standing['rating'])} (sets the scale: no interval)"
+                    if whole(standing["low"]) == whole(standing["high"])
+                    else f"{whole(standing['rating'])} "
                     f"({whole(standing['low'])}\u2013{whole(standing['high'])})"
                 ),
                 "games": str(entry["games"]),
@@ -279,8 +283,22 @@ def test_dashboard_in_a_real_browser(database_url: str, browser: Browser, tmp_pa
         drawn = page.evaluate(
             "() => Chart.getChart(document.getElementById('history-chart')).data.datasets[0].data"
         )
-        assert drawn == [point["after"] for point in history]
+        # The start (the Elo before the first match), then one point per match.
+        assert drawn == [history[0]["before"]] + [point["after"] for point in history]
         assert drawn[-1] == ada["elo"]
+        # Each match by its date; the tooltip names the opponents.
+        labels = page.evaluate(
+            "() => Chart.getChart(document.getElementById('history-chart')).data.labels"
+        )
+        assert labels[0] == "start" and all(
+            re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?", x) for x in labels[1:]
+        ), labels
+        told = page.evaluate(
+            "() => { const c = Chart.getChart(document.getElementById('history-chart'));"
+            " return c.options.plugins.tooltip.callbacks.label({ dataIndex: 1 }); }"
+        )
+        assert history[0]["opponents"] and all(o in told for o in history[0]["opponents"]), told
+        assert "ada" not in history[0]["opponents"]
         assert page.inner_text("#history-title") == "Rating history: ada"
         assert page.is_visible("#history-chart")
         box = page.locator("#history-chart").bounding_box()
