@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 from aiohttp import web
 from psycopg_pool import ConnectionPool
 
+import games
 from ladder.queries import BadRequest, NotFound
 from spectator import profiles, replays
 from spectator.dashboard import STATIC, page_headers
@@ -263,7 +264,19 @@ def add_routes(app: web.Application, ladder: Any) -> None:
 
     async def live(request: web.Request) -> web.Response:
         async with advancing:
-            return web.json_response({"matches": await run(running_tables)})
+            found = await run(running_tables)
+        # Each game's title and display names once, so the small boards name what they show
+        # as the full page does (a film's title, never its slug).
+        shown = sorted({m["game"] for m in found if m["game"] in games.ids()})
+        return web.json_response(
+            {
+                "matches": [
+                    {**m, "title": games.get(m["game"]).title} if m["game"] in shown else m
+                    for m in found
+                ],
+                "labels": {game: dict(games.get(game).labels()) for game in shown},
+            }
+        )
 
     app.router.add_get("/api/matches/{match_id:[^/]+}/views", views)
     app.router.add_get("/api/bots", bots)

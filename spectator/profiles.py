@@ -384,18 +384,69 @@ class AuthorProfile:
     created_at: datetime.datetime
     bots: tuple[BotEntry, ...]
     """Its bots and their versions (not removed), each with its standing and live ratings."""
+    matches: int = 0
+    """Finished matches any of its bots played."""
+    wins: int = 0
+    """Of those, the ones a bot of its finished first in (a shared first place counts)."""
+    recent: tuple[dict[str, Any], ...] = ()
+    """Its bots' latest matches, newest first: id, game, status, when, players."""
+    leagues: tuple[dict[str, Any], ...] = ()
+    """Leagues any of its bots is in, newest first: name, game, format, status."""
+
+
+AUTHOR_RECENT = 10
+AUTHOR_LEAGUES = 20
 
 
 def author_profile(conn: Connection, name: str) -> AuthorProfile:
-    """An author's account as anyone may see it: its name, state and bots (never a token)."""
-    row = (
-        tuples(conn)
-        .execute("SELECT name, state, created_at FROM accounts WHERE name = %s", (name,))
-        .fetchone()
-    )
+    """An author's account as anyone may see it: its name, state, bots, totals, latest
+    matches and leagues (never a token)."""
+    cur = tuples(conn)
+    row = cur.execute(
+        "SELECT name, state, created_at FROM accounts WHERE name = %s", (name,)
+    ).fetchone()
     if row is None:
         raise NotFound(f"no author {name[:80]!r}")
-    return AuthorProfile(row[0], row[1], row[2], list_bots(conn, name))
+    owned = cur.execute(
+        "SELECT b.id, b.name FROM bots b JOIN bot_lineage l ON l.name = b.name"
+        " WHERE l.account = %s",
+        (name,),
+    ).fetchall()
+    ids = [bot_id for bot_id, _ in owned]
+    names = [bot for _, bot in owned]
+    played = cur.execute(
+        "SELECT count(DISTINCT m.id),"
+        " count(DISTINCT m.id) FILTER (WHERE (m.outcome->'ranks'->>s.seat)::int = 1)"
+        " FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        " WHERE s.bot_id = ANY(%s) AND m.status = 'finished'",
+        (ids,),
+    ).fetchone() or (0, 0)
+    recent = cur.execute(
+        "SELECT m.id, m.game, m.status, coalesce(m.finished_at, m.created_at),"
+        " ARRAY(SELECT coalesce(b.name, %s || s.builtin) FROM match_seats s"
+        "       LEFT JOIN bots b ON b.id = s.bot_id WHERE s.match_id = m.id ORDER BY s.seat)"
+        " FROM matches m WHERE m.id IN (SELECT match_id FROM match_seats WHERE bot_id = ANY(%s))"
+        " AND m.status <> 'pending' ORDER BY coalesce(m.finished_at, m.created_at) DESC LIMIT %s",
+        (BUILTIN_PREFIX, ids, AUTHOR_RECENT),
+    ).fetchall()
+    leagues = cur.execute(
+        "SELECT name, game, format, status FROM leagues WHERE bots && %s::text[]"
+        " ORDER BY created_at DESC LIMIT %s",
+        (names, AUTHOR_LEAGUES),
+    ).fetchall()
+    return AuthorProfile(
+        row[0],
+        row[1],
+        row[2],
+        list_bots(conn, name),
+        matches=int(played[0]),
+        wins=int(played[1]),
+        recent=tuple(
+            {"match_id": str(m), "game": g, "status": s, "at": at, "players": list(p)}
+            for m, g, s, at, p in recent
+        ),
+        leagues=tuple({"name": n, "game": g, "format": f, "status": s} for n, g, f, s in leagues),
+    )
 
 
 # --- leagues --------------------------------------------------------------------------------

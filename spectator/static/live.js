@@ -23,7 +23,7 @@ function waitingFor(m) {
   return null;
 }
 
-function liveCard(m) {
+function liveCard(m, labels) {
   const waiting = waitingFor(m);
   const scores = Array.isArray(m.scores) ? m.scores : null;
   const moving = new Set(Array.isArray(m.to_move) ? m.to_move : []);
@@ -41,10 +41,10 @@ function liveCard(m) {
     // The table now, drawn small by the game's renderer (not while its deal is sealed).
     m.spectator
       ? el("div", { class: "mini-board", "aria-hidden": "true" },
-          renderFrame(m.game, { spectator: m.spectator, seats: null, scores: scores }, { players: m.players, viewer: null, toMove: m.to_move, labels: m.labels }))
+          renderFrame(m.game, { spectator: m.spectator, seats: null, scores: scores }, { players: m.players, viewer: null, toMove: m.to_move, labels: labels[m.game] || {} }))
       : null,
     el("p", { class: "muted small" },
-      `${m.decisions} decisions`,
+      `${m.decisions} decision${m.decisions === 1 ? "" : "s"} so far`,
       m.league ? [" · ", el("a", { href: `/leagues/${encodeURIComponent(m.league)}`, text: m.league })] : "",
       m.started_at ? ` · started ${when(m.started_at)}` : ""),
     el("a", { class: "watch", href: `/live/${m.match_id}` }, el("span", { class: "live-dot" }), waiting ? "open" : "watch"));
@@ -52,11 +52,11 @@ function liveCard(m) {
 
 async function refreshList() {
   try {
-    const { matches } = await api("/api/live");
+    const { matches, labels } = await api("/api/live");
     $("content").replaceChildren(
       matches.length === 0
         ? el("p", { class: "empty", id: "live-empty", text: "No match is being played right now." })
-        : el("ul", { class: "live-grid", id: "live" }, matches.map(liveCard)),
+        : el("ul", { class: "live-grid", id: "live" }, matches.map((m) => liveCard(m, labels || {}))),
     );
     $("status").textContent = `${matches.length} live · updated ${new Date().toLocaleTimeString()}`;
     showError(null);

@@ -149,6 +149,20 @@ def test_no_rough_edges_on_any_page(stack: Stack, browser: Browser) -> None:  # 
         )  # fmt: skip
         for width in WIDTHS:
             page, problems = open_tab(browser, width)
+            # /live's small boards name the cards as the full page does, never by id.
+            visit(page, f"{stack.http}/live?refresh=0.5")
+            board = page.locator(f"#live .live-card[data-match='{live}'] .mini-board")
+            board.wait_for()
+            assert board.locator(".card").count() > 0
+            assert not re.search(r"#\d", board.inner_text()), board.inner_text()
+            assert "decision" in page.inner_text(f"#live .live-card[data-match='{live}']")
+            listed = stack.get("/api/live")
+            assert listed["labels"]["movie-tricks"]["card"]
+            (card,) = [m for m in listed["matches"] if m["match_id"] == live]
+            assert card["title"] == "Movie Tricks"
+            assert (
+                page.inner_text(f"#live .live-card[data-match='{live}'] strong") == "Movie Tricks"
+            )
             # A registered bot while it plays: its version, connected now, not 3 days ago.
             text = visit(page, f"{stack.http}/bots/slowpoke", f"edges-bot-playing-{width}")
             assert "version\nv7" in text or "version:\nv7" in text or "v7" in text, text

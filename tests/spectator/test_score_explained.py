@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 import games
+from spectator.replays import expand
 from tests.integration.services import wait_ended
 from tests.ladder.stack import Stack, running_stack
 from tests.spectator.test_rough_edges import BROKEN, WIDTHS, open_tab, visit
@@ -85,6 +86,15 @@ def test_every_replay_ends_by_explaining_its_scores(stack: Stack, browser: Brows
             assert "How the scores were made" in page.inner_text("#banner")
             check_against(shown_breakdown(page), views)
             assert not BROKEN.search(page.inner_text("#banner"))
+        # Magic Trick while the hands are sorted: the spectator's board says what happens,
+        # not an empty table.
+        magic = matches["magic-trick"]
+        frames = expand(stack.get(f"/api/matches/{magic}/views"))["frames"]
+        sorting = next(i for i, f in enumerate(frames) if f["spectator"]["phase"] == "sort")
+        visit(page, f"{stack.http}/replay/{magic}?ply={sorting}&seen=spectator")
+        assert "Sorting: every player puts its cards in order" in page.inner_text("#sort-note")
+        notes = page.locator("#table .seat .sorting-note").all_inner_texts()
+        assert len(notes) == len(frames[0]["scores"]) and all("in secret" in n for n in notes)
         # The live page of an ended match shows the same once it has ended.
         match_id = matches["magic-trick"]
         page.goto(f"{stack.http}/live/{match_id}")
