@@ -246,7 +246,12 @@ def add_routes(app: web.Application, ladder: Any) -> None:
         return web.json_response({"leagues": plain(await run(profiles.list_leagues))})
 
     async def league(request: web.Request) -> web.Response:
-        return web.json_response(plain(await run(profiles.league, request.match_info["name"])))
+        text = request.query.get("since")
+        if text is not None and (not text.isdigit() or len(text) > 6):
+            raise BadRequest(f"since is a round number, not {text[:20]!r}")
+        since = int(text) if text is not None else None
+        found = await run(profiles.league, request.match_info["name"], 50, since)
+        return web.json_response({**plain(found), "since": since})
 
     # The running matches' tables, each re-executed once and then advanced move by move.
     running: dict[str, replays.Replica] = {}

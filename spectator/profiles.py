@@ -594,20 +594,27 @@ def list_leagues(conn: Connection) -> tuple[LeagueSummary, ...]:
     return tuple(_summary(row) for row in rows)
 
 
-def league(conn: Connection, name: str, max_rounds: int = 50) -> LeagueDetail:
+def league(
+    conn: Connection, name: str, max_rounds: int = 50, since: int | None = None
+) -> LeagueDetail:
     """One league: its summary, the standings its format stored at the last closed round
     (points from ranks, head-to-head, Buchholz, wins; ``docs/leagues.md``), and its last
-    ``max_rounds`` rounds with each table's seats, group (duplicate tables), match and result."""
+    ``max_rounds`` rounds with each table's seats, group (duplicate tables), match and result.
+
+    With ``since``, only the rounds numbered ``since`` or later and the progress after them: a
+    page that already holds the closed rounds before (which never change) asks only for what
+    can still change."""
     with conn.transaction():
         cur = tuples(conn)
         row = cur.execute(_SUMMARY + " WHERE l.name = %s", (name,)).fetchone()
         if row is None:
             raise NotFound(f"no league {name[:80]!r}")
         league_id, options, settings, rated, latest = row[15], row[16], row[17], row[18], row[19]
+        first = since or 0
         history = cur.execute(
             "SELECT round, progress FROM league_progress_history WHERE league_id = %s"
-            " ORDER BY round DESC LIMIT %s",
-            (league_id, MAX_PROGRESS_ROUNDS),
+            " AND round >= %s ORDER BY round DESC LIMIT %s",
+            (league_id, first, MAX_PROGRESS_ROUNDS),
         ).fetchall()
         last = cur.execute(
             "SELECT number, standings FROM league_rounds WHERE league_id = %s"
@@ -616,8 +623,8 @@ def league(conn: Connection, name: str, max_rounds: int = 50) -> LeagueDetail:
         ).fetchone()
         rounds = cur.execute(
             "SELECT number, status, opened_at, closed_at FROM league_rounds"
-            " WHERE league_id = %s ORDER BY number DESC LIMIT %s",
-            (league_id, max_rounds),
+            " WHERE league_id = %s AND number >= %s ORDER BY number DESC LIMIT %s",
+            (league_id, first, max_rounds),
         ).fetchall()
         numbers = [r[0] for r in rounds]
         tables = cur.execute(

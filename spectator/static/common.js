@@ -75,9 +75,12 @@ export function gameName(game) {
     .join(" ");
 }
 
+// One date format on every page: "2026-12-06 21:57", in the visitor's time zone.
 export function when(iso) {
   if (!iso) return "";
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  const date = new Date(iso);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
 }
 
 export function botLink(player) {

@@ -7,7 +7,7 @@
 // Everything from the API is put on the page as text (textContent), never as HTML: bot names
 // are chosen by whoever registers a bot.
 
-import { $, api, el, gameName } from "./common.js";
+import { $, api, el, gameName, when } from "./common.js";
 
 const PAGE_SIZE = 10;
 const HISTORY_LIMIT = 1000;
@@ -53,9 +53,7 @@ function clock(date) {
 }
 
 function dateTime(iso) {
-  const date = new Date(iso);
-  const day = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-  return `${day} ${clock(date)}`;
+  return when(iso);
 }
 
 function ago(iso) {

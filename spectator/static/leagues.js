@@ -228,10 +228,33 @@ function detailPage(detail) {
   ];
 }
 
+// The rounds (and SPRT progress) already fetched: a closed round never changes, so each
+// refresh asks only for the rounds from the first one still open (or the next to come).
+const held = { rounds: new Map(), history: new Map() };
+
+async function fetchDetail() {
+  let since = null;
+  if (held.rounds.size) {
+    const open = [...held.rounds.values()].filter((r) => r.status !== "closed").map((r) => r.number);
+    since = open.length ? Math.min(...open) : Math.max(...held.rounds.keys()) + 1;
+  }
+  const fresh = await api(`/api/leagues/${encodeURIComponent(name)}${since === null ? "" : `?since=${since}`}`);
+  for (const r of fresh.rounds) held.rounds.set(r.number, r);
+  for (const h of fresh.progress_history) held.history.set(h.round, h);
+  const numbers = [...held.rounds.keys()].sort((a, b) => b - a);
+  for (const gone of numbers.slice(50)) held.rounds.delete(gone);
+  document.body.dataset.since = since === null ? "" : String(since);
+  return {
+    ...fresh,
+    rounds: numbers.slice(0, 50).map((n) => held.rounds.get(n)),
+    progress_history: [...held.history.keys()].sort((a, b) => a - b).map((n) => held.history.get(n)),
+  };
+}
+
 async function refresh() {
   try {
     if (name) {
-      const detail = await api(`/api/leagues/${encodeURIComponent(name)}`);
+      const detail = await fetchDetail();
       $("title").textContent = `League ${detail.league.name}`;
       document.title = `${detail.league.name} · Premiere`;
       fill($("content"), detailPage(detail));

@@ -7,7 +7,7 @@ standing and rank; tables fit at 1366 px and say so when they scroll at 390; a g
 never covers its first move; Movie Fight names each card one way, without "(card N)"; seats
 count from 1 as places do; the live page counts moves as its move list does and shows no clock
 after the end; an unknown match or league gets a proper not-found page. A walk over every page
-linked from home checks the first of these everywhere."""
+linked from home checks the first of these, and one date format, everywhere."""
 
 from __future__ import annotations
 
@@ -33,6 +33,12 @@ WIDTHS = {"desktop": DESKTOP, "phone": PHONE}
 
 # Visible words that mean the page printed a missing value or a data structure.
 BROKEN = re.compile(r"\b(null|undefined|NaN)\b|\[object Object\]|\{\"|\":\s*[\[{\"0-9]")
+
+# Dates in another format than the one every page uses ("2026-12-06 21:57").
+OTHER_DATES = re.compile(
+    r"\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\w* \d{4}"
+    r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+)
 
 # Every box of a table that scrolls: (its width, the width of what it holds, its cue).
 BOXES = """() => [...document.querySelectorAll('.scroll-box, .table-wrap, .scroll-x')]
@@ -184,6 +190,23 @@ def test_no_rough_edges_on_any_page(stack: Stack, browser: Browser) -> None:  # 
         text = visit(page, f"{base}/leagues/{ROUND_ROBIN}", f"edges-league-{width}")
         facts = page.inner_text("#league-facts")
         assert "side: A" in facts and "{" not in facts, facts
+        # Refreshing, the page asks only for what can still change: the rounds from the first
+        # open one (none here: the league has finished), keeping the closed ones it holds.
+        asked: list[str] = []
+        page.on(
+            "request",
+            lambda r, asked=asked: asked.append(r.url) if "/api/leagues/" in r.url else None,
+        )
+        page.goto(f"{base}/leagues/{ROUND_ROBIN}?refresh=0.5")
+        eventually(
+            lambda page=page: int(page.get_attribute("body", "data-refreshes") or 0) >= 3 or None,
+            "three refreshes",
+        )
+        assert asked[0].endswith(f"/api/leagues/{ROUND_ROBIN}"), asked
+        assert all(url.endswith("?since=2") for url in asked[1:]), asked
+        assert stack.get(f"/api/leagues/{ROUND_ROBIN}?since=2")["rounds"] == []
+        assert page.locator(".round").count() == 1
+        assert page.locator(".round a.watch").count() == 1
         # The duplicate league: groups named as a person counts them, how a group is scored,
         # and each group's result; its standings count groups, not tables.
         text = visit(page, f"{base}/leagues/{DUPLICATE}", f"edges-league-duplicate-{width}")
@@ -288,6 +311,7 @@ def walk_every_page(stack: Stack, browser: Browser, limit: int = 80) -> None:  #
             page.wait_for_timeout(400)
             text = page.inner_text("body")
             assert not BROKEN.search(text), (path, width, BROKEN.search(text))
+            assert not OTHER_DATES.search(text), (path, width, OTHER_DATES.search(text))
             size = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
             assert size[0] <= size[1], (path, width, size)
             hrefs = page.eval_on_selector_all(
