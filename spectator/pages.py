@@ -15,6 +15,9 @@ HTTP routes (GET):
   health; reads ``/api/bots/{player}``.
 - ``/leagues`` and ``/leagues/{name}``: every league, one league's standings, rounds and
   matches; read ``/api/leagues`` and ``/api/leagues/{name}``.
+- ``/tv`` and ``/tv/{game}``: the TV channel, the live page of the match ``ladder.tv`` picks
+  (one the operator pinned, else the highest-rated table), moving on by itself when it ends;
+  reads ``/api/tv`` (or ``/api/tv/{game}``).
 - ``/live`` and ``/live/{match}``: running matches and one of them live; read ``/api/live``
   (each running match with its table now: the spectator's view, every seat's score, the
   seats to move; ``waiting`` when it waits for a host or its bots rather than for a move)
@@ -35,6 +38,7 @@ from aiohttp import web
 from psycopg_pool import ConnectionPool
 
 import games
+from ladder import tv as ladder_tv
 from ladder.queries import BadRequest, NotFound
 from spectator import profiles, replays
 from spectator.dashboard import STATIC, page_headers
@@ -122,6 +126,8 @@ PAGES = {
     "/leagues/{name}": "league.html",
     "/live": "live.html",
     "/live/{match_id:[^/]+}": "watch.html",
+    "/tv": "watch.html",
+    "/tv/{game}": "watch.html",
 }
 
 
@@ -289,7 +295,21 @@ def add_routes(app: web.Application, ladder: Any) -> None:
     app.router.add_get("/api/authors/{name}", author)
     app.router.add_get("/api/leagues", leagues)
     app.router.add_get("/api/leagues/{name}", league)
+
+    async def tv(request: web.Request) -> web.Response:
+        game = request.match_info.get("game")
+        if game is not None and game not in games.ids():
+            raise NotFound(f"no game {game[:40]!r}; games: {', '.join(games.ids())}")
+        found = await run(ladder_tv.pick, game)
+        if found is None:
+            return web.json_response({"match": None, "game": game})
+        return web.json_response(
+            {"match": {**plain(found), "title": games.get(found.game).title}, "game": game}
+        )
+
     app.router.add_get("/api/live", live)
+    app.router.add_get("/api/tv", tv)
+    app.router.add_get("/api/tv/{game}", tv)
 
     def there(conn: Any, kind: str, key: str) -> bool:
         table = {

@@ -118,6 +118,7 @@ export function nav(current) {
   const links = [
     ["/", "Leaderboards"],
     ["/live", "Live"],
+    ["/tv", "TV"],
     ["/bots", "Bots"],
     ["/leagues", "Leagues"],
   ];

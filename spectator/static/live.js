@@ -6,11 +6,14 @@
 // time bank, faults, and the result at the end. When the operator allows it for this match,
 // every seat's view a number of moves behind.
 
-import { $, api, fill, botLink, breakdownSection, el, gameName, nav, showError, when, words } from "./common.js";
+import { $, api, fill, botLink, breakdownSection, el, gameName, nav, notFound, showError, when, words } from "./common.js";
 import { renderFrame } from "./renderers.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
-const matchId = parts.length > 1 ? decodeURIComponent(parts[1]) : null;
+// /tv and /tv/<game>: the channel follows the match /api/tv picks, and the next when it ends.
+const tv = parts[0] === "tv" ? { game: parts.length > 1 ? decodeURIComponent(parts[1]) : null } : null;
+let matchId = !tv && parts.length > 1 ? decodeURIComponent(parts[1]) : null;
+let source = null;
 const refreshSeconds = Math.max(0.5, Number(new URLSearchParams(location.search).get("refresh")) || 3);
 
 // --- the list: a grid of small boards ---------------------------------------------------------
@@ -188,6 +191,8 @@ function draw() {
       ? renderFrame(m.game, frame, { players: m.players, viewer: null, toMove: live.ended ? null : live.toMove, labels: m.labels, badge })
       : null));
   const sections = [
+    tv ? el("p", { class: "tv-line", id: "tv-line" }, el("strong", { text: `${tvName()}: ` }),
+      `${m.title} · ${tvReason}. `, el("a", { href: `/live/${m.match_id}`, text: "this match's own page" })) : null,
     el("section", { id: "watch" }, facts,
       el("div", { class: "replay-grid" }, stage,
         el("aside", { class: "moves-col", "aria-label": "Moves so far" }, el("h2", { text: "Moves so far" }), moveList))),
@@ -208,7 +213,7 @@ function draw() {
 }
 
 function watch() {
-  const source = new EventSource(`/api/live/${encodeURIComponent(matchId)}/events`);
+  source = new EventSource(`/api/live/${encodeURIComponent(matchId)}/events`);
   let pending = false;
   // Events come in bursts (the backlog of a match joined late): draw once per frame.
   const redraw = () => {
@@ -229,8 +234,8 @@ function watch() {
     Object.assign(live, { match: m, moves: [], decisions: 0, view: null, scores: null, toMove: null, clocks: null, faults: [], omniscient: null, ended: null, result: null });
     moveList.replaceChildren();
     group = null;
-    $("title").textContent = `${m.title}: live`;
-    document.title = `${m.title} live · Premiere`;
+    $("title").textContent = tv ? tvName() : `${m.title}: live`;
+    document.title = tv ? `${tvName()} · Premiere` : `${m.title} live · Premiere`;
     $("status").textContent = "connected";
     document.body.dataset.ready = "true";
   });
@@ -266,7 +271,8 @@ function watch() {
     if (live.result && live.result.scores && live.result.scores.length) live.scores = live.result.scores;
     source.close();
     clearInterval(ticking);
-    $("status").textContent = "ended";
+    $("status").textContent = tv ? "ended · the channel moves on to the next match in a few seconds" : "ended";
+    if (tv) schedule(TV_PAUSE_MS);
   });
   on("problem", (e) => showError(new Error(e.error)));
   source.onerror = () => {
@@ -284,8 +290,70 @@ function watch() {
 
 let ticking = null;
 
+// --- the TV channel ----------------------------------------------------------------------------
+
+const TV_PAUSE_MS = 5000; // the result stays on screen this long before the next match
+const TV_POLL_MS = 3000; // how often an idle channel, or one watching a match, asks again
+
+function tvName() {
+  return tv.game ? `${gameName(tv.game)} TV` : "Premiere TV";
+}
+
+// Ask the channel which match to show; switch to it when it is another one (a new match after
+// the end, or one the operator pinned meanwhile), or say that nothing is being played.
+async function tune() {
+  let found;
+  try {
+    found = await api(tv.game ? `/api/tv/${encodeURIComponent(tv.game)}` : "/api/tv");
+  } catch (error) {
+    if (error.status === 404) {
+      notFound("No such channel", `There is no game ${JSON.stringify(tv.game)}, so no channel for it.`, "/tv", "Watch Premiere TV");
+      return;
+    }
+    showError(error);
+    schedule(TV_POLL_MS);
+    return;
+  }
+  showError(null);
+  const pick = found.match;
+  const watching = matchId !== null && !live.ended;
+  if (!pick) {
+    if (!watching) {
+      matchId = null;
+      $("title").textContent = tvName();
+      document.title = `${tvName()} · Premiere`;
+      $("status").textContent = "waiting for a match";
+      fill($("content"), el("section", { id: "tv-idle" },
+        el("p", { class: "empty", id: "tv-empty", text: "No match is being played right now: the channel shows the next one as soon as it starts." })));
+      document.body.dataset.ready = "true";
+      delete document.body.dataset.tvMatch;
+    }
+  } else if (pick.match_id !== matchId && (!watching || pick.pinned)) {
+    if (source) source.close();
+    clearInterval(ticking);
+    matchId = pick.match_id;
+    delete document.body.dataset.ended;
+    Object.assign(live, { ended: null, breakdown: null });
+    document.body.dataset.tvMatch = matchId;
+    tvReason = pick.pinned
+      ? "pinned by the operator"
+      : `the highest-rated table being played (its players average ${Math.round(pick.rating)} live Elo)`;
+    watch();
+  }
+  if (!live.ended || !matchId) schedule(TV_POLL_MS);
+}
+
+let tvReason = "";
+let tvTimer = null;
+
+function schedule(ms) {
+  clearTimeout(tvTimer);
+  tvTimer = setTimeout(tune, ms);
+}
+
 async function main() {
-  $("nav").replaceWith(nav(matchId ? "" : "/live"));
+  $("nav").replaceWith(nav(tv ? "/tv" : matchId ? "" : "/live"));
+  if (tv) return tune();
   if (!matchId) return refreshList();
   watch();
 }
