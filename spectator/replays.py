@@ -59,6 +59,9 @@ class Frame:
     ``ply``; its views are those after that decision, which already hold it."""
     scores: tuple[int, ...] = ()
     group: str = ""
+    note: str | None = None
+    """The bot's note on this decision: only in an ended match's replay, never while it runs
+    (a note can reveal a hand)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +103,9 @@ class Logged:
     players: int
     rated: bool
     names: tuple[str, ...]
-    moves: tuple[tuple[int, int, Any, bool, Any], ...]
-    """(ply, seat, move, defaulted, forced): ``forced`` as the log keeps it
-    (``Game.encode_forced``), None where it kept none."""
+    moves: tuple[tuple[int, int, Any, bool, Any, str | None], ...]
+    """(ply, seat, move, defaulted, forced, note): ``forced`` as the log keeps it
+    (``Game.encode_forced``), None where it kept none; ``note`` the bot's note on its answer."""
     truncated: bool
     forced_at_start: Any = None
     """The moves applied at set-up, as the log keeps them (None: not kept)."""
@@ -135,7 +138,7 @@ def load(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> Logged:
             (BUILTIN_PREFIX, key),
         ).fetchall()
         moves = cur.execute(
-            "SELECT ply, seat, move, defaulted, forced FROM match_moves WHERE match_id = %s"
+            "SELECT ply, seat, move, defaulted, forced, note FROM match_moves WHERE match_id = %s"
             " ORDER BY ply LIMIT %s",
             (key, limit + 1),
         ).fetchall()
@@ -230,6 +233,7 @@ def compact(views: ReplayViews) -> dict[str, Any]:
                 "forced": frame.forced,
                 "scores": list(frame.scores),
                 "group": frame.group,
+                **({"note": frame.note} if frame.note else {}),
             }
         )
         previous = spectator
@@ -317,7 +321,7 @@ def _frames(
         state.current_scores(),
     )
     frames = [first, *forced(None, state, game.group(state), first, forced_at_start)]
-    for ply, seat, move, defaulted, logged in moves:
+    for ply, seat, move, defaulted, logged, *rest in moves:
         decoded = game.decode_move(move, seat)
         before = state.clone()
         group = game.group(before)
@@ -332,6 +336,7 @@ def _frames(
             text=told(before, seat, decoded),
             scores=state.current_scores(),
             group=group,
+            note=(rest[0] or None) if ended and rest else None,
         )
         frames.append(frame)
         frames.extend(forced(ply, before, group, frame, logged))

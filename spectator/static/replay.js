@@ -101,7 +101,8 @@ function show(next, push = false) {
   $("scrub").value = String(index);
   $("jump").value = String(index);
   $("position").textContent = `${index} / ${replay.frames.length - 1}`;
-  $("move").replaceChildren(...words(describeMove(index)));
+  $("move").replaceChildren(...words(describeMove(index)),
+    ...(frame.note ? [el("span", { class: "bot-note", id: "move-note", text: ` · ${who(frame.seat)}'s note: ${frame.note}` })] : []));
   $("move").classList.toggle("forced", Boolean(frame.forced));
   $("back").disabled = $("first").disabled = index === 0;
   $("forward").disabled = $("last").disabled = last;
@@ -262,6 +263,8 @@ function moveList() {
         }, el("span", { class: "n", text: `${i}.` }), " ", words(moveText(frame)),
         frame.forced ? el("span", { class: "tag", text: "forced" }) : null,
         frame.defaulted ? el("span", { class: "tag", text: "defaulted" }) : null),
+        // The bot's note on this decision: the replay carries it only once the match ended.
+        frame.note ? el("p", { class: "bot-note", text: `${who(frame.seat)}'s note: ${frame.note}` }) : null,
       ),
     );
   });
