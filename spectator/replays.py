@@ -233,7 +233,7 @@ def compact(views: ReplayViews) -> dict[str, Any]:
                 "forced": frame.forced,
                 "scores": list(frame.scores),
                 "group": frame.group,
-                **({"note": frame.note} if frame.note else {}),
+                "note": frame.note,
             }
         )
         previous = spectator

@@ -65,7 +65,7 @@ def test_notes_are_stored_and_shown_only_after_the_end(stack: Stack, browser: Br
         # While it runs: no note on any surface.
         views = stack.get(f"/api/matches/{match_id}/views")
         assert views["status"] == "running"
-        assert all("note" not in f for f in views["frames"]) and "plan " not in json.dumps(views)
+        assert all(f["note"] is None for f in views["frames"]) and "plan " not in json.dumps(views)
         page, problems = open_tab(browser, "desktop")
         page.goto(f"{stack.http}/live/{match_id}")
         eventually(lambda: int(page.get_attribute("body", "data-moves") or 0) >= 4 or None, "moves")
