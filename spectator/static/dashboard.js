@@ -147,22 +147,30 @@ function intervalText(standing) {
 // When every standing moved together since this browser last saw the game (the established
 // bots' average is held at 1500, so one bot becoming established moves the whole scale), say
 // so, and why.
+const scaleBaselines = {};
+
 function scaleNotice(board) {
   const key = `premiere-standings-${board.game}`;
   const now = Object.fromEntries(board.entries.filter((e) => e.standing).map((e) => [e.player, [e.standing.rating, e.provisional, e.games]]));
-  let before = null;
-  try {
-    before = JSON.parse(localStorage.getItem(key) || "null");
-  } catch {
-    before = null;
+  // Compared with what this browser saw when the page was opened (its last visit's board, or
+  // the first one shown), not with the previous refresh: a scale that moves over several
+  // refreshes, as its matches are rated, still shows as one move.
+  if (!(board.game in scaleBaselines)) {
+    let stored = null;
+    try {
+      stored = JSON.parse(localStorage.getItem(key) || "null");
+    } catch {
+      stored = null;
+    }
+    scaleBaselines[board.game] = stored || now;
   }
+  const before = scaleBaselines[board.game];
   try {
     localStorage.setItem(key, JSON.stringify(now));
   } catch {
     // a browser that keeps nothing: no notice
   }
   const notice = $("scale-notice");
-  if (!before) return;
   // Bots that played no rated match since: whatever moved their standing, it was not them.
   const idle = Object.keys(now).filter((p) => p in before && before[p][2] === now[p][2]);
   const shifts = idle.map((p) => now[p][0] - before[p][0]).sort((a, b) => a - b);

@@ -40,7 +40,9 @@ def test_tv_follows_the_best_live_match_and_moves_on(stack: Stack, browser: Brow
         assert "No match is being played right now" in page.inner_text("#tv-empty")
         assert page.inner_text("#title") == "Premiere TV"
     token = stack.arbiter.add_bot("slowpoke")
-    bot = start_bot(stack.arbiter, "tests.ladder.slow_bot:SlowBot", token, stack.folder / "bot.log")
+    bot = start_bot(
+        stack.arbiter, "tests.ladder.slow_bot:SteadyBot", token, stack.folder / "bot.log"
+    )
     try:
         with psycopg.connect(stack.arbiter.database_url) as conn:
             eventually(
@@ -81,7 +83,8 @@ def test_tv_follows_the_best_live_match_and_moves_on(stack: Stack, browser: Brow
         found = stack.get("/api/tv")["match"]
         assert found["match_id"] == first and found["pinned"]
         stack.arbiter.cli("tv", "unpin")
-        assert not stack.get("/api/tv")["match"]["pinned"]
+        after = stack.get("/api/tv")["match"]
+        assert after is None or not after["pinned"]
         # It ends: the result shows, then the channel moves on by itself to the next match.
         wait_ended(stack.arbiter.matches(), first)
         desktop.wait_for_selector("body[data-ended]", state="attached")
