@@ -58,6 +58,19 @@ class TieBreak:
 
 
 @dataclass(frozen=True)
+class ScorePart:
+    """One part of a seat's final score: its points and, in words, where they came from."""
+
+    points: int
+    text: str
+
+
+ScoreBreakdown = tuple[tuple[ScorePart, ...], ...]
+"""Per seat, the parts its final score is made of; each seat's parts add up to its score in
+`State.outcome`."""
+
+
+@dataclass(frozen=True)
 class Outcome:
     """Final result: per-seat scores, ranks (1 = best, tied seats share a rank), tie-breaks."""
 
@@ -332,6 +345,17 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def labels(self) -> Labels:
         """Display names of everything this game's views show by id (`Labels`)."""
+
+    @abc.abstractmethod
+    def score_rules(self, players: int, options: Options | None = None) -> str:
+        """How this game's final score is made at a table of ``players``, in a sentence or
+        two (told once per replay)."""
+
+    @abc.abstractmethod
+    def explain_score(self, final: State) -> ScoreBreakdown:
+        """How each seat's final score of the ended match ``final`` was made, in words: the
+        parts of every seat, adding up to its score in ``final.outcome()``. Told only once the
+        match has ended, so it may name any card."""
 
     @abc.abstractmethod
     def names_in(self, view: Any) -> frozenset[str]:

@@ -128,6 +128,8 @@ class HistoryPoint:
     after: float
     delta: float
     games: int
+    opponents: tuple[str, ...] = ()
+    """The other players of the match, by seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -480,7 +482,8 @@ def leaderboard(
     current: bool = True,
 ) -> Leaderboard:
     """Every player with a rated match on ``game``: live Elo, official standing with its
-    interval, games played, provisional flag; best official standing first. With ``current``
+    interval, games played, provisional flag; established players first, each group by best
+    official standing (a provisional bot never ranks above an established one). With ``current``
     false the standings are the cache's latest fit, which may trail the live ratings by the
     matches rated since (``standings_matches`` says how many it covers)."""
     standings = cache.standings(conn, game) if current else cache.latest(conn, game)
@@ -518,8 +521,11 @@ def leaderboard(
             else None
         )
         unsorted.append((name, builtin, rating, games, updated_at, interval))
+    # What the ladder is sure of first: an established bot above every provisional one (a bot
+    # of two matches has a wide interval and could be anywhere), then by official standing.
     unsorted.sort(
         key=lambda row: (
+            elo.is_provisional(row[3], params),
             row[5] is None,
             -(row[5].rating if row[5] is not None else 0.0),
             -row[2],
@@ -583,11 +589,22 @@ def rating_history(conn: Connection, game: str, player: str, limit: int = 1000) 
             # result against its reference player (h.rank), but the seat ranked 1 of 1.
             "SELECT h.match_id, h.seq, h.applied_at, h.seat,"
             " COALESCE((m.outcome->'ranks'->>h.seat)::int, h.rank), m.players, h.before,"
-            " h.after, h.delta, h.games FROM rating_history h JOIN matches m ON m.id = h.match_id"
+            " h.after, h.delta, h.games,"
+            " ARRAY(SELECT coalesce(b.name, %s || s.builtin) FROM match_seats s"
+            "       LEFT JOIN bots b ON b.id = s.bot_id"
+            "       WHERE s.match_id = h.match_id AND s.seat <> h.seat ORDER BY s.seat)"
+            " FROM rating_history h JOIN matches m ON m.id = h.match_id"
             " WHERE h.game = %s AND h.player_id = %s ORDER BY h.seq DESC LIMIT %s",
-            (game, player_id, limit),
+            (BUILTIN_PREFIX, game, player_id, limit),
         ).fetchall()
-    points = tuple(HistoryPoint(str(match_id), *rest) for match_id, *rest in reversed(rows))
+    points = tuple(
+        HistoryPoint(
+            str(match_id), seq, at, seat, rank, seats, before, after, delta, games, tuple(others)
+        )
+        for match_id, seq, at, seat, rank, seats, before, after, delta, games, others in reversed(
+            rows
+        )
+    )
     return RatingHistory(game=game, player=player, builtin=builtin, points=points)
 
 

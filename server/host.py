@@ -47,6 +47,11 @@ class Decision:
     defaulted: bool = False
     fault: FaultRecord | None = None
     result: str = "ok"
+    note: str | None = None
+
+
+MAX_NOTE_BYTES = 512
+"""The longest note a bot may attach to an answer (`DecisionAnswer.note`), in UTF-8 bytes."""
 
 
 class MatchHost:
@@ -216,6 +221,7 @@ class MatchHost:
             decision.defaulted,
             decision.elapsed_ms,
             self.game.encode_forced(self.state.forced_moves()),
+            decision.note,
         )
         self.ply += 1
         return record
@@ -282,12 +288,15 @@ class MatchHost:
         clock.last_round_trip_us = max(1, int(seconds * 1_000_000))
         try:
             move = self._read_answer(seat, answer, legal)
+            size = len(answer.note.encode())
+            if size > MAX_NOTE_BYTES:
+                raise MalformedMove(seat, None, f"a note of {size} bytes; at most {MAX_NOTE_BYTES}")
         except (IllegalMove, MalformedMove) as error:
             metrics.ILLEGAL.labels(self.game.id).inc()
             kind = "illegal" if isinstance(error, IllegalMove) else "malformed"
             self._refuse(bot_id, answer.request_id, f"{kind}: {error.reason}")
             return self._fault(seat, legal, ply, elapsed, kind, error.reason)
-        return Decision(move, elapsed)
+        return Decision(move, elapsed, note=answer.note or None)
 
     def _read_answer(
         self, seat: int, answer: bot_gateway_pb2.DecisionAnswer, legal: tuple[Any, ...]

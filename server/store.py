@@ -90,6 +90,8 @@ class MoveRecord:
     forced: list[Any] | None = None
     """The moves the engine applied on its own right after this one (`Game.encode_forced`);
     None for a move logged before the log kept them."""
+    note: str | None = None
+    """The bot's note on its answer (`DecisionAnswer.note`), None without one."""
 
 
 @dataclass(frozen=True)
@@ -125,12 +127,13 @@ class _Write:
 
 
 _INSERT_MOVES = (
-    "INSERT INTO match_moves (match_id, ply, seat, move, defaulted, elapsed_ms, fence, forced)"
+    "INSERT INTO match_moves"
+    " (match_id, ply, seat, move, defaulted, elapsed_ms, fence, forced, note)"
 )
-MOVE_SQL = _INSERT_MOVES + " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+MOVE_SQL = _INSERT_MOVES + " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 MOVES_SQL = _INSERT_MOVES + (
     " SELECT * FROM unnest(%b::uuid[], %b::integer[], %b::integer[], %b::text[]::jsonb[],"
-    " %b::boolean[], %b::integer[], %b::bigint[], %b::text[]::jsonb[])"
+    " %b::boolean[], %b::integer[], %b::bigint[], %b::text[]::jsonb[], %b::text[])"
 )
 
 
@@ -145,6 +148,7 @@ def _move_row(match_id: str, fence: int, record: MoveRecord) -> tuple[Any, ...]:
         record.elapsed_ms,
         fence,
         None if record.forced is None else json.dumps(record.forced),
+        record.note,
     )
 
 
@@ -583,7 +587,7 @@ class Store:
 
     async def moves(self, match_id: str) -> list[MoveRecord]:
         rows = await self._read(
-            "SELECT ply, seat, move, defaulted, elapsed_ms, forced FROM match_moves"
+            "SELECT ply, seat, move, defaulted, elapsed_ms, forced, note FROM match_moves"
             " WHERE match_id = %s ORDER BY ply",
             (match_id,),
         )

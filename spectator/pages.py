@@ -15,6 +15,9 @@ HTTP routes (GET):
   health; reads ``/api/bots/{player}``.
 - ``/leagues`` and ``/leagues/{name}``: every league, one league's standings, rounds and
   matches; read ``/api/leagues`` and ``/api/leagues/{name}``.
+- ``/tv`` and ``/tv/{game}``: the TV channel, the live page of the match ``ladder.tv`` picks
+  (one the operator pinned, else the highest-rated table), moving on by itself when it ends;
+  reads ``/api/tv`` (or ``/api/tv/{game}``).
 - ``/live`` and ``/live/{match}``: running matches and one of them live; read ``/api/live``
   (each running match with its table now: the spectator's view, every seat's score, the
   seats to move; ``waiting`` when it waits for a host or its bots rather than for a move)
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import html
 import json
 from collections import OrderedDict
 from collections.abc import Callable
@@ -33,7 +37,9 @@ from typing import Any, TypeVar
 from aiohttp import web
 from psycopg_pool import ConnectionPool
 
-from ladder.queries import BadRequest
+import games
+from ladder import tv as ladder_tv
+from ladder.queries import BadRequest, NotFound
 from spectator import profiles, replays
 from spectator.dashboard import STATIC, page_headers
 from spectator.ids import canonical_match_id
@@ -120,19 +126,71 @@ PAGES = {
     "/leagues/{name}": "league.html",
     "/live": "live.html",
     "/live/{match_id:[^/]+}": "watch.html",
+    "/tv": "watch.html",
+    "/tv/{game}": "watch.html",
 }
 
 
-def _page(name: str) -> Callable[[web.Request], Any]:
+NOT_FOUND = {
+    "match": (
+        "No such match",
+        "There is no match {}: the link may be mistyped, or the match was never created.",
+        "/live",
+        "See the matches being played now",
+    ),
+    "league": (
+        "No such league",
+        "There is no league {}: the link may be mistyped.",
+        "/leagues",
+        "See every league",
+    ),
+}
+"""What the not-found page says of a missing match or league: heading, sentence, and a link on."""
+
+
+def not_found_page(kind: str, spelled: str) -> web.Response:
+    """A page (status 404) that says, in words, that this match or league does not exist."""
+    heading, sentence, href, link = NOT_FOUND[kind]
+    text = (STATIC / "not_found.html").read_text()
+    shown = html.escape(repr(spelled[:80]))
+    text = (
+        text.replace("<title>Not found", f"<title>{heading}")
+        .replace('<h1 id="title">Not found</h1>', f'<h1 id="title">{heading}</h1>')
+        .replace('<h2 id="what">Nothing here</h2>', f'<h2 id="what">{heading}</h2>')
+        .replace('<p id="why"></p>', f'<p id="why">{sentence.format(shown)}</p>')
+        .replace(
+            '<a id="back" href="/">Back to the leaderboards</a>',
+            f'<a id="back" href="{href}">{link}</a>',
+        )
+    )
+    headers = page_headers()
+    del headers["Content-Type"]
+    return web.Response(status=404, text=text, content_type="text/html", headers=headers)
+
+
+def _page(
+    name: str, exists: Callable[[str, str], Any] | None = None
+) -> Callable[[web.Request], Any]:
+    """Serve the static page ``name``; with ``exists`` (kind, key -> awaitable bool), first
+    answer a proper not-found page for a match or league that is not there."""
+
     async def serve(request: web.Request) -> web.StreamResponse:
         spelled = request.match_info.get("match_id")
+        league = request.match_info.get("name") if name == "league.html" else None
         if spelled is not None:
-            canonical = canonical_match_id(spelled)
+            try:
+                canonical = canonical_match_id(spelled)
+            except NotFound:
+                return not_found_page("match", spelled)
+            if exists is not None and not await exists("match", canonical):
+                return not_found_page("match", spelled)
             if canonical != spelled:
                 path = request.path[: -len(spelled)] + canonical
                 raise web.HTTPPermanentRedirect(
                     request.rel_url.with_path(path).with_query(request.query)
                 )
+        if league is not None and exists is not None and not await exists("league", league):
+            return not_found_page("league", league)
         return web.FileResponse(STATIC / name, headers=page_headers())
 
     return serve
@@ -194,7 +252,12 @@ def add_routes(app: web.Application, ladder: Any) -> None:
         return web.json_response({"leagues": plain(await run(profiles.list_leagues))})
 
     async def league(request: web.Request) -> web.Response:
-        return web.json_response(plain(await run(profiles.league, request.match_info["name"])))
+        text = request.query.get("since")
+        if text is not None and (not text.isdigit() or len(text) > 6):
+            raise BadRequest(f"since is a round number, not {text[:20]!r}")
+        since = int(text) if text is not None else None
+        found = await run(profiles.league, request.match_info["name"], 50, since)
+        return web.json_response({**plain(found), "since": since})
 
     # The running matches' tables, each re-executed once and then advanced move by move.
     running: dict[str, replays.Replica] = {}
@@ -212,7 +275,19 @@ def add_routes(app: web.Application, ladder: Any) -> None:
 
     async def live(request: web.Request) -> web.Response:
         async with advancing:
-            return web.json_response({"matches": await run(running_tables)})
+            found = await run(running_tables)
+        # Each game's title and display names once, so the small boards name what they show
+        # as the full page does (a film's title, never its slug).
+        shown = sorted({m["game"] for m in found if m["game"] in games.ids()})
+        return web.json_response(
+            {
+                "matches": [
+                    {**m, "title": games.get(m["game"]).title} if m["game"] in shown else m
+                    for m in found
+                ],
+                "labels": {game: dict(games.get(game).labels()) for game in shown},
+            }
+        )
 
     app.router.add_get("/api/matches/{match_id:[^/]+}/views", views)
     app.router.add_get("/api/bots", bots)
@@ -220,6 +295,31 @@ def add_routes(app: web.Application, ladder: Any) -> None:
     app.router.add_get("/api/authors/{name}", author)
     app.router.add_get("/api/leagues", leagues)
     app.router.add_get("/api/leagues/{name}", league)
+
+    async def tv(request: web.Request) -> web.Response:
+        game = request.match_info.get("game")
+        if game is not None and game not in games.ids():
+            raise NotFound(f"no game {game[:40]!r}; games: {', '.join(games.ids())}")
+        found = await run(ladder_tv.pick, game)
+        if found is None:
+            return web.json_response({"match": None, "game": game})
+        return web.json_response(
+            {"match": {**plain(found), "title": games.get(found.game).title}, "game": game}
+        )
+
     app.router.add_get("/api/live", live)
+    app.router.add_get("/api/tv", tv)
+    app.router.add_get("/api/tv/{game}", tv)
+
+    def there(conn: Any, kind: str, key: str) -> bool:
+        table = {
+            "match": "SELECT 1 FROM matches WHERE id = %s",
+            "league": "SELECT 1 FROM leagues WHERE name = %s",
+        }[kind]
+        return conn.execute(table, (key,)).fetchone() is not None
+
+    async def exists(kind: str, key: str) -> bool:
+        return await run(there, kind, key)
+
     for path, name in PAGES.items():
-        app.router.add_get(path, _page(name))
+        app.router.add_get(path, _page(name, exists))

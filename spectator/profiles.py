@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import psycopg
@@ -19,6 +20,7 @@ import psycopg
 from ladder import elo, queries
 from ladder.queries import BUILTIN_PREFIX, NotFound, _player_id
 from ladder.store import tuples
+from workers.formats import match_points
 
 Connection = psycopg.Connection[Any]
 
@@ -107,6 +109,11 @@ class BotProfile:
     account: str | None = None
     """The author's account that owns it (``operator`` for the operator's bots); None for a
     built-in."""
+    version: str | None = None
+    """The version this entry is, as the bot announced it in its Hello (None: none named)."""
+    playing: int = 0
+    """Matches it is seated at now: while it plays, it is connected, whatever the time of its
+    last Hello."""
 
 
 def bot_profile(
@@ -124,7 +131,7 @@ def bot_profile(
         if builtin:
             name = player.removeprefix(BUILTIN_PREFIX)
             seat_filter, key = "s.builtin = %s", name
-            registered = connected = account = None
+            registered = connected = account = version = None
             removed, declared = False, None
             if not cur.execute(
                 "SELECT 1 FROM match_seats WHERE builtin = %s LIMIT 1", (name,)
@@ -133,13 +140,13 @@ def bot_profile(
         else:
             row = cur.execute(
                 "SELECT b.id, b.created_at, b.last_connected_at, b.removed_at IS NOT NULL,"
-                " b.games, l.account FROM bots b JOIN bot_lineage l ON l.name = b.name"
-                " WHERE b.name = %s",
+                " b.games, l.account, b.version FROM bots b"
+                " JOIN bot_lineage l ON l.name = b.name WHERE b.name = %s",
                 (player,),
             ).fetchone()
             if row is None:
                 raise NotFound(f"no bot {player[:80]!r}")
-            bot_id, registered, connected, removed, games, account = row
+            bot_id, registered, connected, removed, games, account, version = row
             declared = tuple(games) if games is not None else None
             seat_filter, key = "s.bot_id = %s", bot_id
         ratings: list[GameRating] = []
@@ -162,6 +169,11 @@ def bot_profile(
                 ).fetchall()
                 ratings.append(GameRating(game, live, played, tuple(p for (p,) in points)))
         recent, more = _recent(cur, seat_filter, key, page)
+        (playing,) = cur.execute(
+            "SELECT count(*) FROM match_seats s JOIN matches m ON m.id = s.match_id"
+            f" WHERE {seat_filter} AND m.status = 'running'",
+            (key,),
+        ).fetchone() or (0,)
         faults = _faults(cur, seat_filter, key)
         standing = versions = None
         if not builtin:
@@ -192,6 +204,8 @@ def bot_profile(
         page_size=RECENT_MATCHES,
         has_more=more,
         account=account,
+        version=version,
+        playing=int(playing),
     )
 
 
@@ -370,18 +384,69 @@ class AuthorProfile:
     created_at: datetime.datetime
     bots: tuple[BotEntry, ...]
     """Its bots and their versions (not removed), each with its standing and live ratings."""
+    matches: int = 0
+    """Finished matches any of its bots played."""
+    wins: int = 0
+    """Of those, the ones a bot of its finished first in (a shared first place counts)."""
+    recent: tuple[dict[str, Any], ...] = ()
+    """Its bots' latest matches, newest first: id, game, status, when, players."""
+    leagues: tuple[dict[str, Any], ...] = ()
+    """Leagues any of its bots is in, newest first: name, game, format, status."""
+
+
+AUTHOR_RECENT = 10
+AUTHOR_LEAGUES = 20
 
 
 def author_profile(conn: Connection, name: str) -> AuthorProfile:
-    """An author's account as anyone may see it: its name, state and bots (never a token)."""
-    row = (
-        tuples(conn)
-        .execute("SELECT name, state, created_at FROM accounts WHERE name = %s", (name,))
-        .fetchone()
-    )
+    """An author's account as anyone may see it: its name, state, bots, totals, latest
+    matches and leagues (never a token)."""
+    cur = tuples(conn)
+    row = cur.execute(
+        "SELECT name, state, created_at FROM accounts WHERE name = %s", (name,)
+    ).fetchone()
     if row is None:
         raise NotFound(f"no author {name[:80]!r}")
-    return AuthorProfile(row[0], row[1], row[2], list_bots(conn, name))
+    owned = cur.execute(
+        "SELECT b.id, b.name FROM bots b JOIN bot_lineage l ON l.name = b.name"
+        " WHERE l.account = %s",
+        (name,),
+    ).fetchall()
+    ids = [bot_id for bot_id, _ in owned]
+    names = [bot for _, bot in owned]
+    played = cur.execute(
+        "SELECT count(DISTINCT m.id),"
+        " count(DISTINCT m.id) FILTER (WHERE (m.outcome->'ranks'->>s.seat)::int = 1)"
+        " FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        " WHERE s.bot_id = ANY(%s) AND m.status = 'finished'",
+        (ids,),
+    ).fetchone() or (0, 0)
+    recent = cur.execute(
+        "SELECT m.id, m.game, m.status, coalesce(m.finished_at, m.created_at),"
+        " ARRAY(SELECT coalesce(b.name, %s || s.builtin) FROM match_seats s"
+        "       LEFT JOIN bots b ON b.id = s.bot_id WHERE s.match_id = m.id ORDER BY s.seat)"
+        " FROM matches m WHERE m.id IN (SELECT match_id FROM match_seats WHERE bot_id = ANY(%s))"
+        " AND m.status <> 'pending' ORDER BY coalesce(m.finished_at, m.created_at) DESC LIMIT %s",
+        (BUILTIN_PREFIX, ids, AUTHOR_RECENT),
+    ).fetchall()
+    leagues = cur.execute(
+        "SELECT name, game, format, status FROM leagues WHERE bots && %s::text[]"
+        " ORDER BY created_at DESC LIMIT %s",
+        (names, AUTHOR_LEAGUES),
+    ).fetchall()
+    return AuthorProfile(
+        row[0],
+        row[1],
+        row[2],
+        list_bots(conn, name),
+        matches=int(played[0]),
+        wins=int(played[1]),
+        recent=tuple(
+            {"match_id": str(m), "game": g, "status": s, "at": at, "players": list(p)}
+            for m, g, s, at, p in recent
+        ),
+        leagues=tuple({"name": n, "game": g, "format": f, "status": s} for n, g, f, s in leagues),
+    )
 
 
 # --- leagues --------------------------------------------------------------------------------
@@ -417,12 +482,55 @@ class LeagueTable:
 
 
 @dataclass(frozen=True, slots=True)
+class LeagueGroup:
+    """A duplicate group: its tables share one deal with the seats rotated, and it counts as
+    one game in the standings, its bots ranked by their points summed over its tables."""
+
+    group: str
+    number: int
+    """The group's place in its round, from 1 (how the page names it)."""
+    tables: int
+    finished: int
+    bots: tuple[str, ...]
+    """Best first once every table has finished; else in the first table's seat order."""
+    points: tuple[float, ...] | None
+    ranks: tuple[int, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
 class LeagueRound:
     number: int
     status: str
     opened_at: datetime.datetime
     closed_at: datetime.datetime | None
     tables: tuple[LeagueTable, ...]
+    groups: tuple[LeagueGroup, ...] = ()
+
+
+def duplicate_groups(tables: tuple[LeagueTable, ...]) -> tuple[LeagueGroup, ...]:
+    """The round's duplicate groups with each one's result once all its tables finished
+    (points per table from the places, as the league's standings count them)."""
+    by_group: dict[str, list[LeagueTable]] = {}
+    for table in tables:
+        if table.group is not None:
+            by_group.setdefault(table.group, []).append(table)
+    out = []
+    for number, (name, members) in enumerate(by_group.items(), start=1):
+        done = [t for t in members if t.ranks is not None]
+        bots: tuple[str, ...] = members[0].seats
+        points: tuple[float, ...] | None = None
+        ranks: tuple[int, ...] | None = None
+        if len(done) == len(members) == len(members[0].seats):
+            total: dict[str, Fraction] = {bot: Fraction(0) for bot in members[0].seats}
+            for table in done:
+                assert table.ranks is not None
+                for bot, value in zip(table.seats, match_points(table.ranks), strict=True):
+                    total[bot] += value
+            bots = tuple(sorted(total, key=lambda bot: (-total[bot], bot)))
+            points = tuple(float(total[bot]) for bot in bots)
+            ranks = tuple(1 + points.index(p) for p in points)
+        out.append(LeagueGroup(name, number, len(members), len(done), bots, points, ranks))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,20 +594,27 @@ def list_leagues(conn: Connection) -> tuple[LeagueSummary, ...]:
     return tuple(_summary(row) for row in rows)
 
 
-def league(conn: Connection, name: str, max_rounds: int = 50) -> LeagueDetail:
+def league(
+    conn: Connection, name: str, max_rounds: int = 50, since: int | None = None
+) -> LeagueDetail:
     """One league: its summary, the standings its format stored at the last closed round
     (points from ranks, head-to-head, Buchholz, wins; ``docs/leagues.md``), and its last
-    ``max_rounds`` rounds with each table's seats, group (duplicate tables), match and result."""
+    ``max_rounds`` rounds with each table's seats, group (duplicate tables), match and result.
+
+    With ``since``, only the rounds numbered ``since`` or later and the progress after them: a
+    page that already holds the closed rounds before (which never change) asks only for what
+    can still change."""
     with conn.transaction():
         cur = tuples(conn)
         row = cur.execute(_SUMMARY + " WHERE l.name = %s", (name,)).fetchone()
         if row is None:
             raise NotFound(f"no league {name[:80]!r}")
         league_id, options, settings, rated, latest = row[15], row[16], row[17], row[18], row[19]
+        first = since or 0
         history = cur.execute(
             "SELECT round, progress FROM league_progress_history WHERE league_id = %s"
-            " ORDER BY round DESC LIMIT %s",
-            (league_id, MAX_PROGRESS_ROUNDS),
+            " AND round >= %s ORDER BY round DESC LIMIT %s",
+            (league_id, first, MAX_PROGRESS_ROUNDS),
         ).fetchall()
         last = cur.execute(
             "SELECT number, standings FROM league_rounds WHERE league_id = %s"
@@ -508,8 +623,8 @@ def league(conn: Connection, name: str, max_rounds: int = 50) -> LeagueDetail:
         ).fetchone()
         rounds = cur.execute(
             "SELECT number, status, opened_at, closed_at FROM league_rounds"
-            " WHERE league_id = %s ORDER BY number DESC LIMIT %s",
-            (league_id, max_rounds),
+            " WHERE league_id = %s AND number >= %s ORDER BY number DESC LIMIT %s",
+            (league_id, first, max_rounds),
         ).fetchall()
         numbers = [r[0] for r in rounds]
         tables = cur.execute(
@@ -538,7 +653,14 @@ def league(conn: Connection, name: str, max_rounds: int = 50) -> LeagueDetail:
         standings=tuple(last[1] or ()) if last is not None else (),
         standings_round=last[0] if last is not None else None,
         rounds=tuple(
-            LeagueRound(number, status, opened, closed, tuple(by_round.get(number, ())))
+            LeagueRound(
+                number,
+                status,
+                opened,
+                closed,
+                tuple(by_round.get(number, ())),
+                duplicate_groups(tuple(by_round.get(number, ()))),
+            )
             for number, status, opened, closed in rounds
         ),
         settings=dict(settings or {}),

@@ -32,6 +32,7 @@ from games.values import JSON, to_plain
 from ladder.queries import BUILTIN_PREFIX, NotFound
 from ladder.store import tuples
 from spectator import results
+from spectator.breakdowns import score_breakdown
 
 Connection = psycopg.Connection[Any]
 
@@ -58,6 +59,9 @@ class Frame:
     ``ply``; its views are those after that decision, which already hold it."""
     scores: tuple[int, ...] = ()
     group: str = ""
+    note: str | None = None
+    """The bot's note on this decision: only in an ended match's replay, never while it runs
+    (a note can reveal a hand)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +79,8 @@ class ReplayViews:
     labels: dict[str, dict[str, str]]
     result: dict[str, Any] | None
     frames: tuple[Frame, ...]
+    breakdown: dict[str, Any] | None = None
+    """How the final scores were made (``spectator.breakdowns``), once the match finished."""
 
 
 def _parse(match_id: str) -> uuid.UUID:
@@ -97,9 +103,9 @@ class Logged:
     players: int
     rated: bool
     names: tuple[str, ...]
-    moves: tuple[tuple[int, int, Any, bool, Any], ...]
-    """(ply, seat, move, defaulted, forced): ``forced`` as the log keeps it
-    (``Game.encode_forced``), None where it kept none."""
+    moves: tuple[tuple[int, int, Any, bool, Any, str | None], ...]
+    """(ply, seat, move, defaulted, forced, note): ``forced`` as the log keeps it
+    (``Game.encode_forced``), None where it kept none; ``note`` the bot's note on its answer."""
     truncated: bool
     forced_at_start: Any = None
     """The moves applied at set-up, as the log keeps them (None: not kept)."""
@@ -132,7 +138,7 @@ def load(conn: Connection, match_id: str, limit: int = MAX_FRAMES) -> Logged:
             (BUILTIN_PREFIX, key),
         ).fetchall()
         moves = cur.execute(
-            "SELECT ply, seat, move, defaulted, forced FROM match_moves WHERE match_id = %s"
+            "SELECT ply, seat, move, defaulted, forced, note FROM match_moves WHERE match_id = %s"
             " ORDER BY ply LIMIT %s",
             (key, limit + 1),
         ).fetchall()
@@ -159,6 +165,23 @@ def build_views(logged: Logged) -> ReplayViews:
     """Re-execute a loaded match into its frames (CPU only: run it off the event loop)."""
     game = games.get(logged.game)
     ended = logged.status in ENDED
+    finals: list[State] = []
+    frames = _frames(
+        game,
+        logged.players,
+        logged.seed,
+        logged.options,
+        logged.moves,
+        ended,
+        logged.names,
+        logged.forced_at_start,
+        finals,
+    )
+    breakdown = (
+        score_breakdown(game, finals[0], logged.names, logged.options)
+        if logged.status == "finished" and not logged.truncated
+        else None
+    )
     return ReplayViews(
         match_id=logged.match_id,
         game=logged.game,
@@ -172,18 +195,8 @@ def build_views(logged: Logged) -> ReplayViews:
         truncated=logged.truncated,
         labels={kind: dict(names) for kind, names in game.labels().items()},
         result=results.result(logged.outcome, logged.names) if ended else None,
-        frames=tuple(
-            _frames(
-                game,
-                logged.players,
-                logged.seed,
-                logged.options,
-                logged.moves,
-                ended,
-                logged.names,
-                logged.forced_at_start,
-            )
-        ),
+        frames=tuple(frames),
+        breakdown=breakdown,
     )
 
 
@@ -220,6 +233,7 @@ def compact(views: ReplayViews) -> dict[str, Any]:
                 "forced": frame.forced,
                 "scores": list(frame.scores),
                 "group": frame.group,
+                "note": frame.note,
             }
         )
         previous = spectator
@@ -261,8 +275,12 @@ def _frames(
     ended: bool,
     names: Sequence[str] = (),
     forced_at_start: Any = None,
+    finals: list[State] | None = None,
 ) -> list[Frame]:
+    """The frames of a match; ``finals`` (when given) receives the state it ends in."""
     state = game.new(players, seed, options)
+    if finals is not None:
+        finals.append(state)
     viewer: Viewer = EVERYONE if ended else SPECTATOR
 
     def seat_views() -> tuple[JSON, ...] | None:
@@ -303,7 +321,7 @@ def _frames(
         state.current_scores(),
     )
     frames = [first, *forced(None, state, game.group(state), first, forced_at_start)]
-    for ply, seat, move, defaulted, logged in moves:
+    for ply, seat, move, defaulted, logged, *rest in moves:
         decoded = game.decode_move(move, seat)
         before = state.clone()
         group = game.group(before)
@@ -318,6 +336,7 @@ def _frames(
             text=told(before, seat, decoded),
             scores=state.current_scores(),
             group=group,
+            note=(rest[0] or None) if ended and rest else None,
         )
         frames.append(frame)
         frames.extend(forced(ply, before, group, frame, logged))

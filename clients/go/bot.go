@@ -43,6 +43,31 @@ type options struct {
 	tls        bool
 	verbose    bool
 	heuristic  bool
+	notes      bool
+}
+
+// maxNoteBytes is the longest note the arbiter accepts on an answer (DecisionAnswer.note).
+const maxNoteBytes = 512
+
+// Choice is what a strategy answers: the index of a legal move and, optionally, a short note
+// on it (its plan, its estimate). The arbiter stores the note with the move and shows it beside
+// it in the replay once the match has ended, never while it runs.
+type Choice struct {
+	Index uint32
+	Note  string
+}
+
+// answerFor is the wire answer to request for choice; an error for a note the arbiter would
+// refuse.
+func answerFor(request *pb.DecisionRequest, choice Choice) (*pb.DecisionAnswer, error) {
+	if len(choice.Note) > maxNoteBytes {
+		return nil, fmt.Errorf("a note of %d bytes; the arbiter takes %d at most", len(choice.Note), maxNoteBytes)
+	}
+	return &pb.DecisionAnswer{
+		RequestId: request.RequestId,
+		Choice:    &pb.DecisionAnswer_LegalMoveIndex{LegalMoveIndex: choice.Index},
+		Note:      choice.Note,
+	}, nil
 }
 
 func logf(format string, args ...interface{}) {
@@ -67,6 +92,8 @@ func parse() options {
 	flag.BoolVar(&o.verbose, "verbose", false, "print every decision")
 	flag.BoolVar(&o.heuristic, "heuristic", false,
 		"play each game by its strategy (heuristics.go), reading the game's data")
+	flag.BoolVar(&o.notes, "notes", false,
+		"attach a note to every answer saying how the move was picked (shown in the replay after the match)")
 	flag.Parse()
 	o.token = os.Getenv("PREMIERE_BOT_TOKEN")
 	if o.token == "" {
@@ -188,20 +215,27 @@ func session(o options) (retry bool, err error) {
 // decide answers one request: by the game's strategy with -heuristic (once its data is at
 // hand), else by pick.
 func decide(o options, store *GameDataStore, request *pb.DecisionRequest) *pb.DecisionAnswer {
-	index := pick(request)
+	choice := Choice{Index: pick(request), Note: "hashed pick of the position"}
 	if o.heuristic {
 		if data, err := store.Get(context.Background(), request.Game, ""); err == nil {
-			index = uint32(choose(request, data))
+			choice = Choice{Index: uint32(choose(request, data)), Note: request.Game + " strategy"}
 		}
+	}
+	if !o.notes {
+		choice.Note = ""
+	} else {
+		choice.Note = fmt.Sprintf("%s: move %d of %d", choice.Note, choice.Index+1, len(request.LegalMoves))
 	}
 	if o.verbose {
 		logf("match %s seat %d decision %d: move %d of %d", request.MatchId, request.Seat,
-			request.DecisionNumber, index, len(request.LegalMoves))
+			request.DecisionNumber, choice.Index, len(request.LegalMoves))
 	}
-	return &pb.DecisionAnswer{
-		RequestId: request.RequestId,
-		Choice:    &pb.DecisionAnswer_LegalMoveIndex{LegalMoveIndex: index},
+	answer, err := answerFor(request, choice)
+	if err != nil {
+		logf("match %s: %v; answering without it", request.MatchId, err)
+		answer, _ = answerFor(request, Choice{Index: choice.Index})
 	}
+	return answer
 }
 
 func main() {

@@ -241,16 +241,38 @@ function byIndex(answer) {
   return answer && answer.move === undefined && typeof answer.legal_move_index === "number";
 }
 
-// A DecisionAnswer { request_id, legal_move_index }, framed as field `tag` of its parent.
+// A DecisionAnswer { request_id, legal_move_index[, note] }, framed as field `tag` of its
+// parent.
 function framedAnswer(answer, tag) {
   const id = Buffer.from(answer.request_id, "utf8");
   const head = [0x0a];
   pushVarint(id.length, head);
   const tail = [0x10];
   pushVarint(answer.legal_move_index, tail);
+  const note = answer.note ? Buffer.from(answer.note, "utf8") : Buffer.alloc(0);
+  const noteHead = [];
+  if (note.length) {
+    noteHead.push(0x22);
+    pushVarint(note.length, noteHead);
+  }
   const outer = [tag];
-  pushVarint(head.length + id.length + tail.length, outer);
-  return Buffer.concat([Buffer.from(outer.concat(head)), id, Buffer.from(tail)]);
+  pushVarint(head.length + id.length + tail.length + noteHead.length + note.length, outer);
+  return Buffer.concat([Buffer.from(outer.concat(head)), id, Buffer.from(tail), Buffer.from(noteHead), note]);
+}
+
+// The longest note the arbiter accepts on an answer, in UTF-8 bytes.
+const MAX_NOTE_BYTES = 512;
+
+// The answer to `request` for what a strategy chose: a legal move's index, or { index, note }
+// to attach a short note (its plan, its estimate). The note is stored with the move and shown
+// beside it in the replay once the match has ended, never while it runs.
+function answerFor(request, choice) {
+  const index = typeof choice === "number" ? choice : choice.index;
+  const note = typeof choice === "number" ? "" : String(choice.note ?? "");
+  if (Buffer.byteLength(note, "utf8") > MAX_NOTE_BYTES) {
+    throw new Error(`a note of ${Buffer.byteLength(note, "utf8")} bytes; the arbiter takes ${MAX_NOTE_BYTES} at most`);
+  }
+  return note ? { request_id: request.request_id, legal_move_index: index, note } : { request_id: request.request_id, legal_move_index: index };
 }
 
 // A ConnectRequest { answer: { request_id, legal_move_index } }, or { answers: { answers:
@@ -391,23 +413,24 @@ class Bot {
         }
       },
       () => 0,
-    ).then((index) => {
+    ).then((choice) => {
+      const answer = answerFor(request, choice);
       if (this.options.verbose) {
         log(`match ${request.match_id} seat ${request.seat} decision ${request.decision_number}: ` +
-          `move ${index} of ${request.legal_moves.length}`);
+          `move ${answer.legal_move_index} of ${request.legal_moves.length}`);
       }
-      call.write({ answer: { request_id: request.request_id, legal_move_index: index } });
+      call.write({ answer });
     });
   }
 
   // The answer by index to one request, from the fast path's fields.
   pick(request) {
-    const index = chooseMove(request);
+    const answer = answerFor(request, chooseMove(request));
     if (this.options.verbose) {
       log(`match ${request.match_id} seat ${request.seat} decision ${request.decision_number}: ` +
-        `move ${index} of ${request.legal_move_count}`);
+        `move ${answer.legal_move_index} of ${request.legal_move_count}`);
     }
-    return { request_id: request.request_id, legal_move_index: index };
+    return answer;
   }
 
   handle(call, message) {
@@ -478,4 +501,4 @@ function main() {
 
 if (require.main === module) main();
 
-module.exports = { Bot, chooseMove, decodeDecision, encodeAnswer, loadGateway };
+module.exports = { Bot, MAX_NOTE_BYTES, answerFor, chooseMove, decodeDecision, encodeAnswer, loadGateway };

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.interface import Labels, Viewer, knows
+from games.interface import Labels, ScoreBreakdown, ScorePart, Viewer, knows
 from games.magic_trick.cards import RANKS, SUITS, Card
 from games.magic_trick.moves import KeepSleeveEmpty, PlayCard, SleeveCard, SortCard
-from games.magic_trick.scoring import trick_winner
+from games.magic_trick.scoring import BID_MET_POINTS, PRESTIGE_POINTS, trick_winner
 from games.magic_trick.views import MagicTrickObservation
 
 if TYPE_CHECKING:
@@ -65,3 +65,40 @@ def names_in(view: MagicTrickObservation) -> frozenset[str]:
         f"{slot.suit} {slot.rank}" for fan in view.fans for slot in fan if slot.rank is not None
     )
     return frozenset(names)
+
+
+def score_rules(prestige: bool) -> str:
+    bonus = (
+        f", {PRESTIGE_POINTS} more for prestige when the suits taken number the bid too"
+        if prestige
+        else ""
+    )
+    return (
+        "Each player deals one hand. In every hand the card a player keeps up the sleeve is a"
+        f" bid: taking exactly that many tricks scores {BID_MET_POINTS}{bonus}; missing it"
+        " costs one point per trick too many or too few. A score is the sum of its hands."
+    )
+
+
+def _tricks(count: int) -> str:
+    return f"{count} trick{'' if count == 1 else 's'}"
+
+
+def explain_score(final: MagicTrickState) -> ScoreBreakdown:
+    seats = []
+    for seat in range(final.players):
+        parts = []
+        for number, hand in enumerate(final.past, start=1):
+            sleeve = hand.sleeves[seat]
+            taken = hand.tricks[seat]
+            head = f"hand {number}: the {card_name(sleeve)} up the sleeve bid {sleeve.rank}"
+            if sleeve.rank == taken:
+                text = f"{head}, took {_tricks(taken)}: bid met, +{BID_MET_POINTS}"
+                if hand.prestige[seat]:
+                    text += f"; {hand.suits[seat]} suits taken: prestige, +{PRESTIGE_POINTS}"
+            else:
+                off = abs(sleeve.rank - taken)
+                text = f"{head}, took {_tricks(taken)}: {off} off the bid, \u2212{off}"
+            parts.append(ScorePart(hand.points[seat], text))
+        seats.append(tuple(parts))
+    return tuple(seats)

@@ -9,7 +9,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.interface import Game, Labels, Options, OptionSpec, OptionValue, Outcome, State, Viewer
+from games.interface import (
+    Game,
+    Labels,
+    Options,
+    OptionSpec,
+    OptionValue,
+    Outcome,
+    ScoreBreakdown,
+    State,
+    Viewer,
+)
 from games.magic_trick import notation as _notation
 from games.magic_trick.cards import (
     CARD_SET_ASIDE,
@@ -615,6 +625,13 @@ class MagicTrick(Game):
 
     def names_in(self, view: Any) -> frozenset[str]:
         return _notation.names_in(view)
+
+    def score_rules(self, players: int, options: Options | None = None) -> str:
+        return _notation.score_rules(bool(self.resolve_options(options)["prestige"]))
+
+    def explain_score(self, final: State) -> ScoreBreakdown:
+        assert isinstance(final, MagicTrickState)
+        return _notation.explain_score(final)
 
     def data(self) -> Mapping[str, Any]:
         return describe()

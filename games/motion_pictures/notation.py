@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.interface import Labels, Viewer, knows
+from games.interface import Labels, ScoreBreakdown, ScorePart, Viewer, knows
 from games.motion_pictures.cards import DATA, FILMMAKERS, GOALS, PROJECTS_BY_ID
 from games.motion_pictures.moves import (
     Audition,
@@ -21,6 +21,7 @@ from games.motion_pictures.moves import (
     Skip,
 )
 from games.motion_pictures.rules import project_bonus
+from games.motion_pictures.scoring import final_parts
 from games.motion_pictures.views import FIRING, REFRESH, MotionPicturesObservation
 
 if TYPE_CHECKING:
@@ -103,3 +104,65 @@ def names_in(view: MotionPicturesObservation) -> frozenset[str]:
     projects = [slot.project for slot in view.slots if slot.project is not None]
     projects.extend(p for studio in view.studios for p in studio.completed)
     return frozenset(c.name for c in cards) | {p.name for p in projects}
+
+
+def score_rules() -> str:
+    return (
+        "Fame: from filmmakers' abilities during play, every completed project's fame and"
+        " bonus, and the small goals claimed; at the end, fame for the skills committed to the"
+        " trilogy, the trilogy movie itself for whoever committed the most skills, and the big"
+        " goals, split between the players who meet one. The score shown during play is the"
+        " fame held in the open, so the last move's score jumps by the trilogy and big goals."
+    )
+
+
+def _names(items: list[str]) -> str:
+    return ", ".join(items) if items else "none"
+
+
+def explain_score(final: MotionPicturesState) -> ScoreBreakdown:
+    finals = final.finals()
+    trilogy = DATA.trilogies[final.trilogy]
+    parts = final_parts(finals, trilogy, [GOALS[g] for g in final.big_goals])
+    before = [public_fame(final, seat) for seat in range(final.players)]
+    out = []
+    for seat, position in enumerate(finals):
+        done = [p.name for p in parts.completed[seat]]
+        won = parts.trilogy_winner == seat
+        skills = sum(len(c.skills) for c in position.committed)
+        lines = [
+            ScorePart(parts.abilities[seat], "fame from filmmakers' abilities during play"),
+            ScorePart(
+                parts.projects[seat],
+                f"{len(done)} completed project{'s' if len(done) != 1 else ''}"
+                f"{' (the trilogy movie among them)' if won else ''}: {_names(done)}",
+            ),
+            ScorePart(parts.bonuses[seat], "completed projects' bonuses"),
+            ScorePart(
+                parts.small[seat],
+                f"small goals: {_names([g.name for g in position.small_goals])}",
+            ),
+            ScorePart(
+                parts.trilogy[seat],
+                f"trilogy: {skills} skill{'s' if skills != 1 else ''} committed"
+                + (f", the most: *{trilogy.name}* is theirs" if won else ""),
+            ),
+        ]
+        held = parts.big_goals[seat]
+        lines.append(
+            ScorePart(
+                sum(fame for _, fame in held),
+                "big goals: " + _names([f"{goal.name} ({fame})" for goal, fame in held]),
+            )
+        )
+        total = sum(line.points for line in lines)
+        if total != before[seat]:
+            lines.append(
+                ScorePart(
+                    0,
+                    f"the last move's jump: {before[seat]} fame in the open before the final"
+                    f" scoring, {total} after it",
+                )
+            )
+        out.append(tuple(lines))
+    return tuple(out)

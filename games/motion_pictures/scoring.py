@@ -49,6 +49,52 @@ def trilogy_project(trilogy: Trilogy) -> Project:
     )
 
 
+@dataclass(frozen=True)
+class FinalParts:
+    """Every seat's final score by heading (what `final_outcome` adds up), and who won what."""
+
+    trilogy_winner: int | None
+    trilogy: tuple[int, ...]
+    big_goals: tuple[tuple[tuple[Goal, int], ...], ...]
+    """Per seat, each big goal it met with the fame it got (shared goals split)."""
+    projects: tuple[int, ...]
+    bonuses: tuple[int, ...]
+    small: tuple[int, ...]
+    abilities: tuple[int, ...]
+    completed: tuple[tuple[Project, ...], ...]
+    """Per seat, its completed projects, the trilogy movie included for its winner."""
+
+
+def final_parts(finals: Sequence[Final], trilogy: Trilogy, big_goals: Sequence[Goal]) -> FinalParts:
+    rules = DATA.rules
+    winner = trilogy_winner([f.committed for f in finals])
+    completed = [
+        (*f.completed, trilogy_project(trilogy)) if seat == winner else f.completed
+        for seat, f in enumerate(finals)
+    ]
+    held: list[list[tuple[Goal, int]]] = [[] for _ in finals]
+    for goal in big_goals:
+        claim = [
+            seat
+            for seat, f in enumerate(finals)
+            if condition_met(goal.condition, completed[seat], f.owned, len(f.committed))
+        ]
+        for seat in claim:
+            held[seat].append((goal, goal.fame // len(claim)))
+    return FinalParts(
+        trilogy_winner=winner,
+        trilogy=tuple(
+            sum(len(c.skills) for c in f.committed) // rules.skills_per_trilogy_fame for f in finals
+        ),
+        big_goals=tuple(tuple(h) for h in held),
+        projects=tuple(sum(p.fame for p in done) for done in completed),
+        bonuses=tuple(sum(project_bonus(p, done) for p in done) for done in completed),
+        small=tuple(sum(g.fame for g in f.small_goals) for f in finals),
+        abilities=tuple(f.ability_fame for f in finals),
+        completed=tuple(tuple(done) for done in completed),
+    )
+
+
 def final_outcome(finals: Sequence[Final], trilogy: Trilogy, big_goals: Sequence[Goal]) -> Outcome:
     rules = DATA.rules
     winner = trilogy_winner([f.committed for f in finals])

@@ -16,7 +16,16 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.interface import Game, Labels, Options, OptionValue, Outcome, State, Viewer
+from games.interface import (
+    Game,
+    Labels,
+    Options,
+    OptionValue,
+    Outcome,
+    ScoreBreakdown,
+    State,
+    Viewer,
+)
 from games.motion_pictures import notation as _notation
 from games.motion_pictures.cards import (
     AUDITION,
@@ -479,7 +488,13 @@ class MotionPicturesState(OneSeatAtATime):
     def scored(self) -> Outcome:
         """The final scoring of every seat's position as it stands (the match's outcome when
         it ends; during the match, what the search's estimate starts from)."""
-        finals = [
+        return final_outcome(
+            self.finals(), DATA.trilogies[self.trilogy], [GOALS[g] for g in self.big_goals]
+        )
+
+    def finals(self) -> list[Final]:
+        """Every seat's position as final scoring reads it."""
+        return [
             Final(
                 completed=tuple(PROJECTS_BY_ID[p] for p in self.completed[seat]),
                 owned=tuple(self._owned(seat)),
@@ -489,9 +504,6 @@ class MotionPicturesState(OneSeatAtATime):
             )
             for seat in range(self._players)
         ]
-        return final_outcome(
-            finals, DATA.trilogies[self.trilogy], [GOALS[g] for g in self.big_goals]
-        )
 
     # --- views ---------------------------------------------------------------------------
 
@@ -722,6 +734,13 @@ class MotionPictures(Game):
 
     def names_in(self, view: Any) -> frozenset[str]:
         return _notation.names_in(view)
+
+    def score_rules(self, players: int, options: Options | None = None) -> str:
+        return _notation.score_rules()
+
+    def explain_score(self, final: State) -> ScoreBreakdown:
+        assert isinstance(final, MotionPicturesState)
+        return _notation.explain_score(final)
 
     def data(self) -> Mapping[str, Any]:
         return describe()

@@ -22,6 +22,7 @@ from games.interface import (
     OptionSpec,
     OptionValue,
     Outcome,
+    ScoreBreakdown,
     State,
     TieBreak,
     Viewer,
@@ -452,6 +453,13 @@ class MovieFight(Game):
 
     def names_in(self, view: Any) -> frozenset[str]:
         return _notation.names_in(view)
+
+    def score_rules(self, players: int, options: Options | None = None) -> str:
+        return _notation.score_rules(solo=players == 1)
+
+    def explain_score(self, final: State) -> ScoreBreakdown:
+        assert isinstance(final, MovieFightState)
+        return _notation.explain_score(final)
 
     def data(self) -> Mapping[str, Any]:
         return describe()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.interface import EVERYONE, Labels, Viewer, knows
+from games.interface import EVERYONE, Labels, ScoreBreakdown, ScorePart, Viewer, knows
 from games.movie_trailer.catalog import FACE_DOWN, Film, catalog
 from games.movie_trailer.moves import ChooseFilm, Guess, PassGuess, PickSlot, PlaceTile
 from games.movie_trailer.views import MovieTrailerObservation
@@ -80,3 +80,51 @@ def names_in(view: MovieTrailerObservation) -> frozenset[str]:
     films.extend(turn.film for turn in view.past_turns)
     films.extend(guess.film for guess in view.guesses if guess.film is not None)
     return frozenset(film_name(data.film(f)) for f in films)
+
+
+def score_rules() -> str:
+    return (
+        "Each turn a right guess scores the Movie Points of the scoring tile shown then: a"
+        " Spectator who names the film alone scores its Spectator points, Spectators who name"
+        " it together half of them each; the Director scores its Director points less one per"
+        " clue laid face down. Scores are kept in half Movie Points, so that a shared guess"
+        " splits exactly: every score shown is twice the Movie Points."
+    )
+
+
+def _half(points: int) -> str:
+    whole, half = divmod(points, 2)
+    return f"{whole}\u00bd" if half and whole else "\u00bd" if half else str(whole)
+
+
+def explain_score(final: MovieTrailerState) -> ScoreBreakdown:
+    seats: list[list[ScorePart]] = [[] for _ in range(final.players)]
+    for number, turn in enumerate(final.past, start=1):
+        film = _film(turn.film)
+        if not turn.guessed_by:
+            seats[turn.director].append(
+                ScorePart(0, f"turn {number}: directed {film}, which nobody named")
+            )
+            continue
+        tile = catalog().scoring[turn.scoring_tile or 0].numeral
+        down = f", {turn.face_down} clue{'s' if turn.face_down != 1 else ''} face down"
+        seats[turn.director].append(
+            ScorePart(
+                turn.director_half_points,
+                f"turn {number}: directed {film}, named on scoring tile"
+                f" {tile}{down}: {_half(turn.director_half_points)} Movie Points",
+            )
+        )
+        shared = " (shared)" if len(turn.guessed_by) > 1 else ""
+        for seat in turn.guessed_by:
+            seats[seat].append(
+                ScorePart(
+                    turn.spectator_half_points,
+                    f"turn {number}: named {film}{shared}:"
+                    f" {_half(turn.spectator_half_points)} Movie Points",
+                )
+            )
+    for parts in seats:
+        if not parts:
+            parts.append(ScorePart(0, "named no film and directed none that was named"))
+    return tuple(tuple(parts) for parts in seats)

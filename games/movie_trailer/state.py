@@ -9,7 +9,17 @@ import operator
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.interface import Game, Labels, Options, OptionSpec, OptionValue, Outcome, State, Viewer
+from games.interface import (
+    Game,
+    Labels,
+    Options,
+    OptionSpec,
+    OptionValue,
+    Outcome,
+    ScoreBreakdown,
+    State,
+    Viewer,
+)
 from games.movie_trailer import notation as _notation
 from games.movie_trailer.catalog import (
     FACE_DOWN,
@@ -477,6 +487,13 @@ class MovieTrailer(Game):
 
     def names_in(self, view: Any) -> frozenset[str]:
         return _notation.names_in(view)
+
+    def score_rules(self, players: int, options: Options | None = None) -> str:
+        return _notation.score_rules()
+
+    def explain_score(self, final: State) -> ScoreBreakdown:
+        assert isinstance(final, MovieTrailerState)
+        return _notation.explain_score(final)
 
     def data(self) -> Mapping[str, Any]:
         return describe()

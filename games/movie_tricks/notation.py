@@ -6,8 +6,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from games.interface import Labels, Viewer
-from games.movie_tricks.cards import CARDS, DATA, PLAYING, PLUS3, START, Card
+from games.interface import Labels, ScoreBreakdown, ScorePart, Viewer
+from games.movie_tricks.cards import (
+    BANG,
+    CARDS,
+    CATEGORIES,
+    CGI,
+    COLUMN,
+    DATA,
+    HERO,
+    NOTE,
+    PLAYING,
+    PLUS3,
+    ROLES,
+    SOUNDTRACK,
+    START,
+    VILLAIN,
+    Card,
+)
 from games.movie_tricks.moves import (
     BonusToHand,
     BonusToTableau,
@@ -18,6 +34,7 @@ from games.movie_tricks.moves import (
     DraftCard,
     PlayCard,
 )
+from games.movie_tricks.scoring import count, family_lines, rows, score_pads
 from games.movie_tricks.views import MovieTricksObservation
 
 if TYPE_CHECKING:
@@ -73,3 +90,88 @@ def names_in(view: MovieTricksObservation) -> frozenset[str]:
     cards.extend(play.card for play in view.plays)
     cards.extend(card for t in view.tableaus for column in t.columns for card in column)
     return frozenset(card_name(card) for card in cards)
+
+
+def score_rules(family: bool) -> str:
+    if family:
+        return (
+            "Family scoring: every complete movie (a row across the four categories) scores"
+            f" its cards' values, and every symbol in the tableau scores"
+            f" {DATA.rules.family_symbol_points}."
+        )
+    return (
+        "The score pad: the best movie (the highest row across the four categories), the"
+        " weakest category's total, CGI (points per bang and the last CGI card's value), the"
+        " props goal claimed, Roles (villains and heroes, a bonus when they balance) and"
+        " Soundtrack (most, middle or fewest notes)."
+    )
+
+
+def _plural(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
+def explain_score(final: MovieTricksState) -> ScoreBreakdown:
+    columns = [[[CARDS[c] for c in column] for column in t] for t in final.tableaus]
+    out: list[tuple[ScorePart, ...]] = []
+    if final.family:
+        for tableau in columns:
+            movies, symbols = family_lines(tableau)
+            made = rows(tableau)
+            symbols_held = sum(len(card.symbols) for column in tableau for card in column)
+            out.append(
+                (
+                    ScorePart(movies, f"{_plural(len(made), 'complete movie')}: {movies} points"),
+                    ScorePart(
+                        symbols,
+                        f"{_plural(symbols_held, 'symbol')}"
+                        f" \u00d7 {DATA.rules.family_symbol_points}",
+                    ),
+                )
+            )
+        return tuple(out)
+    pads = score_pads(columns, final.claimed, final.soundtrack_die)
+    cgi, roles, soundtrack = COLUMN[CGI], COLUMN[ROLES], COLUMN[SOUNDTRACK]
+    notes = [count(t[soundtrack], NOTE) for t in columns]
+    for seat, (tableau, pad) in enumerate(zip(columns, pads, strict=True)):
+        made = rows(tableau)
+        best = (
+            f"best movie: row {made.index(pad.best_movie) + 1} of {len(made)}"
+            if made
+            else "best movie: no complete movie"
+        )
+        totals = [sum(card.value for card in column) for column in tableau]
+        weakest = (
+            f"weakest category: {CATEGORIES[totals.index(min(totals))]}"
+            if all(tableau)
+            else "weakest category: a category is empty"
+        )
+        bangs = count(tableau[cgi], BANG)
+        last = tableau[cgi][-1].value if tableau[cgi] else 0
+        goal = final.claimed[seat]
+        villains, heroes = count(tableau[roles], VILLAIN), count(tableau[roles], HERO)
+        balance = " (balanced: bonus included)" if villains == heroes else ""
+        rivals = notes[:seat] + notes[seat + 1 :]
+        die = f", the die {final.soundtrack_die}" if final.soundtrack_die is not None else ""
+        out.append(
+            (
+                ScorePart(pad.best_movie, best),
+                ScorePart(pad.weakest_category, weakest),
+                ScorePart(pad.cgi, f"CGI: {_plural(bangs, 'bang')}, last CGI card worth {last}"),
+                ScorePart(
+                    pad.props,
+                    f"Props: the {goal}-props goal" if goal is not None else "Props: no goal",
+                ),
+                ScorePart(
+                    pad.roles,
+                    f"Roles: {_plural(villains, 'villain')}, {heroes} hero"
+                    f"{'' if heroes == 1 else 'es'}{balance}",
+                ),
+                ScorePart(
+                    pad.soundtrack,
+                    f"Soundtrack: {_plural(notes[seat], 'note')} against"
+                    f" {', '.join(map(str, rivals)) or 'no one'}{die}",
+                ),
+            )
+        )
+    return tuple(out)

@@ -15,7 +15,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.interface import Game, Labels, Options, OptionSpec, OptionValue, Outcome, State, Viewer
+from games.interface import (
+    Game,
+    Labels,
+    Options,
+    OptionSpec,
+    OptionValue,
+    Outcome,
+    ScoreBreakdown,
+    State,
+    Viewer,
+)
 from games.movie_tricks import notation as _notation
 from games.movie_tricks.cards import CARDS, COLUMN, DATA, PLAYING, PLUS3, PROPS, SUITS, Card, Goal
 from games.movie_tricks.cards import DATA as _CARD_DATA
@@ -674,6 +684,13 @@ class MovieTricks(Game):
 
     def names_in(self, view: Any) -> frozenset[str]:
         return _notation.names_in(view)
+
+    def score_rules(self, players: int, options: Options | None = None) -> str:
+        return _notation.score_rules(bool(self.resolve_options(options)["family"]))
+
+    def explain_score(self, final: State) -> ScoreBreakdown:
+        assert isinstance(final, MovieTricksState)
+        return _notation.explain_score(final)
 
     def data(self) -> Mapping[str, Any]:
         return describe()

@@ -4,7 +4,7 @@
 // the moves they happened at, and its health as the arbiter recorded it: faults by kind,
 // forfeits and decision latency over the last day and week. Reads /api/bots/<name>.
 
-import { $, api, botLink, el, gameName, nav, showError, when } from "./common.js";
+import { $, api, fill, notFound, botLink, el, gameName, nav, showError, when } from "./common.js";
 
 const player = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const STANDING = {
@@ -48,7 +48,9 @@ function versions(profile) {
         el("td", { text: row.predecessor ?? "" }),
         el("td", { text: row.active ? "active" : "" }),
         el("td", { text: when(row.created_at) }),
-        el("td", { text: Object.entries(row.ratings).map(([g, r]) => `${gameName(g)} ${r.elo.toFixed(0)} (${r.games}${r.provisional ? ", provisional" : ""})`).join("; ") || "–" }))))));
+        el("td", {}, Object.entries(row.ratings).length
+          ? Object.entries(row.ratings).map(([g, r]) => el("div", { text: `${gameName(g)} ${r.elo.toFixed(0)} (${r.games}${r.provisional ? ", provisional" : ""})` }))
+          : "–"))))));
 }
 
 function faults(profile) {
@@ -95,12 +97,28 @@ function spark(points) {
   return svg;
 }
 
-function ratings(profile) {
+// The bot's official standing on a game, as its leaderboard shows it: the estimate with its
+// 95% interval (a bare number when the interval has no width), and its rank there.
+function officialText(board, player) {
+  const entry = board && board.entries.find((e) => e.player === player);
+  if (!entry || !entry.standing) return "not fitted yet";
+  const s = entry.standing;
+  const estimate = s.rating.toFixed(0);
+  if (Math.round(s.low) === Math.round(s.high)) return estimate;
+  return `${estimate} (${s.low.toFixed(0)}–${s.high.toFixed(0)})${entry.provisional ? ", provisional" : ""}`;
+}
+
+function rankText(board, player) {
+  const entry = board && board.entries.find((e) => e.player === player);
+  return entry ? `#${entry.rank} of ${board.entries.length}` : "–";
+}
+
+function ratings(profile, boards) {
   if (profile.ratings.length === 0) return el("p", { class: "empty", text: "No rated matches yet." });
   return scroll(el(
     "table",
     { class: "grid", id: "ratings" },
-    el("thead", {}, el("tr", {}, ["Game", "Live Elo", "Games", "History (last 200)"].map((t) => el("th", { text: t })))),
+    el("thead", {}, el("tr", {}, ["Game", "Official standing", "Rank", "Live Elo", "Games", "History (last 200)"].map((t) => el("th", { text: t })))),
     el(
       "tbody",
       {},
@@ -109,6 +127,8 @@ function ratings(profile) {
           "tr",
           { "data-game": r.game },
           el("td", {}, el("a", { href: `/?game=${encodeURIComponent(r.game)}#game=${encodeURIComponent(r.game)}&player=${encodeURIComponent(profile.player)}`, text: gameName(r.game) })),
+          el("td", { class: "num official", text: officialText(boards[r.game], profile.player) }),
+          el("td", { class: "num rank", text: rankText(boards[r.game], profile.player) }),
           el("td", { class: "num elo", text: r.elo.toFixed(0) }),
           el("td", { class: "num", text: r.games }),
           el("td", {}, spark(r.history)),
@@ -160,7 +180,7 @@ function recent(profile) {
             ? el("a", { class: "bad", href: m.status === "running" ? `/live/${m.match_id}` : `/replay/${m.match_id}`, text: Object.entries(m.faults).map(([k, n]) => `${n} ${k}`).join(", ") })
             : "–"),
           el("td", { text: m.finished_at ? when(m.finished_at) : m.status }),
-          el("td", { class: "num", text: m.seat }),
+          el("td", { class: "num", text: m.seat + 1 }),
           el("td", {}, m.players.map((p, i) => [i ? ", " : "", botLink(p)])),
           el("td", {}, el("a", { class: "watch", href: m.status === "running" ? `/live/${m.match_id}` : `/replay/${m.match_id}`, text: m.status === "running" ? "watch live" : "replay" })),
         ),
@@ -187,21 +207,26 @@ async function load() {
   const page = Math.max(0, Number(new URLSearchParams(location.search).get("page")) || 0);
   try {
     const profile = await api(`/api/bots/${encodeURIComponent(player)}?page=${page}`);
+    const boards = Object.fromEntries(await Promise.all(profile.ratings.map(async (r) =>
+      [r.game, await api(`/api/games/${encodeURIComponent(r.game)}/leaderboard`).catch(() => null)])));
     document.title = `${profile.player} · Premiere`;
     $("title").textContent = profile.player;
     const facts = [
       ["kind", profile.builtin ? "built-in bot" : "registered bot"],
       profile.account ? ["author", el("a", { href: `/authors/${encodeURIComponent(profile.account)}`, id: "author", text: profile.account })] : null,
       profile.registered_at ? ["registered", when(profile.registered_at)] : null,
-      profile.builtin ? null : ["last connected", profile.last_connected_at ? when(profile.last_connected_at) : "never"],
+      profile.builtin ? null : ["version", profile.version || "none announced"],
+      profile.builtin ? null : ["last connected", profile.playing
+        ? `connected now, playing ${profile.playing} match${profile.playing === 1 ? "" : "es"}`
+        : profile.last_connected_at ? when(profile.last_connected_at) : "never"],
       profile.removed ? ["removed", "yes"] : null,
       profile.games_declared ? ["plays", profile.games_declared.length ? profile.games_declared.map(gameName).join(", ") : "every game"] : null,
     ].filter(Boolean);
-    $("content").replaceChildren(
+    fill($("content"),
       el("section", { id: "standing-section" }, el("h2", { text: "Standing" }), standing(profile),
         el("dl", { class: "facts inline" }, facts.map(([k, v]) => [el("dt", { text: k }), typeof v === "string" ? el("dd", { text: v }) : el("dd", {}, v)]))),
       profile.builtin ? null : el("section", { id: "versions-section" }, el("h2", { text: "Versions" }), versions(profile)),
-      el("section", { id: "ratings-section" }, el("h2", { text: "Ratings" }), ratings(profile)),
+      el("section", { id: "ratings-section" }, el("h2", { text: "Ratings" }), ratings(profile, boards)),
       el("section", { id: "recent-section" }, el("h2", { text: "Matches" }),
         el("p", { class: "muted small", text: "Newest first. Elo change: the bot's live Elo on that game before → after the match, once rated; unrated matches (casual, validation, probation) move nothing." }),
         recent(profile), pager(profile)),
@@ -217,6 +242,10 @@ async function load() {
     document.body.dataset.ready = "true";
     document.body.dataset.matchesPage = String(profile.page);
   } catch (error) {
+    if (error.status === 404) {
+      notFound("No such bot", `There is no bot ${JSON.stringify(player)}: the link may be mistyped.`, "/bots", "See every bot");
+      return;
+    }
     $("status").textContent = "";
     showError(error);
   }

@@ -6,7 +6,7 @@
 //
 // Everything from the API is put on the page as text (textContent), never as HTML.
 
-import { $, api, el } from "./common.js";
+import { $, api, el, when } from "./common.js";
 
 const params = new URLSearchParams(location.search);
 const refreshSeconds = Math.max(0.5, Number(params.get("refresh")) || 5);
@@ -124,7 +124,7 @@ function renderStanding(body) {
       el(
         "li",
         { "data-kind": e.kind },
-        el("time", { datetime: e.at, text: new Date(e.at).toLocaleString() }),
+        el("time", { datetime: e.at, text: when(e.at) }),
         " ",
         el("strong", { text: e.kind }),
         " ",

@@ -1,13 +1,13 @@
 // The ladder dashboard: reads the JSON API of the ladder service that serves this page and
 // renders a game's leaderboard, a player's rating history (Chart.js, vendored under
-// /static/vendor/), the recent matches page by page, and a match's replay. It refreshes every
+// /static/vendor/), the recent matches page by page, each linked to its replay. It refreshes every
 // few seconds (?refresh=SECONDS changes that). State worth linking to lives in the URL hash:
 // #game=movie-tricks&player=ada.
 //
 // Everything from the API is put on the page as text (textContent), never as HTML: bot names
 // are chosen by whoever registers a bot.
 
-import { $, api, el, gameName } from "./common.js";
+import { $, api, el, gameName, when } from "./common.js";
 
 const PAGE_SIZE = 10;
 const HISTORY_LIMIT = 1000;
@@ -23,7 +23,6 @@ const state = {
   pageTokens: [""], // pageTokens[i] is the token of page i; page 0 is the newest
   page: 0,
   nextToken: "",
-  replay: "",
   // Bumped whenever the view changes, so a slow answer for an old view is dropped.
   view: 0,
   refreshes: 0,
@@ -54,9 +53,7 @@ function clock(date) {
 }
 
 function dateTime(iso) {
-  const date = new Date(iso);
-  const day = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-  return `${day} ${clock(date)}`;
+  return when(iso);
 }
 
 function ago(iso) {
@@ -132,15 +129,74 @@ async function loadGames() {
 
 // --- leaderboard -----------------------------------------------------------------------------
 
+// The orders a visitor may choose: the ladder's own (established first, then by standing),
+// the point estimate alone, or the live Elo.
+const SORTS = {
+  sure: null,
+  estimate: (a, b) => (b.standing ? b.standing.rating : -Infinity) - (a.standing ? a.standing.rating : -Infinity),
+  elo: (a, b) => b.elo - a.elo,
+};
+
+// An interval of no width (a bot that alone sets the scale) is a bare number, never
+// "1500 (1500–1500)".
+function intervalText(standing) {
+  if (rating(standing.low) === rating(standing.high)) return " (sets the scale: no interval)";
+  return ` (${rating(standing.low)}–${rating(standing.high)})`;
+}
+
+// When every standing moved together since this browser last saw the game (the established
+// bots' average is held at 1500, so one bot becoming established moves the whole scale), say
+// so, and why.
+const scaleBaselines = {};
+
+function scaleNotice(board) {
+  const key = `premiere-standings-${board.game}`;
+  const now = Object.fromEntries(board.entries.filter((e) => e.standing).map((e) => [e.player, [e.standing.rating, e.provisional, e.games]]));
+  // Compared with what this browser saw when the page was opened (its last visit's board, or
+  // the first one shown), not with the previous refresh: a scale that moves over several
+  // refreshes, as its matches are rated, still shows as one move.
+  if (!(board.game in scaleBaselines)) {
+    let stored = null;
+    try {
+      stored = JSON.parse(localStorage.getItem(key) || "null");
+    } catch {
+      stored = null;
+    }
+    scaleBaselines[board.game] = stored || now;
+  }
+  const before = scaleBaselines[board.game];
+  try {
+    localStorage.setItem(key, JSON.stringify(now));
+  } catch {
+    // a browser that keeps nothing: no notice
+  }
+  const notice = $("scale-notice");
+  // Bots that played no rated match since: whatever moved their standing, it was not them.
+  const idle = Object.keys(now).filter((p) => p in before && before[p][2] === now[p][2]);
+  const shifts = idle.map((p) => now[p][0] - before[p][0]).sort((a, b) => a - b);
+  const joined = Object.keys(now).filter((p) => !now[p][1] && (!(p in before) || before[p][1]));
+  if (shifts.length === 0) return;
+  const median = shifts[Math.floor(shifts.length / 2)];
+  const together = shifts.every((s) => Math.abs(s - median) < Math.max(25, Math.abs(median) / 4));
+  if (Math.abs(median) < 25 || !together) return;
+  notice.hidden = false;
+  notice.textContent = `Every official standing moved by about ${median > 0 ? "+" : MINUS}${Math.abs(median).toFixed(0)} since you last looked: the scale moved, not the bots. ` +
+    `The established bots' average is held at 1500${joined.length ? `, and ${joined.join(", ")} became established` : ""}; ` +
+    "the order and the gaps between bots are what their results say.";
+}
+
 function renderLeaderboard(board) {
   const body = $("leaderboard").tBodies[0];
-  const rows = board.entries.map((entry) => {
+  const order = SORTS[$("sort").value] || null;
+  const entries = order ? [...board.entries].sort(order) : board.entries;
+  scaleNotice(board);
+  const rows = entries.map((entry, position) => {
     const standing = entry.standing;
     const selected = entry.player === state.player;
     return el(
       "tr",
       { "data-player": entry.player, class: selected ? "selected" : undefined },
-      el("td", { class: "num rank", text: entry.rank }),
+      el("td", { class: "num rank", text: order ? position + 1 : entry.rank }),
       el(
         "td",
         { class: "player" },
@@ -170,10 +226,7 @@ function renderLeaderboard(board) {
             "td",
             { class: "num standing", title: `standard error ${standing.stderr.toFixed(1)}` },
             el("strong", { text: rating(standing.rating) }),
-            el("span", {
-              class: "interval",
-              text: ` (${rating(standing.low)}–${rating(standing.high)})`,
-            }),
+            el("span", { class: "interval", text: intervalText(standing) }),
           )
         : el("td", { class: "num standing muted", title: "not in the latest fit yet", text: "—" }),
       el("td", { class: "num games", text: entry.games }),
@@ -216,8 +269,12 @@ function drawHistory(history) {
   const points = history.points;
   canvas.dataset.points = String(points.length);
   canvas.dataset.player = history.player;
-  const labels = points.map((p) => p.games);
-  const values = points.map((p) => p.after);
+  // The start first (the Elo before the first match shown), then one point per match, each
+  // labelled with its date; the tooltip names the opponents.
+  const start = points.length ? [{ start: true, after: points[0].before, games: points[0].games - 1, applied_at: null }] : [];
+  const shown = [...start, ...points];
+  const labels = shown.map((p) => (p.start ? "start" : dateTime(p.applied_at)));
+  const values = shown.map((p) => p.after);
   if (!chart) {
     chart = new window.Chart(canvas, {
       type: "line",
@@ -244,7 +301,7 @@ function drawHistory(history) {
         interaction: { mode: "index", intersect: false },
         scales: {
           x: {
-            title: { display: true, text: "rated matches played" },
+            title: { display: true, text: "date of each rated match" },
             ticks: { maxTicksLimit: 12, autoSkip: true },
             grid: { display: false },
           },
@@ -260,11 +317,14 @@ function drawHistory(history) {
             callbacks: {
               title: (items) => {
                 const point = chart.$points[items[0].dataIndex];
+                if (point.start) return point.games > 0 ? `before the ${point.games + 1}th match shown` : "start: before the first rated match";
                 return `match ${point.games} · ${dateTime(point.applied_at)}`;
               },
               label: (item) => {
                 const point = chart.$points[item.dataIndex];
-                return `Elo ${point.after.toFixed(1)} (${signed(point.delta)}), rank ${point.rank} of ${point.seats}`;
+                if (point.start) return `Elo ${point.after.toFixed(1)}`;
+                const against = point.opponents && point.opponents.length ? ` against ${point.opponents.join(", ")}` : "";
+                return `Elo ${point.after.toFixed(1)} (${signed(point.delta)}), place ${point.rank} of ${point.seats}${against}`;
               },
             },
           },
@@ -276,7 +336,9 @@ function drawHistory(history) {
     chart.data.datasets[0].data = values;
     chart.data.datasets[0].pointRadius = points.length > 80 ? 0 : 2.5;
   }
-  chart.$points = points;
+  chart.$points = shown;
+  canvas.dataset.labels = JSON.stringify(labels.slice(0, 3));
+  canvas.setAttribute("aria-label", `Live Elo of ${history.player}: from ${values.length ? values[0].toFixed(0) : "–"} at the start to ${values.length ? values[values.length - 1].toFixed(0) : "–"}, after each rated match by date`);
   chart.update("none");
 }
 
@@ -331,7 +393,7 @@ function seatChip(seat) {
   const tone = !rated ? "unrated" : delta > 0 ? "up" : delta < 0 ? "down" : "even";
   return el(
     "li",
-    { class: `seat ${tone}`, "data-player": seat.player, title: `seat ${seat.seat}, score ${seat.score}` },
+    { class: `seat ${tone}`, "data-player": seat.player, title: `seat ${seat.seat + 1}, score ${seat.score}` },
     el("span", { class: "place", text: seat.rank }),
     playerLabel(seat.player, seat.builtin),
     seat.forfeited ? el("span", { class: "badge forfeit", text: "forfeit" }) : null,
@@ -371,7 +433,7 @@ function renderMatches(page) {
     const seats = [...match.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
     return el(
       "tr",
-      { "data-match": match.match_id, class: match.match_id === state.replay ? "selected" : undefined },
+      { "data-match": match.match_id },
       el(
         "td",
         { class: "finished", title: match.finished_at },
@@ -382,14 +444,8 @@ function renderMatches(page) {
       el(
         "td",
         { class: "replay" },
-        el("a", { class: "replay-watch", href: `/replay/${encodeURIComponent(match.match_id)}`, text: "watch" }),
-        " · ",
-        el("button", {
-          type: "button",
-          class: "link replay-view",
-          text: "moves",
-          onclick: () => openReplay(match.match_id),
-        }),
+        // One place tells a match's moves: its replay, which this links to.
+        el("a", { class: "replay-watch", href: `/replay/${encodeURIComponent(match.match_id)}`, text: "watch the replay" }),
         " · ",
         el("a", { class: "replay-link", href: match.replay_url, target: "_blank", rel: "noopener", text: "JSON" }),
       ),
@@ -420,102 +476,6 @@ async function loadMatches(view) {
   if (view === state.view) renderMatches(page);
 }
 
-// --- replay ----------------------------------------------------------------------------------
-
-function fact(term, ...value) {
-  return [el("dt", { text: term }), el("dd", {}, ...value)];
-}
-
-function renderReplay(replay) {
-  $("replay-section").hidden = false;
-  $("replay-section").dataset.match = replay.match_id;
-  $("replay-title").textContent = `Replay: ${gameName(replay.game)}`;
-  const outcome = replay.outcome || {};
-  const ranks = outcome.ranks || [];
-  const scores = outcome.scores || [];
-  const players = el(
-    "ol",
-    { class: "replay-players", start: 0 },
-    ...replay.players.map((name, seat) =>
-      el(
-        "li",
-        {},
-        name,
-        ranks.length ? el("span", { class: "muted", text: ` (place ${ranks[seat]}, score ${scores[seat]})` }) : null,
-      ),
-    ),
-  );
-  $("replay-facts").replaceChildren(
-    ...fact("Match", el("code", { text: replay.match_id })),
-    ...fact("Status", replay.status),
-    ...fact("Seed", el("code", { text: replay.seed })),
-    ...fact("Options", el("code", { text: JSON.stringify(replay.options) })),
-    ...fact("Players by seat", players),
-    ...fact("Raw", el("a", { href: `/api/matches/${encodeURIComponent(replay.match_id)}/replay`, text: "replay JSON" })),
-  );
-  const seatCell = (seat) => el("td", { text: `${seat}: ${replay.players[seat] ?? "?"}` });
-  // Moves the engine applied on its own (the seat's only legal move): no ply of their own,
-  // listed after the decision that led to them, or first when the set-up forced them.
-  const forcedRows = (forced) =>
-    (forced || []).map((f) =>
-      el(
-        "tr",
-        { class: "forced" },
-        el("td", { class: "num" }),
-        seatCell(f.seat),
-        el(
-          "td",
-          {},
-          el("code", { text: JSON.stringify(f.move) }),
-          el("span", { class: "badge forced", title: "the seat's only legal move, applied without asking", text: "forced" }),
-        ),
-      ),
-    );
-  const moves = [...forcedRows(replay.forced_at_start)];
-  for (const move of replay.moves) {
-    moves.push(
-      el(
-        "tr",
-        {},
-        el("td", { class: "num", text: move.ply }),
-        seatCell(move.seat),
-        el(
-          "td",
-          {},
-          // The move in words when the replay tells it (its raw form stays in the JSON link).
-          move.text ? el("span", { class: "move-text", title: JSON.stringify(move.move), text: move.text.replaceAll("*", "") }) : el("code", { text: JSON.stringify(move.move) }),
-          move.defaulted ? el("span", { class: "badge forfeit", title: "the arbiter played it: no move in time", text: "defaulted" }) : null,
-        ),
-      ),
-      ...forcedRows(move.forced),
-    );
-  }
-  $("replay-moves").tBodies[0].replaceChildren(...moves);
-  $("replay-moves").hidden = moves.length === 0;
-  showEmpty("replay-empty", moves.length ? "" : "No moves were recorded for this match.");
-}
-
-async function openReplay(matchId) {
-  state.replay = matchId;
-  for (const row of $("matches").tBodies[0].rows) {
-    row.classList.toggle("selected", row.dataset.match === matchId);
-  }
-  try {
-    const replay = await api(`/api/matches/${encodeURIComponent(matchId)}/replay`);
-    if (state.replay !== matchId) return;
-    renderReplay(replay);
-    $("replay-section").scrollIntoView({ block: "nearest" });
-  } catch (error) {
-    showError(`Replay of ${matchId}: ${error.message}`);
-  }
-}
-
-function closeReplay() {
-  state.replay = "";
-  $("replay-section").hidden = true;
-  for (const row of $("matches").tBodies[0].rows) row.classList.remove("selected");
-}
-
 // --- refreshing ------------------------------------------------------------------------------
 
 function showError(message) {
@@ -540,7 +500,10 @@ async function refresh() {
     }
     const board = api(`/api/games/${encodeURIComponent(state.game)}/leaderboard`);
     const results = await Promise.all([board, loadMatches(view), loadHistory(view)]);
-    if (view === state.view) renderLeaderboard(results[0]);
+    if (view === state.view) {
+      state.board = results[0];
+      renderLeaderboard(results[0]);
+    }
     state.lastOk = new Date();
     state.refreshes += 1;
     document.body.dataset.refreshes = String(state.refreshes);
@@ -566,7 +529,6 @@ function selectGame(game) {
   state.player = "";
   state.pageTokens = [""];
   state.page = 0;
-  closeReplay();
   $("history-section").hidden = true;
   return changeView();
 }
@@ -586,13 +548,13 @@ function start() {
   state.game = hash.game;
   state.player = hash.player;
   $("game").addEventListener("change", (event) => selectGame(event.target.value));
+  $("sort").addEventListener("change", () => state.board && renderLeaderboard(state.board));
   $("history-close").addEventListener("click", () => {
     state.player = "";
     $("history-section").hidden = true;
     for (const row of $("leaderboard").tBodies[0].rows) row.classList.remove("selected");
     changeView();
   });
-  $("replay-close").addEventListener("click", closeReplay);
   $("older").addEventListener("click", () => {
     if (!state.nextToken) return;
     state.pageTokens = state.pageTokens.slice(0, state.page + 1);

@@ -4,7 +4,7 @@
 // test: the verdict, the LLR after every round between its bounds (a chart), the Elo estimate
 // with its error, and the pentanomial counts explained. Refreshes itself.
 
-import { $, api, botLink, el, gameName, nav, showError, when } from "./common.js";
+import { $, api, fill, notFound, optionWords, botLink, el, gameName, nav, showError, when } from "./common.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
 const name = parts.length > 1 ? decodeURIComponent(parts[1]) : null;
@@ -52,30 +52,58 @@ function standings(detail) {
   return scroll(el(
     "table",
     { class: "grid", id: "standings" },
-    el("thead", {}, el("tr", {}, columns.map((c) => el("th", { text: c })))),
+    el("thead", {}, el("tr", {}, columns.map((c) => el("th", { "data-column": c, text: c === "games" && DUPLICATE.has(detail.league.format) ? "groups" : c.replaceAll("_", " ") })))),
     el("tbody", {}, detail.standings.map((row) =>
-      el("tr", { "data-bot": row.bot }, columns.map((c) => el("td", { "data-column": c }, c === "bot" ? botLink(row[c]) : String(row[c])))))),
+      el("tr", { "data-bot": row.bot }, columns.map((c) => el("td", { "data-column": c }, c === "bot" ? botLink(row[c]) : typeof row[c] === "number" ? points(row[c]) : String(row[c] ?? "–")))))),
   ));
 }
 
+// A duplicate group's name as a person reads it: its place in the round ("group 2"), or
+// "pair 2" in an SPRT, never the stored key ("r4g1").
+function groupLabel(detail, r, key) {
+  const found = (r.groups || []).find((g) => g.group === key);
+  if (!found) return "";
+  return `${detail.league.format === "sprt" ? "pair" : "group"} ${found.number}`;
+}
+
+function points(x) {
+  return Number.isInteger(x) ? String(x) : x.toFixed(1);
+}
+
+// Each duplicate group's result: the one result it counts as in the standings.
+function groupResults(detail, r) {
+  if (!r.groups || r.groups.length === 0 || detail.league.format === "sprt") return null;
+  return el("ul", { class: "group-results" }, r.groups.map((g) =>
+    el("li", { "data-group": g.number },
+      el("strong", { text: `Group ${g.number}` }),
+      ` (${g.tables} tables, one deal): `,
+      g.points
+        ? g.bots.map((bot, i) => [i ? ", " : "", `#${g.ranks[i]} `, botLink(bot), ` ${points(g.points[i])} points`])
+        : `${g.finished} of ${g.tables} tables played; the group's result comes when all have finished`)));
+}
+
 function rounds(detail) {
+  const grouped = detail.rounds.some((r) => r.groups && r.groups.length);
   return detail.rounds.map((r) =>
     el("section", { class: "round", "data-round": r.number },
       el("h3", { text: `Round ${r.number} · ${r.status}` }, el("span", { class: "muted small", text: ` opened ${when(r.opened_at)}${r.closed_at ? `, closed ${when(r.closed_at)}` : ""}` })),
       scroll(el("table", { class: "grid compact" },
-        el("thead", {}, el("tr", {}, ["Table", "Group", "Seats (place, score)", "Status", ""].map((t) => el("th", { text: t })))),
+        el("thead", {}, el("tr", {}, ["Table", grouped ? "Group" : null, "Seats (place, score)", "Status", ""].filter((t) => t !== null).map((t) => el("th", { text: t })))),
         el("tbody", {}, r.tables.map((t) =>
           el("tr", { "data-match": t.match_id ?? "" },
-            el("td", { class: "num", text: t.table }),
-            el("td", { text: t.group ?? "" }),
+            el("td", { class: "num", text: t.table + 1 }),
+            grouped ? el("td", { class: "group", text: groupLabel(detail, r, t.group) }) : null,
             el("td", {}, t.seats.map((s, i) => [i ? ", " : "", botLink(s), t.ranks ? ` (#${t.ranks[i]}, ${t.scores[i]})` : ""])),
             el("td", { text: t.status }),
             el("td", {}, t.match_id
               ? el("a", { class: "watch", href: t.status === "dispatched" ? `/live/${t.match_id}` : `/replay/${t.match_id}`, text: t.status === "dispatched" ? "watch" : "replay" })
-              : null))))))));
+              : null)))))),
+      groupResults(detail, r)));
 }
 
 // --- the SPRT ---------------------------------------------------------------------------------
+
+const DUPLICATE = new Set(["duplicate", "duplicate-swiss"]);
 
 const PAIRS = [
   ["0", (a, b) => `${b} finished above ${a} in both games`],
@@ -187,22 +215,49 @@ function detailPage(detail) {
       ["game", gameName(l.game)], ["format", l.format], ["seats", l.players], ["schedule", l.schedule],
       ["status", l.status], ["bots", l.bots.length], ["rated", detail.rated ? "yes" : "no"],
       ...(Object.keys(detail.settings).length ? [["settings", Object.entries(detail.settings).map(([k, v]) => `${k}=${v}`).join(", ")]] : []),
-      ["options", JSON.stringify(detail.options)],
+      ["options", optionWords(detail.options)],
     ].map(([k, v]) => [el("dt", { text: k }), el("dd", { text: String(v) })])), el("p", {}, progress(l))),
     l.format === "sprt" ? sprtSection(detail) : null,
-    el("section", { id: "standings-section" }, el("h2", { text: `Standings${detail.standings_round ? ` after round ${detail.standings_round}` : ""}` }), standings(detail),
-      el("p", { class: "muted small", text: "Points from places (ties share), then head-to-head, Buchholz and wins: matches finished first alone (a tie for first is not a win; docs/leagues.md)." })),
+    el("section", { id: "standings-section" }, el("h2", { text: `Standings${detail.standings_round ? ` after round ${detail.standings_round}` : ""}` }),
+      DUPLICATE.has(l.format)
+        ? el("p", { class: "duplicate-note", id: "duplicate-note", text: "Duplicate play: each group's bots play one deal once per seat, the seats rotated between its tables, so the luck of the cards cancels. A group counts as one game below: its bots are ranked by their points summed over the group's tables." })
+        : null,
+      standings(detail),
+      el("p", { class: "muted small", text: `Points from places (ties share), then head-to-head, Buchholz and wins: ${DUPLICATE.has(l.format) ? "groups" : "matches"} finished first alone (a tie for first is not a win; docs/leagues.md).` })),
     el("section", { id: "rounds-section" }, el("h2", { text: "Rounds" }), rounds(detail)),
   ];
+}
+
+// The rounds (and SPRT progress) already fetched: a closed round never changes, so each
+// refresh asks only for the rounds from the first one still open (or the next to come).
+const held = { rounds: new Map(), history: new Map() };
+
+async function fetchDetail() {
+  let since = null;
+  if (held.rounds.size) {
+    const open = [...held.rounds.values()].filter((r) => r.status !== "closed").map((r) => r.number);
+    since = open.length ? Math.min(...open) : Math.max(...held.rounds.keys()) + 1;
+  }
+  const fresh = await api(`/api/leagues/${encodeURIComponent(name)}${since === null ? "" : `?since=${since}`}`);
+  for (const r of fresh.rounds) held.rounds.set(r.number, r);
+  for (const h of fresh.progress_history) held.history.set(h.round, h);
+  const numbers = [...held.rounds.keys()].sort((a, b) => b - a);
+  for (const gone of numbers.slice(50)) held.rounds.delete(gone);
+  document.body.dataset.since = since === null ? "" : String(since);
+  return {
+    ...fresh,
+    rounds: numbers.slice(0, 50).map((n) => held.rounds.get(n)),
+    progress_history: [...held.history.keys()].sort((a, b) => a - b).map((n) => held.history.get(n)),
+  };
 }
 
 async function refresh() {
   try {
     if (name) {
-      const detail = await api(`/api/leagues/${encodeURIComponent(name)}`);
+      const detail = await fetchDetail();
       $("title").textContent = `League ${detail.league.name}`;
       document.title = `${detail.league.name} · Premiere`;
-      $("content").replaceChildren(...detailPage(detail));
+      fill($("content"), detailPage(detail));
     } else {
       const { leagues } = await api("/api/leagues");
       $("content").replaceChildren(listPage(leagues));
@@ -212,6 +267,10 @@ async function refresh() {
     document.body.dataset.ready = "true";
     document.body.dataset.refreshes = String(Number(document.body.dataset.refreshes || 0) + 1);
   } catch (error) {
+    if (name && error.status === 404) {
+      notFound("No such league", `There is no league ${JSON.stringify(name)}: the link may be mistyped.`, "/leagues", "See every league");
+      return;
+    }
     showError(error);
   }
   setTimeout(refresh, refreshSeconds * 1000);

@@ -6,11 +6,14 @@
 // time bank, faults, and the result at the end. When the operator allows it for this match,
 // every seat's view a number of moves behind.
 
-import { $, api, botLink, el, gameName, nav, showError, when, words } from "./common.js";
+import { $, api, fill, botLink, breakdownSection, el, gameName, nav, notFound, showError, when, words } from "./common.js";
 import { renderFrame } from "./renderers.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
-const matchId = parts.length > 1 ? decodeURIComponent(parts[1]) : null;
+// /tv and /tv/<game>: the channel follows the match /api/tv picks, and the next when it ends.
+const tv = parts[0] === "tv" ? { game: parts.length > 1 ? decodeURIComponent(parts[1]) : null } : null;
+let matchId = !tv && parts.length > 1 ? decodeURIComponent(parts[1]) : null;
+let source = null;
 const refreshSeconds = Math.max(0.5, Number(new URLSearchParams(location.search).get("refresh")) || 3);
 
 // --- the list: a grid of small boards ---------------------------------------------------------
@@ -23,7 +26,7 @@ function waitingFor(m) {
   return null;
 }
 
-function liveCard(m) {
+function liveCard(m, labels) {
   const waiting = waitingFor(m);
   const scores = Array.isArray(m.scores) ? m.scores : null;
   const moving = new Set(Array.isArray(m.to_move) ? m.to_move : []);
@@ -41,10 +44,10 @@ function liveCard(m) {
     // The table now, drawn small by the game's renderer (not while its deal is sealed).
     m.spectator
       ? el("div", { class: "mini-board", "aria-hidden": "true" },
-          renderFrame(m.game, { spectator: m.spectator, seats: null, scores: scores }, { players: m.players, viewer: null, toMove: m.to_move, labels: m.labels }))
+          renderFrame(m.game, { spectator: m.spectator, seats: null, scores: scores }, { players: m.players, viewer: null, toMove: m.to_move, labels: labels[m.game] || {} }))
       : null,
     el("p", { class: "muted small" },
-      `${m.decisions} decisions`,
+      `${m.decisions} decision${m.decisions === 1 ? "" : "s"} so far`,
       m.league ? [" · ", el("a", { href: `/leagues/${encodeURIComponent(m.league)}`, text: m.league })] : "",
       m.started_at ? ` · started ${when(m.started_at)}` : ""),
     el("a", { class: "watch", href: `/live/${m.match_id}` }, el("span", { class: "live-dot" }), waiting ? "open" : "watch"));
@@ -52,11 +55,11 @@ function liveCard(m) {
 
 async function refreshList() {
   try {
-    const { matches } = await api("/api/live");
+    const { matches, labels } = await api("/api/live");
     $("content").replaceChildren(
       matches.length === 0
         ? el("p", { class: "empty", id: "live-empty", text: "No match is being played right now." })
-        : el("ul", { class: "live-grid", id: "live" }, matches.map(liveCard)),
+        : el("ul", { class: "live-grid", id: "live" }, matches.map((m) => liveCard(m, labels || {}))),
     );
     $("status").textContent = `${matches.length} live · updated ${new Date().toLocaleTimeString()}`;
     showError(null);
@@ -80,7 +83,7 @@ const moveList = el("ol", { class: "move-list", id: "moves" });
 let group = null;
 
 function who(seat) {
-  return live.match.players[seat] ?? `seat ${seat}`;
+  return live.match.players[seat] ?? `seat ${seat + 1}`;
 }
 
 function addMove(move) {
@@ -154,6 +157,11 @@ function endResult(e) {
   return { winners: o.ranks.flatMap((r, seat) => (r === 1 ? [seat] : [])), scores: o.scores || [], tiebreaks: "", text: "" };
 }
 
+function movesText() {
+  const forced = live.moves.length - live.decisions;
+  return `${live.moves.length}${forced ? ` (${live.decisions} decided by the bots, ${forced} forced)` : ""}`;
+}
+
 function draw() {
   const m = live.match;
   if (!m) return;
@@ -161,16 +169,20 @@ function draw() {
   const facts = el("dl", { class: "facts inline" },
     el("dt", { text: "Match" }), el("dd", {}, el("code", { class: "match-id", text: m.match_id })),
     el("dt", { text: "Players" }), el("dd", {}, m.players.map((p, i) => [i ? ", " : "", botLink(p)])),
-    el("dt", { text: "Decisions" }), el("dd", { id: "decisions", text: live.decisions }));
+    // Counted as the move list counts them: every move, the bots' decisions among them.
+    el("dt", { text: "Moves" }), el("dd", { id: "decisions", text: movesText() }));
   const lastMove = last ? `Move ${live.moves.length}: ${moveText(last)}${last.forced ? " (forced)" : ""}` : "Waiting for the first decision…";
   const frame = live.view ? { spectator: live.view, seats: null, scores: live.scores } : null;
   const badge = (seat) => {
+    if (live.ended) return null; // the clocks stop with the match: none shown after it
     const text = clockText(seat);
     return text ? el("div", { class: "clock muted small", "data-seat": seat, text: `clock: ${text}` }) : null;
   };
   const stage = el("div", { class: "stage" },
     live.ended
       ? [resultBanner(live.result),
+          live.breakdown ? el("p", { class: "score-rules muted small", id: "score-rules", text: live.breakdown.rules }) : null,
+          live.breakdown ? breakdownSection(live.breakdown) : null,
           el("p", { class: "ended", id: "ended" }, `The match has ended (${live.ended.status}). `,
             el("a", { href: `/replay/${m.match_id}`, text: "Step through the replay, every hand shown" }))]
       : el("p", { class: "muted small" }, el("span", { class: "live-dot" }), "live: the spectator's view, updated after every decision"),
@@ -179,6 +191,8 @@ function draw() {
       ? renderFrame(m.game, frame, { players: m.players, viewer: null, toMove: live.ended ? null : live.toMove, labels: m.labels, badge })
       : null));
   const sections = [
+    tv ? el("p", { class: "tv-line", id: "tv-line" }, el("strong", { text: `${tvName()}: ` }),
+      `${m.title} · ${tvReason}. `, el("a", { href: `/live/${m.match_id}`, text: "this match's own page" })) : null,
     el("section", { id: "watch" }, facts,
       el("div", { class: "replay-grid" }, stage,
         el("aside", { class: "moves-col", "aria-label": "Moves so far" }, el("h2", { text: "Moves so far" }), moveList))),
@@ -192,14 +206,14 @@ function draw() {
     sections.push(el("section", { id: "faults" }, el("h2", { text: "Faults" }),
       el("ul", {}, live.faults.map((f) => el("li", { text: `move ${f.ply + 1}: ${m.players[f.seat] ?? "the arbiter"} ${f.kind} (${f.blame})` })))));
   }
-  $("content").replaceChildren(...sections);
+  fill($("content"), sections);
   moveList.scrollTop = moveList.scrollHeight; // the list scrolls, never the page
   document.body.dataset.moves = String(live.decisions);
   if (live.ended) document.body.dataset.ended = "true"; // once the result is on the page
 }
 
 function watch() {
-  const source = new EventSource(`/api/live/${encodeURIComponent(matchId)}/events`);
+  source = new EventSource(`/api/live/${encodeURIComponent(matchId)}/events`);
   let pending = false;
   // Events come in bursts (the backlog of a match joined late): draw once per frame.
   const redraw = () => {
@@ -220,8 +234,8 @@ function watch() {
     Object.assign(live, { match: m, moves: [], decisions: 0, view: null, scores: null, toMove: null, clocks: null, faults: [], omniscient: null, ended: null, result: null });
     moveList.replaceChildren();
     group = null;
-    $("title").textContent = `${m.title}: live`;
-    document.title = `${m.title} live · Premiere`;
+    $("title").textContent = tv ? tvName() : `${m.title}: live`;
+    document.title = tv ? `${tvName()} · Premiere` : `${m.title} live · Premiere`;
     $("status").textContent = "connected";
     document.body.dataset.ready = "true";
   });
@@ -248,9 +262,17 @@ function watch() {
   on("end", (e) => {
     live.ended = e;
     live.result = endResult(e);
+    // How the scores were made: told by the match API once it has ended.
+    if (e.status === "finished") {
+      api(`/api/matches/${encodeURIComponent(matchId)}/views`)
+        .then((views) => { live.breakdown = views.breakdown || null; redraw(); })
+        .catch(() => {});
+    }
     if (live.result && live.result.scores && live.result.scores.length) live.scores = live.result.scores;
     source.close();
-    $("status").textContent = "ended";
+    clearInterval(ticking);
+    $("status").textContent = tv ? "ended · the channel moves on to the next match in a few seconds" : "ended";
+    if (tv) schedule(TV_PAUSE_MS);
   });
   on("problem", (e) => showError(new Error(e.error)));
   source.onerror = () => {
@@ -263,11 +285,75 @@ function watch() {
       $("status").textContent = "reconnecting…";
     }
   };
-  setInterval(tickClocks, 250);
+  ticking = setInterval(tickClocks, 250);
+}
+
+let ticking = null;
+
+// --- the TV channel ----------------------------------------------------------------------------
+
+const TV_PAUSE_MS = 5000; // the result stays on screen this long before the next match
+const TV_POLL_MS = 3000; // how often an idle channel, or one watching a match, asks again
+
+function tvName() {
+  return tv.game ? `${gameName(tv.game)} TV` : "Premiere TV";
+}
+
+// Ask the channel which match to show; switch to it when it is another one (a new match after
+// the end, or one the operator pinned meanwhile), or say that nothing is being played.
+async function tune() {
+  let found;
+  try {
+    found = await api(tv.game ? `/api/tv/${encodeURIComponent(tv.game)}` : "/api/tv");
+  } catch (error) {
+    if (error.status === 404) {
+      notFound("No such channel", `There is no game ${JSON.stringify(tv.game)}, so no channel for it.`, "/tv", "Watch Premiere TV");
+      return;
+    }
+    showError(error);
+    schedule(TV_POLL_MS);
+    return;
+  }
+  showError(null);
+  const pick = found.match;
+  const watching = matchId !== null && !live.ended;
+  if (!pick) {
+    if (!watching) {
+      matchId = null;
+      $("title").textContent = tvName();
+      document.title = `${tvName()} · Premiere`;
+      $("status").textContent = "waiting for a match";
+      fill($("content"), el("section", { id: "tv-idle" },
+        el("p", { class: "empty", id: "tv-empty", text: "No match is being played right now: the channel shows the next one as soon as it starts." })));
+      document.body.dataset.ready = "true";
+      delete document.body.dataset.tvMatch;
+    }
+  } else if (pick.match_id !== matchId && (!watching || pick.pinned)) {
+    if (source) source.close();
+    clearInterval(ticking);
+    matchId = pick.match_id;
+    delete document.body.dataset.ended;
+    Object.assign(live, { ended: null, breakdown: null });
+    document.body.dataset.tvMatch = matchId;
+    tvReason = pick.pinned
+      ? "pinned by the operator"
+      : `the highest-rated table being played (its players average ${Math.round(pick.rating)} live Elo)`;
+    watch();
+  }
+  if (!live.ended || !matchId) schedule(TV_POLL_MS);
+}
+
+let tvReason = "";
+let tvTimer = null;
+
+function schedule(ms) {
+  clearTimeout(tvTimer);
+  tvTimer = setTimeout(tune, ms);
 }
 
 async function main() {
-  $("nav").replaceWith(nav(matchId ? "" : "/live"));
+  $("nav").replaceWith(nav(tv ? "/tv" : matchId ? "" : "/live"));
+  if (tv) return tune();
   if (!matchId) return refreshList();
   watch();
 }

@@ -119,7 +119,7 @@ function seatBoxes(ctx, view, fill) {
         el(
           "h4",
           {},
-          el("span", { class: "seat-no", text: `${seat}` }),
+          el("span", { class: "seat-no", title: `seat ${seat + 1}`, text: `${seat + 1}` }),
           el("span", { class: "seat-name", text: ` ${name}` }),
           moving.has(seat) ? el("span", { class: "badge to-move-badge", text: "to move" }) : null,
           score !== undefined && score !== null
@@ -236,6 +236,10 @@ function magicTrick(frame, ctx) {
           ["sorted", cards(ctx.seats[seat].sorted)],
         ])
       : null,
+    // What a spectator can know while the hands are sorted: that it happens, in secret.
+    !ctx.seats && v.phase === "sort"
+      ? el("p", { class: "sorting-note muted small", text: "sorting its cards in secret, face down" })
+      : null,
   ]);
   const current = v.current;
   const last = v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
@@ -251,6 +255,9 @@ function magicTrick(frame, ctx) {
       ["removed suits", v.removed_suits.join(", ") || "none"],
       ["set aside", card(v.set_aside)],
     ]),
+    v.phase === "sort"
+      ? el("p", { class: "phase-note", id: "sort-note", text: `Sorting: every player puts its cards in order, in secret; the fans are laid out, face down, once everyone has sorted, and the tricks begin.` })
+      : null,
     table,
     current && current.plays && current.plays.length
       ? block(`Trick in play (led by ${ctx.players[current.leader] ?? "?"})`, trickRow(ctx, current.plays))

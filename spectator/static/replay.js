@@ -8,7 +8,7 @@
 // of its own that scrolls by itself (stepping never scrolls the page); the score graph sits
 // under the board; the result banner shows on the last frame.
 
-import { $, api, botLink, el, nav, showError, words } from "./common.js";
+import { $, api, botLink, breakdownSection, el, nav, notFound, showError, words } from "./common.js";
 import { frameScores, renderFrame } from "./renderers.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -36,7 +36,7 @@ function expand(body) {
 }
 
 function who(seat) {
-  return replay.players[seat] ?? `seat ${seat}`;
+  return replay.players[seat] ?? `seat ${seat + 1}`;
 }
 
 // A move as words when the replay has no text for it (an older replay): its fields, no JSON.
@@ -101,7 +101,8 @@ function show(next, push = false) {
   $("scrub").value = String(index);
   $("jump").value = String(index);
   $("position").textContent = `${index} / ${replay.frames.length - 1}`;
-  $("move").replaceChildren(...words(describeMove(index)));
+  $("move").replaceChildren(...words(describeMove(index)),
+    ...(frame.note ? [el("span", { class: "bot-note", id: "move-note", text: ` · ${who(frame.seat)}'s note: ${frame.note}` })] : []));
   $("move").classList.toggle("forced", Boolean(frame.forced));
   $("back").disabled = $("first").disabled = index === 0;
   $("forward").disabled = $("last").disabled = last;
@@ -178,6 +179,7 @@ function drawBanner() {
     replay.outcome && replay.outcome.forfeited && replay.outcome.forfeited.length
       ? el("p", { class: "muted small", text: `Forfeited: ${replay.outcome.forfeited.map(who).join(", ")}` })
       : null,
+    replay.breakdown ? breakdownSection(replay.breakdown) : null,
   ];
   box.replaceChildren(...parts.filter(Boolean));
   box.title = r.text || "";
@@ -261,6 +263,8 @@ function moveList() {
         }, el("span", { class: "n", text: `${i}.` }), " ", words(moveText(frame)),
         frame.forced ? el("span", { class: "tag", text: "forced" }) : null,
         frame.defaulted ? el("span", { class: "tag", text: "defaulted" }) : null),
+        // The bot's note on this decision: the replay carries it only once the match ended.
+        frame.note ? el("p", { class: "bot-note", text: `${who(frame.seat)}'s note: ${frame.note}` }) : null,
       ),
     );
   });
@@ -286,11 +290,15 @@ function setup() {
     replay.status === "running"
       ? [el("dt", { text: "Live" }), el("dd", {}, el("a", { href: `/live/${replay.match_id}`, text: "watch it live" }))]
       : [],
+    // How this game scores, said once; the last move shows how each seat's score was made.
+    replay.breakdown
+      ? [el("dt", { text: "Scoring" }), el("dd", { id: "score-rules", class: "score-rules", text: replay.breakdown.rules })]
+      : [],
   ].flat());
   const seen = [["spectator", "the spectator"]];
   if (replay.seat_views) {
     seen.push(["all", "every seat (all hands)"]);
-    replay.players.forEach((p, seat) => seen.push([String(seat), `seat ${seat}: ${p}`]));
+    replay.players.forEach((p, seat) => seen.push([String(seat), `seat ${seat + 1}: ${p}`]));
     defaultViewer = "all"; // a finished match opens with every hand shown
   }
   $("viewer").replaceChildren(...seen.map(([v, text]) => el("option", { value: v, text })));
@@ -322,6 +330,10 @@ async function main() {
   try {
     replay = expand(await api(`/api/matches/${encodeURIComponent(matchId)}/views`));
   } catch (error) {
+    if (error.status === 404) {
+      notFound("No such match", `There is no replay of match ${matchId}: it was never created, or has not started yet.`, "/live", "See the matches being played now");
+      return;
+    }
     $("status").textContent = "";
     showError(error);
     return;

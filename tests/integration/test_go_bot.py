@@ -79,3 +79,34 @@ def test_the_go_bot_stops_when_its_token_is_refused(go_bot: Path, arbiter: Arbit
     )
     assert result.returncode == 1
     assert "refused this bot" in result.stderr and "Unauthenticated" in result.stderr
+
+
+def test_the_go_bot_notes_its_answers(go_bot: Path, arbiter: Arbiter, tmp_path: Path) -> None:
+    """With -notes, every answer carries DecisionAnswer.note, stored with its move."""
+    import psycopg
+
+    token = arbiter.add_bot("noting-gopher")
+    log = tmp_path / "go-bot.log"
+    process = subprocess.Popen(
+        [str(go_bot), "-arbiter", arbiter.address, "-notes"],
+        env=os.environ | {"PREMIERE_BOT_TOKEN": token},
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        stub = arbiter.matches()
+        match_id = create_match(
+            stub, ["noting-gopher", "builtin:random"], "go-notes", game="movie-tricks"
+        )
+        match = wait_ended(stub, match_id, timeout=120)
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert match.status == match_pb2.MATCH_STATUS_FINISHED, log.read_text()
+    with psycopg.connect(arbiter.database_url) as conn:
+        rows = conn.execute(
+            "SELECT seat, note FROM match_moves WHERE match_id = %s", (match_id,)
+        ).fetchall()
+    mine = [note for seat, note in rows if seat == 0]
+    assert mine and all(note.startswith("hashed pick of the position: move ") for note in mine)
+    assert all(note is None for seat, note in rows if seat == 1)

@@ -26,3 +26,15 @@ class SlowBot(Bot):
         if self.asked % 10 == 0:
             return len(request.legal_moves) + 1000
         return 0
+
+
+STEADY_S = 0.7
+
+
+class SteadyBot(Bot):
+    """Answers the first legal move after STEADY_S, with no fault: a match that lasts long
+    enough on a loaded machine for a test to look at it several times."""
+
+    def decide_raw(self, request: bot_gateway_pb2.DecisionRequest) -> Decision:
+        time.sleep(STEADY_S)
+        return 0

@@ -180,3 +180,48 @@ def test_node_reads_a_decision_batch_and_answers_it_in_one_answer_batch() -> Non
                 request_id=request.request_id, legal_move_index=bot.decide_raw(request)
             )
         assert seen["answer"] == expected.SerializeToString().hex()
+
+
+NOTE_SCRIPT = """
+const { answerFor, encodeAnswer, loadGateway } = require(process.argv[1]);
+loadGateway();
+const request = { request_id: "m:7" };
+const note = "plan: lead trumps, 2 left \\u2014 \\u00e9t\\u00e9";
+const noted = answerFor(request, { index: 3, note });
+const plain = answerFor(request, 2);
+let refused = "";
+try {
+  answerFor(request, { index: 0, note: "x".repeat(513) });
+} catch (error) {
+  refused = error.message;
+}
+console.log(JSON.stringify({
+  noted: encodeAnswer({ answer: noted }).toString("hex"),
+  batch: encodeAnswer({ answers: { answers: [noted, plain] } }).toString("hex"),
+  refused,
+}));
+"""
+
+
+def test_node_attaches_a_note_exactly_as_protobuf_does() -> None:
+    """A strategy may return { index, note }: the answer carries DecisionAnswer.note, encoded
+    on the hand-written path byte for byte as protobuf does; a note past 512 bytes is refused."""
+    out = subprocess.run(
+        [node(), "-e", NOTE_SCRIPT, str(NODE_CLIENT / "bot.js")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    seen = json.loads(out)
+    note = "plan: lead trumps, 2 left \u2014 \u00e9t\u00e9"
+    single = bot_gateway_pb2.ConnectRequest()
+    single.answer.request_id = "m:7"
+    single.answer.legal_move_index = 3
+    single.answer.note = note
+    assert seen["noted"] == single.SerializeToString().hex()
+    batch = bot_gateway_pb2.ConnectRequest()
+    batch.answers.answers.add(request_id="m:7", legal_move_index=3, note=note)
+    batch.answers.answers.add(request_id="m:7", legal_move_index=2)
+    assert seen["batch"] == batch.SerializeToString().hex()
+    assert "513 bytes" in seen["refused"]

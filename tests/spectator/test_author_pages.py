@@ -45,7 +45,17 @@ def test_a_bot_page_names_its_author_and_the_author_page_lists_its_bots(
                 " ('alice-one', 'rated', 'validation passed'),"
                 " ('alice-two', 'probation', 'too many faults')"
             )
-            insert_matches(conn, random_matches(12, list(bots), seed=3, seats=3), bots)
+            played = random_matches(12, list(bots), seed=3, seats=3)
+            insert_matches(conn, played, bots)
+            conn.execute(
+                "INSERT INTO leagues (name, game, format, players, bots, rounds, seed)"
+                " VALUES ('alice-cup', 'movie-tricks', 'round-robin', 2,"
+                " ARRAY['alice-one', 'bobs-bot'], 2, 'seed')"
+            )
+        wins = sum(
+            any(r == 1 and p.startswith("alice-") for p, r in zip(m.seats, m.ranks, strict=True))
+            for m in played
+        )
         ladder = Ladder(database_url, tmp_path / "ladder.log")
         try:
             ladder.wait_serving()
@@ -71,6 +81,20 @@ def test_a_bot_page_names_its_author_and_the_author_page_lists_its_bots(
                 text = page.locator("#bots").inner_text()
                 assert "alice-one" in text and "alice-two" in text and "bobs-bot" not in text
                 assert "rated" in text and "probation" in text
+                # Its own page does not repeat its name on every row; it shows its totals,
+                # its bots' latest matches and its leagues.
+                headers = page.locator("#bots th").all_inner_texts()
+                assert "AUTHOR" not in [h.upper() for h in headers], headers
+                assert page.inner_text("#bots").count("alice") == 2  # the two bots' names
+                assert page.inner_text("#author-matches") == "12"
+                assert page.inner_text("#author-wins").startswith(f"{wins} (")
+                assert page.locator("#author-recent tbody tr").count() == 10
+                assert (
+                    page.locator("#author-recent a.watch")
+                    .first.get_attribute("href")
+                    .startswith("/replay/")
+                )
+                assert "alice-cup" in page.inner_text("#author-leagues")
                 look(page, f"{ladder.http}/bots", f"author-bots-{label}")
                 bob_row = page.locator("#bots tbody tr[data-bot='bobs-bot']")
                 assert "bob" in bob_row.inner_text()

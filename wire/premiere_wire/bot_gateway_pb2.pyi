@@ -263,10 +263,16 @@ class DecisionAnswer(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _builtins.int
     LEGAL_MOVE_INDEX_FIELD_NUMBER: _builtins.int
     MOVE_FIELD_NUMBER: _builtins.int
+    NOTE_FIELD_NUMBER: _builtins.int
     request_id: _builtins.str
     """The request_id of the DecisionRequest being answered."""
     legal_move_index: _builtins.int
     """Index into the request's legal_moves."""
+    note: _builtins.str
+    """A short note on this decision (its plan, its estimate): at most 512 bytes of UTF-8, else
+    the answer is refused as malformed. Stored with the move; shown beside it in the replay
+    once the match has ended, never while it runs (a note can reveal a hand).
+    """
     @_builtins.property
     def move(self) -> _game_pb2.Move:
         """A typed move of the match's game."""
@@ -277,10 +283,11 @@ class DecisionAnswer(_message.Message):
         request_id: _builtins.str = ...,
         legal_move_index: _builtins.int = ...,
         move: _game_pb2.Move | None = ...,
+        note: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["choice", b"choice", "legal_move_index", b"legal_move_index", "move", b"move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["choice", b"choice", "legal_move_index", b"legal_move_index", "move", b"move", "request_id", b"request_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["choice", b"choice", "legal_move_index", b"legal_move_index", "move", b"move", "note", b"note", "request_id", b"request_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_choice: _TypeAlias = _typing.Literal["legal_move_index", "move"]  # noqa: Y015
     _WhichOneofArgType_choice: _TypeAlias = _typing.Literal["choice", b"choice"]  # noqa: Y015

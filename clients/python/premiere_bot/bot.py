@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias
 
 from premiere_bot import typed
@@ -10,7 +11,25 @@ from premiere_wire import bot_gateway_pb2, game_pb2
 Decision: TypeAlias = Any
 """What `decide` returns: one of the legal moves (a typed move of the match's game, e.g.
 `premiere_bot.magic_trick.PlayCard(slot=2)`), its index in `legal_moves`, or a raw
-`premiere_wire.game_pb2.Move`."""
+`premiere_wire.game_pb2.Move`; any of them wrapped in `Noted` to attach a note."""
+
+MAX_NOTE_BYTES = 512
+"""The longest note the arbiter accepts, in UTF-8 bytes (a longer one gets the answer refused)."""
+
+
+@dataclass(frozen=True)
+class Noted:
+    """A decision with a short note on it (its plan, its estimate), e.g.
+    ``return Noted(move, "leading trumps: I hold three")``. The arbiter stores the note with the
+    move and shows it beside it in the replay once the match has ended, never while it runs."""
+
+    decision: Any
+    note: str
+
+    def __post_init__(self) -> None:
+        size = len(self.note.encode())
+        if size > MAX_NOTE_BYTES:
+            raise ValueError(f"a note of {size} bytes; the arbiter takes {MAX_NOTE_BYTES} at most")
 
 
 class Bot:
@@ -55,9 +74,11 @@ class Bot:
         for the arbiter to check, and the same move."""
         legal = typed.legal_moves(request)
         decision = self.decide(typed.observation(request), legal)
+        noted = decision if isinstance(decision, Noted) else None
+        chosen = noted.decision if noted is not None else decision
         for index, move in enumerate(legal):
-            if move is decision:
-                return index
+            if move is chosen:
+                return Noted(index, noted.note) if noted is not None else index
         return decision
 
     def match_started(self, event: bot_gateway_pb2.MatchStarted) -> None:
@@ -104,6 +125,9 @@ def _fill(
     request: bot_gateway_pb2.DecisionRequest,
     decision: Decision,
 ) -> None:
+    if isinstance(decision, Noted):
+        reply.note = decision.note
+        decision = decision.decision
     if isinstance(decision, int) and not isinstance(decision, bool):
         reply.legal_move_index = decision
     elif isinstance(decision, game_pb2.Move):

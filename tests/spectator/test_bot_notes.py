@@ -1,0 +1,111 @@
+"""Bot notes (issue 42, item 4) on a real stack: a bot attaches a note to its answers
+(`premiere_bot.Noted`, `DecisionAnswer.note`); the arbiter stores it with the move and refuses
+one longer than 512 bytes as malformed; while the match runs no surface shows a note (the views
+API, the replay, the live stream); once it has ended the replay shows each note beside its move,
+at 1366 and 390 px."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from playwright.sync_api import Browser
+
+from tests.integration.services import start_bot, wait_ended
+from tests.ladder.stack import Stack, running_stack
+from tests.spectator.test_dashboard import eventually
+from tests.spectator.test_rough_edges import BROKEN, WIDTHS, open_tab, visit
+from tests.spectator.test_watching import browser  # noqa: F401
+
+CLOCK = {"move_time_ms": 3000, "time_bank_ms": 5000, "strike_limit": 20}
+
+
+@pytest.fixture
+def stack(tmp_path: Path) -> Iterator[Stack]:
+    with running_stack(tmp_path, workers=False) as running:
+        yield running
+
+
+def test_notes_are_stored_and_shown_only_after_the_end(stack: Stack, browser: Browser) -> None:  # noqa: F811
+    token = stack.arbiter.add_bot("noter")
+    bot = start_bot(
+        stack.arbiter, "tests.ladder.noting_bot:NotingBot", token, stack.folder / "bot.log"
+    )
+    try:
+        with psycopg.connect(stack.arbiter.database_url) as conn:
+            eventually(
+                lambda: (
+                    conn.execute(
+                        "SELECT last_connected_at IS NOT NULL FROM bots WHERE name = 'noter'"
+                    ).fetchone()[0]
+                    or None
+                ),
+                "the bot connected",
+                timeout=20,
+            )
+        match_id = stack.match("movie-tricks", ["noter", "builtin:heuristic"], **CLOCK)
+        with psycopg.connect(stack.arbiter.database_url) as conn:
+            eventually(
+                lambda: (
+                    conn.execute(
+                        "SELECT count(*) FROM match_moves WHERE match_id = %s AND note IS NOT NULL",
+                        (match_id,),
+                    ).fetchone()[0]
+                    >= 3
+                    or None
+                ),
+                "notes stored while the match runs",
+            )
+            running = conn.execute("SELECT status FROM matches WHERE id = %s", (match_id,))
+            assert running.fetchone()[0] == "running"
+        # While it runs: no note on any surface.
+        views = stack.get(f"/api/matches/{match_id}/views")
+        assert views["status"] == "running"
+        assert all(f["note"] is None for f in views["frames"]) and "plan " not in json.dumps(views)
+        page, problems = open_tab(browser, "desktop")
+        page.goto(f"{stack.http}/live/{match_id}")
+        eventually(lambda: int(page.get_attribute("body", "data-moves") or 0) >= 4 or None, "moves")
+        assert "plan " not in page.inner_text("body") and page.locator(".bot-note").count() == 0
+        page.goto(f"{stack.http}/replay/{match_id}")
+        page.wait_for_selector("body[data-ready]", state="attached")
+        assert "plan " not in page.inner_text("body") and page.locator(".bot-note").count() == 0
+        page.context.close()
+        assert problems == []
+        wait_ended(stack.arbiter.matches(), match_id)
+    finally:
+        bot.terminate()
+        bot.wait(10)
+    with psycopg.connect(stack.arbiter.database_url) as conn:
+        stored = conn.execute(
+            "SELECT ply, seat, note FROM match_moves WHERE match_id = %s ORDER BY ply",
+            (match_id,),
+        ).fetchall()
+        faults = conn.execute(
+            "SELECT kind, detail FROM match_faults WHERE match_id = %s AND seat = 0", (match_id,)
+        ).fetchall()
+    noted = [(ply, note) for ply, seat, note in stored if note]
+    assert noted and all(seat == 0 for _, seat, note in stored if note)
+    assert all(note.startswith("plan ") for _, note in noted)
+    # The fifth answer's note was 600 bytes: refused as malformed, its move defaulted.
+    assert ("malformed", "a note of 600 bytes; at most 512") in faults, faults
+    with urllib.request.urlopen(f"{stack.http}/api/matches/{match_id}/views") as reply:
+        views = json.loads(reply.read())
+    frames = views["frames"]
+    by_ply = {f["ply"]: f for f in frames if not f["forced"] and f["ply"] is not None}
+    assert {ply: by_ply[ply].get("note") for ply, _ in noted} == dict(noted)
+    first_ply, first_note = noted[0]
+    index = next(i for i, f in enumerate(frames) if f["ply"] == first_ply and not f["forced"])
+    for width in WIDTHS:
+        page, problems = open_tab(browser, width)
+        text = visit(page, f"{stack.http}/replay/{match_id}?ply={index}")
+        assert not BROKEN.search(text)
+        item = page.locator(f"#moves li[data-index='{index}'] .bot-note")
+        assert item.inner_text() == f"noter's note: {first_note}"
+        assert page.locator("#moves .bot-note").count() == len(noted)
+        assert f"noter's note: {first_note}" in page.inner_text("#move")
+        page.context.close()
+        assert problems == []
