@@ -181,6 +181,7 @@ def leaderboard_message(board: queries.Leaderboard) -> ladder_pb2.GetLeaderboard
             last_played=_timestamp(entry.last_played),
             reference=entry.reference,
             anchor=entry.anchor,
+            hosted=entry.hosted,
         )
         if entry.standing is not None:
             row.standing.CopyFrom(

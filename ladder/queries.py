@@ -103,6 +103,8 @@ class LeaderboardEntry:
     anchor: bool = False
     """A built-in the operator pinned at its rating (docs/ratings.md, "Anchors"): its Elo never
     moves, and the standings are on the scale the anchors' pins set."""
+    hosted: bool = False
+    """A hosted version: an uploaded program the arena runs in its sandbox (docs/hosting.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -499,7 +501,8 @@ def leaderboard(
             " coalesce((SELECT m.finished_at FROM rating_history h"
             "           JOIN matches m ON m.id = h.match_id"
             "           WHERE h.game = r.game AND h.player_id = r.player_id"
-            "           ORDER BY h.seq DESC LIMIT 1), r.updated_at)"
+            "           ORDER BY h.seq DESC LIMIT 1), r.updated_at),"
+            " coalesce(b.bundle_sha256 IS NOT NULL, false)"
             " FROM ratings r JOIN ladder_players p ON p.id = r.player_id"
             " LEFT JOIN bots b ON b.id = p.bot_id"
             " WHERE r.game = %s AND r.games > 0",
@@ -513,7 +516,8 @@ def leaderboard(
         }
     fixed = reference_ratings(game)
     unsorted = []
-    for player_id, name, builtin, rating, games, updated_at in rows:
+    hosted = {name for _, name, _, _, _, _, is_hosted in rows if is_hosted}
+    for player_id, name, builtin, rating, games, updated_at, _ in rows:
         fitted = by_player.get(player_id)
         interval = (
             Interval(fitted.rating, fitted.low, fitted.high, fitted.stderr)
@@ -544,6 +548,7 @@ def leaderboard(
             last_played=updated_at,
             reference=builtin and name.removeprefix(BUILTIN_PREFIX) in fixed,
             anchor=name in pinned,
+            hosted=name in hosted,
         )
         for position, (name, builtin, rating, games, updated_at, interval) in enumerate(
             unsorted, start=1

@@ -114,6 +114,9 @@ class BotProfile:
     playing: int = 0
     """Matches it is seated at now: while it plays, it is connected, whatever the time of its
     last Hello."""
+    hosting: dict[str, Any] | None = None
+    """For a hosted version (an uploaded bundle the arena runs): its pool, starts, decisions
+    and the kernel's count of its CPU time per decision; None for any other."""
 
 
 def bot_profile(
@@ -132,7 +135,7 @@ def bot_profile(
             name = player.removeprefix(BUILTIN_PREFIX)
             seat_filter, key = "s.builtin = %s", name
             registered = connected = account = version = None
-            removed, declared = False, None
+            removed, declared, hosted = False, None, False
             if not cur.execute(
                 "SELECT 1 FROM match_seats WHERE builtin = %s LIMIT 1", (name,)
             ).fetchone():
@@ -140,13 +143,13 @@ def bot_profile(
         else:
             row = cur.execute(
                 "SELECT b.id, b.created_at, b.last_connected_at, b.removed_at IS NOT NULL,"
-                " b.games, l.account, b.version FROM bots b"
+                " b.games, l.account, b.version, b.bundle_sha256 IS NOT NULL FROM bots b"
                 " JOIN bot_lineage l ON l.name = b.name WHERE b.name = %s",
                 (player,),
             ).fetchone()
             if row is None:
                 raise NotFound(f"no bot {player[:80]!r}")
-            bot_id, registered, connected, removed, games, account, version = row
+            bot_id, registered, connected, removed, games, account, version, hosted = row
             declared = tuple(games) if games is not None else None
             seat_filter, key = "s.bot_id = %s", bot_id
         ratings: list[GameRating] = []
@@ -175,7 +178,19 @@ def bot_profile(
             (key,),
         ).fetchone() or (0,)
         faults = _faults(cur, seat_filter, key)
-        standing = versions = None
+        standing = versions = hosting = None
+        if hosted:
+            usage = cur.execute(
+                "SELECT pool, starts, cpu_ms, decisions FROM hosted_usage WHERE bot_id = %s",
+                (key,),
+            ).fetchone()
+            pool, starts, cpu_ms, decisions = usage or ("", 0, 0, 0)
+            hosting = {
+                "pool": pool,
+                "starts": starts,
+                "decisions": decisions,
+                "cpu_ms_per_decision": round(cpu_ms / decisions, 2) if decisions else None,
+            }
         if not builtin:
             standing = queries.bot_standing(conn, player, limit=10)
             try:
@@ -206,6 +221,7 @@ def bot_profile(
         account=account,
         version=version,
         playing=int(playing),
+        hosting=hosting,
     )
 
 

@@ -219,6 +219,10 @@ async function load() {
       profile.builtin ? null : ["last connected", profile.playing
         ? `connected now, playing ${profile.playing} match${profile.playing === 1 ? "" : "es"}`
         : profile.last_connected_at ? when(profile.last_connected_at) : "never"],
+      profile.hosting ? ["runs", "hosted: the arena runs it in its sandbox" + (profile.hosting.pool ? `, pool ${profile.hosting.pool}` : "")] : null,
+      profile.hosting ? ["CPU per decision", profile.hosting.cpu_ms_per_decision === null
+        ? "not measured yet"
+        : `${profile.hosting.cpu_ms_per_decision} ms over ${profile.hosting.decisions} decisions (the kernel's count, same hardware for every hosted bot)`] : null,
       profile.removed ? ["removed", "yes"] : null,
       profile.games_declared ? ["plays", profile.games_declared.length ? profile.games_declared.map(gameName).join(", ") : "every game"] : null,
     ].filter(Boolean);

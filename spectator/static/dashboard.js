@@ -240,6 +240,13 @@ function renderLeaderboard(board) {
               text: "provisional",
             })
           : null,
+        entry.hosted
+          ? el("span", {
+              class: "badge hosted",
+              title: "run by the arena in its sandbox, on the same hardware as every hosted bot",
+              text: "hosted",
+            })
+          : null,
       ),
       el("td", { class: "last-played", title: entry.last_played, text: ago(entry.last_played) }),
     );

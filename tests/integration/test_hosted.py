@@ -7,6 +7,7 @@ process ends."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import tempfile
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser
 
 from premiere_wire import match_pb2
 from tests.integration.services import (
@@ -31,7 +33,7 @@ from tests.integration.services import (
 from tests.integration.test_authors import CLEAN, author
 from tests.integration.test_leagues import query
 from tests.integration.test_node_bot import node_executable
-from tests.spectator.test_dashboard import eventually
+from tests.spectator.test_dashboard import CHROMIUM, CHROMIUM_ARGS, eventually
 
 NODE = ROOT / "clients" / "node"
 GO_BUILD = ROOT / "clients" / "go" / "build.sh"
@@ -129,8 +131,57 @@ def go_bundle(folder: Path, build: Path) -> Path:
     return folder
 
 
+@pytest.fixture
+def chromium() -> Iterator[Browser]:
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM.exists(), f"Chromium not found at {CHROMIUM}: make test installs it"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def see_hosting_marked(http: str, browser: Browser, tmp_path: Path) -> None:
+    """The leaderboard marks the hosted bot, the bot page says it is hosted and shows its
+    CPU time per decision, as a visitor sees them, at 1366 and 390 px."""
+
+    def profile() -> dict[str, Any] | None:
+        with urllib.request.urlopen(f"{http}/api/bots/hana-py", timeout=10) as reply:
+            found: dict[str, Any] = json.load(reply)
+        hosting = found["hosting"]
+        return found if hosting and hosting["cpu_ms_per_decision"] is not None else None
+
+    shown = eventually(profile, "the hosted bot's CPU per decision measured", 60)
+    assert shown["hosting"]["decisions"] > 0 and shown["hosting"]["pool"] == "standard"
+    with urllib.request.urlopen(f"{http}/api/games/magic-trick/leaderboard", timeout=10) as reply:
+        board = json.load(reply)
+    marked = {e["player"] for e in board["entries"] if e["hosted"]}
+    assert marked == {"hana-py"}, board["entries"]
+    for width in (1366, 390):
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        try:
+            page.goto(f"{http}/?game=magic-trick")
+            row = page.locator("#leaderboard tbody tr", has_text="hana-py")
+            row.locator(".badge.hosted").wait_for(state="visible", timeout=20_000)
+            assert row.locator(".badge.hosted").inner_text() == "hosted"
+            builtin = page.locator("#leaderboard tbody tr", has_text="builtin:random")
+            assert builtin.locator(".badge.hosted").count() == 0
+            page.goto(f"{http}/bots/hana-py")
+            page.get_by_text("hosted: the arena runs it in its sandbox").wait_for(timeout=20_000)
+            text = page.locator("#standing-section").inner_text()
+            assert "CPU per decision" in text and " ms over " in text, text
+            page.screenshot(path=str(tmp_path / f"hosted-bot-{width}.png"), full_page=True)
+        finally:
+            page.close()
+
+
 def test_a_new_author_hosts_python_node_and_go_bots_with_premiere_bot_alone(
-    arena: Arbiter, tmp_path: Path
+    arena: Arbiter, tmp_path: Path, chromium: Browser
 ) -> None:
     workers = Workers(arena, tmp_path)
     workers.start_worker()
@@ -197,6 +248,7 @@ def test_a_new_author_hosts_python_node_and_go_bots_with_premiere_bot_alone(
         assert peek.returncode == 1 and "your account has no bot" in peek.stderr
         usage = query(arena, "SELECT starts, cpu_ms, decisions FROM hosted_usage")
         assert usage and all(row["starts"] >= 1 for row in usage)
+        see_hosting_marked(workers.ladder_http, chromium, tmp_path)
 
         # A hosted-only league seats hosted bots and built-ins: a dial-in bot is refused ...
         workers.cli("bots", "add", "dialer")

@@ -26,7 +26,7 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from . import outcome_pb2 as premiere_dot_v1_dot_outcome__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18premiere/v1/ladder.proto\x12\x0bpremiere.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19premiere/v1/outcome.proto\"%\n\x15GetLeaderboardRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\"E\n\x08Standing\x12\x0e\n\x06rating\x18\x01 \x01(\x01\x12\x0b\n\x03low\x18\x02 \x01(\x01\x12\x0c\n\x04high\x18\x03 \x01(\x01\x12\x0e\n\x06stderr\x18\x04 \x01(\x01\"\xef\x01\n\x10LeaderboardEntry\x12\x0c\n\x04rank\x18\x01 \x01(\r\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\x0f\n\x07\x62uiltin\x18\x03 \x01(\x08\x12\x0b\n\x03\x65lo\x18\x04 \x01(\x01\x12\r\n\x05games\x18\x05 \x01(\r\x12\x13\n\x0bprovisional\x18\x06 \x01(\x08\x12\'\n\x08standing\x18\x07 \x01(\x0b\x32\x15.premiere.v1.Standing\x12/\n\x0blast_played\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\treference\x18\t \x01(\x08\x12\x0e\n\x06\x61nchor\x18\n \x01(\x08\"\x88\x01\n\x16GetLeaderboardResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x15\n\rrated_matches\x18\x02 \x01(\x04\x12\x19\n\x11standings_matches\x18\x03 \x01(\x04\x12.\n\x07\x65ntries\x18\x04 \x03(\x0b\x32\x1d.premiere.v1.LeaderboardEntry\"F\n\x17GetRatingHistoryRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\r\n\x05limit\x18\x03 \x01(\r\"\xc4\x01\n\x0bRatingPoint\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12.\n\napplied_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x0c\n\x04rank\x18\x05 \x01(\x05\x12\r\n\x05seats\x18\x06 \x01(\x05\x12\x0e\n\x06\x62\x65\x66ore\x18\x07 \x01(\x01\x12\r\n\x05\x61\x66ter\x18\x08 \x01(\x01\x12\r\n\x05\x64\x65lta\x18\t \x01(\x01\x12\r\n\x05games\x18\n \x01(\r\"s\n\x18GetRatingHistoryResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\x0f\n\x07\x62uiltin\x18\x03 \x01(\x08\x12(\n\x06points\x18\x04 \x03(\x0b\x32\x18.premiere.v1.RatingPoint\"I\n\x12ListMatchesRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\r\x12\x12\n\npage_token\x18\x03 \x01(\t\"\xac\x01\n\x0fMatchSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\x0f\n\x07\x62uiltin\x18\x03 \x01(\x08\x12\r\n\x05score\x18\x04 \x01(\x03\x12\x0c\n\x04rank\x18\x05 \x01(\x05\x12\x11\n\tforfeited\x18\x06 \x01(\x08\x12\r\n\x05rated\x18\x07 \x01(\x08\x12\x15\n\rrating_before\x18\x08 \x01(\x01\x12\x14\n\x0crating_delta\x18\t \x01(\x01\"\xe2\x01\n\x0bLadderMatch\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12/\n\x0b\x66inished_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x05seats\x18\x04 \x03(\x0b\x32\x1c.premiere.v1.MatchSeatResult\x12%\n\x07outcome\x18\x05 \x01(\x0b\x32\x14.premiere.v1.Outcome\x12\r\n\x05rated\x18\x06 \x01(\x08\x12\x0b\n\x03seq\x18\x07 \x01(\x04\x12\x12\n\nreplay_url\x18\x08 \x01(\t\"Y\n\x13ListMatchesResponse\x12)\n\x07matches\x18\x01 \x03(\x0b\x32\x18.premiere.v1.LadderMatch\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t2\x9d\x02\n\rLadderService\x12Y\n\x0eGetLeaderboard\x12\".premiere.v1.GetLeaderboardRequest\x1a#.premiere.v1.GetLeaderboardResponse\x12_\n\x10GetRatingHistory\x12$.premiere.v1.GetRatingHistoryRequest\x1a%.premiere.v1.GetRatingHistoryResponse\x12P\n\x0bListMatches\x12\x1f.premiere.v1.ListMatchesRequest\x1a .premiere.v1.ListMatchesResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18premiere/v1/ladder.proto\x12\x0bpremiere.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19premiere/v1/outcome.proto\"%\n\x15GetLeaderboardRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\"E\n\x08Standing\x12\x0e\n\x06rating\x18\x01 \x01(\x01\x12\x0b\n\x03low\x18\x02 \x01(\x01\x12\x0c\n\x04high\x18\x03 \x01(\x01\x12\x0e\n\x06stderr\x18\x04 \x01(\x01\"\xff\x01\n\x10LeaderboardEntry\x12\x0c\n\x04rank\x18\x01 \x01(\r\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\x0f\n\x07\x62uiltin\x18\x03 \x01(\x08\x12\x0b\n\x03\x65lo\x18\x04 \x01(\x01\x12\r\n\x05games\x18\x05 \x01(\r\x12\x13\n\x0bprovisional\x18\x06 \x01(\x08\x12\'\n\x08standing\x18\x07 \x01(\x0b\x32\x15.premiere.v1.Standing\x12/\n\x0blast_played\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\treference\x18\t \x01(\x08\x12\x0e\n\x06\x61nchor\x18\n \x01(\x08\x12\x0e\n\x06hosted\x18\x0b \x01(\x08\"\x88\x01\n\x16GetLeaderboardResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x15\n\rrated_matches\x18\x02 \x01(\x04\x12\x19\n\x11standings_matches\x18\x03 \x01(\x04\x12.\n\x07\x65ntries\x18\x04 \x03(\x0b\x32\x1d.premiere.v1.LeaderboardEntry\"F\n\x17GetRatingHistoryRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\r\n\x05limit\x18\x03 \x01(\r\"\xc4\x01\n\x0bRatingPoint\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0b\n\x03seq\x18\x02 \x01(\x04\x12.\n\napplied_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x0c\n\x04rank\x18\x05 \x01(\x05\x12\r\n\x05seats\x18\x06 \x01(\x05\x12\x0e\n\x06\x62\x65\x66ore\x18\x07 \x01(\x01\x12\r\n\x05\x61\x66ter\x18\x08 \x01(\x01\x12\r\n\x05\x64\x65lta\x18\t \x01(\x01\x12\r\n\x05games\x18\n \x01(\r\"s\n\x18GetRatingHistoryResponse\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\x0f\n\x07\x62uiltin\x18\x03 \x01(\x08\x12(\n\x06points\x18\x04 \x03(\x0b\x32\x18.premiere.v1.RatingPoint\"I\n\x12ListMatchesRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\r\x12\x12\n\npage_token\x18\x03 \x01(\t\"\xac\x01\n\x0fMatchSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\x0f\n\x07\x62uiltin\x18\x03 \x01(\x08\x12\r\n\x05score\x18\x04 \x01(\x03\x12\x0c\n\x04rank\x18\x05 \x01(\x05\x12\x11\n\tforfeited\x18\x06 \x01(\x08\x12\r\n\x05rated\x18\x07 \x01(\x08\x12\x15\n\rrating_before\x18\x08 \x01(\x01\x12\x14\n\x0crating_delta\x18\t \x01(\x01\"\xe2\x01\n\x0bLadderMatch\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12/\n\x0b\x66inished_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x05seats\x18\x04 \x03(\x0b\x32\x1c.premiere.v1.MatchSeatResult\x12%\n\x07outcome\x18\x05 \x01(\x0b\x32\x14.premiere.v1.Outcome\x12\r\n\x05rated\x18\x06 \x01(\x08\x12\x0b\n\x03seq\x18\x07 \x01(\x04\x12\x12\n\nreplay_url\x18\x08 \x01(\t\"Y\n\x13ListMatchesResponse\x12)\n\x07matches\x18\x01 \x03(\x0b\x32\x18.premiere.v1.LadderMatch\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t2\x9d\x02\n\rLadderService\x12Y\n\x0eGetLeaderboard\x12\".premiere.v1.GetLeaderboardRequest\x1a#.premiere.v1.GetLeaderboardResponse\x12_\n\x10GetRatingHistory\x12$.premiere.v1.GetRatingHistoryRequest\x1a%.premiere.v1.GetRatingHistoryResponse\x12P\n\x0bListMatches\x12\x1f.premiere.v1.ListMatchesRequest\x1a .premiere.v1.ListMatchesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,23 +38,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_STANDING']._serialized_start=140
   _globals['_STANDING']._serialized_end=209
   _globals['_LEADERBOARDENTRY']._serialized_start=212
-  _globals['_LEADERBOARDENTRY']._serialized_end=451
-  _globals['_GETLEADERBOARDRESPONSE']._serialized_start=454
-  _globals['_GETLEADERBOARDRESPONSE']._serialized_end=590
-  _globals['_GETRATINGHISTORYREQUEST']._serialized_start=592
-  _globals['_GETRATINGHISTORYREQUEST']._serialized_end=662
-  _globals['_RATINGPOINT']._serialized_start=665
-  _globals['_RATINGPOINT']._serialized_end=861
-  _globals['_GETRATINGHISTORYRESPONSE']._serialized_start=863
-  _globals['_GETRATINGHISTORYRESPONSE']._serialized_end=978
-  _globals['_LISTMATCHESREQUEST']._serialized_start=980
-  _globals['_LISTMATCHESREQUEST']._serialized_end=1053
-  _globals['_MATCHSEATRESULT']._serialized_start=1056
-  _globals['_MATCHSEATRESULT']._serialized_end=1228
-  _globals['_LADDERMATCH']._serialized_start=1231
-  _globals['_LADDERMATCH']._serialized_end=1457
-  _globals['_LISTMATCHESRESPONSE']._serialized_start=1459
-  _globals['_LISTMATCHESRESPONSE']._serialized_end=1548
-  _globals['_LADDERSERVICE']._serialized_start=1551
-  _globals['_LADDERSERVICE']._serialized_end=1836
+  _globals['_LEADERBOARDENTRY']._serialized_end=467
+  _globals['_GETLEADERBOARDRESPONSE']._serialized_start=470
+  _globals['_GETLEADERBOARDRESPONSE']._serialized_end=606
+  _globals['_GETRATINGHISTORYREQUEST']._serialized_start=608
+  _globals['_GETRATINGHISTORYREQUEST']._serialized_end=678
+  _globals['_RATINGPOINT']._serialized_start=681
+  _globals['_RATINGPOINT']._serialized_end=877
+  _globals['_GETRATINGHISTORYRESPONSE']._serialized_start=879
+  _globals['_GETRATINGHISTORYRESPONSE']._serialized_end=994
+  _globals['_LISTMATCHESREQUEST']._serialized_start=996
+  _globals['_LISTMATCHESREQUEST']._serialized_end=1069
+  _globals['_MATCHSEATRESULT']._serialized_start=1072
+  _globals['_MATCHSEATRESULT']._serialized_end=1244
+  _globals['_LADDERMATCH']._serialized_start=1247
+  _globals['_LADDERMATCH']._serialized_end=1473
+  _globals['_LISTMATCHESRESPONSE']._serialized_start=1475
+  _globals['_LISTMATCHESRESPONSE']._serialized_end=1564
+  _globals['_LADDERSERVICE']._serialized_start=1567
+  _globals['_LADDERSERVICE']._serialized_end=1852
 # @@protoc_insertion_point(module_scope)

@@ -94,6 +94,7 @@ class LeaderboardEntry(_message.Message):
     LAST_PLAYED_FIELD_NUMBER: _builtins.int
     REFERENCE_FIELD_NUMBER: _builtins.int
     ANCHOR_FIELD_NUMBER: _builtins.int
+    HOSTED_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     """Place on the leaderboard, from 1, by official standing."""
     player: _builtins.str
@@ -113,6 +114,10 @@ class LeaderboardEntry(_message.Message):
     anchor: _builtins.bool
     """True for a built-in the operator pinned at its rating (an anchor): its Elo never moves,
     and the standings are reported on the scale the anchors' pins set.
+    """
+    hosted: _builtins.bool
+    """True for a hosted bot: an uploaded program the arena runs in its sandbox, on the same
+    limits as every other hosted bot (docs/hosting.md).
     """
     @_builtins.property
     def standing(self) -> Global___Standing:
@@ -135,10 +140,11 @@ class LeaderboardEntry(_message.Message):
         last_played: _timestamp_pb2.Timestamp | None = ...,
         reference: _builtins.bool = ...,
         anchor: _builtins.bool = ...,
+        hosted: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["last_played", b"last_played", "standing", b"standing"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["anchor", b"anchor", "builtin", b"builtin", "elo", b"elo", "games", b"games", "last_played", b"last_played", "player", b"player", "provisional", b"provisional", "rank", b"rank", "reference", b"reference", "standing", b"standing"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["anchor", b"anchor", "builtin", b"builtin", "elo", b"elo", "games", b"games", "hosted", b"hosted", "last_played", b"last_played", "player", b"player", "provisional", b"provisional", "rank", b"rank", "reference", b"reference", "standing", b"standing"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
