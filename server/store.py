@@ -651,7 +651,8 @@ class Store:
         operator's): none once it was removed or its account disabled."""
         rows = await self._read(
             "SELECT b.id, b.name, coalesce(b.family_id, b.id) AS family_id, b.account_id,"
-            " a.name = 'operator' AS operator FROM bots b JOIN accounts a ON a.id = b.account_id"
+            " a.name = 'operator' AS operator, b.token_hash"
+            " FROM bots b JOIN accounts a ON a.id = b.account_id"
             " WHERE b.token_hash = %s AND a.state = 'active' AND b.removed_at IS NULL",
             (hash_token(token),),
         )
