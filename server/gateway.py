@@ -344,11 +344,25 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             accepts_challenges=hello.accept_challenges,
             batches=hello.batches,
         )
-        try:
-            await self.router.add(conn)
-        except TooManyStreams as error:
-            raise LimitExceeded(str(error)) from None
-        self._open[stream] = conn
+        # Retired while it was being set up (its token was checked before the change, or the
+        # renewal loop found it before it had a Connection): refused before it plays.
+        why: str | None = None
+        with contextlib.suppress(psycopg.Error):
+            why = (await asyncio.to_thread(self.quotas.retired, [stream])).get(stream)
+        if why is None:
+            try:
+                await self.router.add(conn)
+            except TooManyStreams as error:
+                raise LimitExceeded(str(error)) from None
+            self._open[stream] = conn
+            why = self._doomed.pop(stream, None)
+            if why is not None:
+                await self.router.remove(conn)
+        if why is not None:
+            log.info("bot %s: stream refused, %s", bot_name, why)
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED, f"this stream may play no more: {why}"
+            )
         await self.store.record_hello(
             conn.bot_id,
             conn.games,
@@ -356,19 +370,9 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             hello.accepts or "any",
             conn.max_matches,
         )
-        # Retired while it was being set up (the loop found it before it had a Connection, or
-        # the change came after its token was checked): it ends before it plays.
-        why = self._doomed.pop(stream, None)
-        if why is None:
-            with contextlib.suppress(psycopg.Error):
-                why = (await asyncio.to_thread(self.quotas.retired, [stream])).get(stream)
-        if why is not None:
-            self._retire(stream, why)
         task = asyncio.current_task()
         assert task is not None
         conn.kill = lambda: _cancel(task)
-        if conn.closed:
-            conn.kill()
         log.info("bot %s connected (%r, %d at once)", conn.bot_name, hello.client, conn.max_matches)
         reader = asyncio.create_task(self._read(request_iterator, conn))
         try:

@@ -15,9 +15,18 @@ import grpc
 import psycopg
 import pytest
 
-from premiere_wire import author_pb2, author_pb2_grpc
+from premiere_wire import author_pb2, author_pb2_grpc, match_pb2
 from tests.integration.services import Arbiter
-from tests.integration.test_owners import GAME, Stream, gated, sql, until_streams, welcome
+from tests.integration.test_owners import (
+    BUILTINS,
+    GAME,
+    Stream,
+    ask,
+    gated,
+    sql,
+    until_streams,
+    welcome,
+)
 
 RENEW = {"PREMIERE_LEASE_RENEW_S": "0.2", "PREMIERE_RETIRE_CHECK_S": "0.2"}
 
@@ -156,3 +165,114 @@ def test_rotating_a_token_ends_the_old_tokens_streams(database_url: str, tmp_pat
         for stream in streams:
             stream.close()
         arbiter.stop()
+
+
+def rated_create(arbiter: Arbiter, game: str, seats: list[str]) -> str:
+    """A rated table as the workers' dispatch sends it once its own gate let it through."""
+    request = match_pb2.CreateMatchRequest(game=game, rated=True)
+    for seat in seats:
+        if seat.startswith("builtin:"):
+            request.seats.add(builtin=seat.removeprefix("builtin:"))
+        else:
+            request.seats.add(bot=seat)
+    return str(arbiter.matches().CreateMatch(request, timeout=10).match_id)
+
+
+def rated_as(arbiter: Arbiter, match_id: str) -> tuple[object, ...]:
+    (row,) = sql(arbiter, "SELECT rated, unrated_reason FROM matches WHERE id = %s", match_id)
+    return row
+
+
+@pytest.fixture
+def arena(database_url: str, tmp_path: Path) -> Iterator[Arbiter]:
+    arbiter = gated(database_url, tmp_path, PREMIERE_MAX_OPEN_CHALLENGES="20", **RENEW)
+    try:
+        yield arbiter
+    finally:
+        arbiter.stop()
+
+
+def test_neither_a_rollback_nor_a_removal_ends_a_probation(arena: Arbiter) -> None:
+    """Finding 3: the version on probation is rolled back from, then removed; the lineage is
+    still on probation, for a challenge and for a table the arbiter is asked to seat rated."""
+    authors = author_pb2_grpc.AuthorServiceStub(grpc.insecure_channel(arena.address))
+    account = authors.CreateAccount(author_pb2.CreateAccountRequest(name="prober")).token
+    key = (("authorization", f"Bearer {account}"),)
+    token = authors.CreateBot(author_pb2.CreateBotRequest(name="p"), metadata=key).token
+    streams = [Stream(arena, token, version="v1", games=[GAME])]
+    try:
+        assert welcome(streams[0]) == "p"
+        streams.append(Stream(arena, token, version="v2", games=[GAME]))
+        assert welcome(streams[1]) == "p@v2"
+        arena.admit("p", [GAME])
+        arena.admit("p@v2", [GAME], "probation")
+        reply = ask(arena, token, BUILTINS)
+        assert (reply.rated, reply.unrated_reason) == (False, "probation")
+
+        authors.ActivateVersion(
+            author_pb2.ActivateVersionRequest(name="p", version="v1"), metadata=key
+        )
+        rolled_back = ask(arena, token, BUILTINS)
+        assert (rolled_back.rated, rolled_back.unrated_reason) == (False, "probation")
+        seated = rated_create(arena, GAME, ["p", *BUILTINS])
+        assert rated_as(arena, seated) == (False, "probation")
+
+        authors.RemoveBot(author_pb2.RemoveBotRequest(name="p@v2"), metadata=key)
+        removed = ask(arena, token, BUILTINS)
+        assert (removed.rated, removed.unrated_reason) == (False, "probation")
+        assert rated_as(arena, rated_create(arena, GAME, ["p", *BUILTINS])) == (
+            False,
+            "probation",
+        )
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_a_table_is_rated_only_in_a_game_its_lineage_validated_whatever_it_claims(
+    arena: Arbiter,
+) -> None:
+    """Finding 5: validated in Motion Pictures only, the bot reconnects claiming Movie Fight;
+    a Movie Fight table sent to the arbiter as rated (the dispatch judged it a moment before)
+    is seated unrated, for the game of that table; a Motion Pictures one stays rated."""
+    token = arena.add_bot("v")
+    first = Stream(arena, token, games=["motion-pictures"])
+    streams = [first]
+    try:
+        assert welcome(first) == "v"
+        arena.admit("v", ["motion-pictures"])
+        streams.append(Stream(arena, token, games=["movie-fight"]))
+        assert welcome(streams[-1]) == "v"
+        fight = rated_create(arena, "movie-fight", ["v", "builtin:random"])
+        assert rated_as(arena, fight) == (False, "unvalidated")
+        streams.append(Stream(arena, token, games=["motion-pictures"]))
+        assert welcome(streams[-1]) == "v"
+        pictures = rated_create(arena, "motion-pictures", ["v", "builtin:random"])
+        assert rated_as(arena, pictures) == (True, None)
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_a_bot_disabled_or_removed_is_seated_in_nothing_even_by_the_operator(
+    arena: Arbiter,
+) -> None:
+    """Finding 2 (seating): the arbiter checks standing at the moment it seats, so a disabled
+    bot's table is refused whoever asks for it, rated or not."""
+    token = arena.add_bot("d")
+    stream = Stream(arena, token, games=[GAME])
+    try:
+        assert welcome(stream) == "d"
+        arena.admit("d", [GAME])
+        arena.cli("bots", "disable", "d")
+        for rated in (True, False):
+            request = match_pb2.CreateMatchRequest(game=GAME, rated=rated)
+            request.seats.add(bot="d")
+            request.seats.add(builtin="random")
+            request.seats.add(builtin="first")
+            with pytest.raises(grpc.RpcError) as caught:
+                arena.matches().CreateMatch(request, timeout=10)
+            assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            assert "d is disabled" in str(caught.value.details())
+    finally:
+        stream.close()
