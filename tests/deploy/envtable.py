@@ -75,6 +75,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_LADDER_MAX_LIVE_MATCHES": ("ladder",),
     "PREMIERE_LADDER_MAX_LIVE_VIEWERS": ("ladder",),
     "PREMIERE_LADDER_MAX_LIVE_VIEWERS_PER_ADDRESS": ("ladder",),
+    "PREMIERE_LADDER_MAX_LIVE_MATCHES_PER_ADDRESS": ("ladder",),
     "PREMIERE_LADDER_METRICS_TOP_PLAYERS": ("ladder",),
     "PREMIERE_LADDER_METRICS_REFRESH_S": ("ladder",),
     "PREMIERE_TICK_SECONDS": ("beat", "worker"),
@@ -118,6 +119,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_ARBITER_NAME": ("arbiter",),
     "PREMIERE_LEASE_S": ("arbiter",),
     "PREMIERE_RELAY": ("arbiter",),
+    "PREMIERE_RETIRE_CHECK_S": ("arbiter",),
     "PREMIERE_LEASE_RENEW_S": ("arbiter",),
 }
 
