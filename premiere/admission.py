@@ -160,6 +160,6 @@ def reseat(game: str, seats: Sequence[SeatStanding | None], *, rated: bool) -> V
         for seat in registered
         if seat.state is not None and (reason := _unrated(seat, game)) is not None
     ]
-    if reasons:
-        return Verdict(None, False, min(reasons, key=UNRATED_REASONS.index))
-    return Verdict(None, True, None)
+    if not reasons:
+        return Verdict(None, True, None)
+    return Verdict(None, False, min(reasons, key=UNRATED_REASONS.index))
