@@ -207,7 +207,8 @@ def account_named(database_url: str, name: str) -> Account:
 
 def set_account_state(database_url: str, name: str, active: bool, reason: str = "") -> Account:
     """The operator's switch: a disabled account's bots are seated nowhere and connect no more
-    (the arbiters close their open streams within PREMIERE_RETIRE_CHECK_S); its token stops working."""
+    (the arbiters close their open streams within PREMIERE_RETIRE_CHECK_S); its token stops
+    working."""
     if name == OPERATOR:
         raise AccountError("the operator's account is not disabled: disable its bots instead")
     state = "active" if active else "disabled"

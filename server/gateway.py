@@ -373,6 +373,11 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         task = asyncio.current_task()
         assert task is not None
         conn.kill = lambda: _cancel(task)
+        if conn.closed:
+            # Retired while its Hello was recorded (`close_for` found no task to cancel yet):
+            # refused here, before its Welcome is written.
+            await self.router.remove(conn)
+            await context.abort(getattr(grpc.StatusCode, conn.close_code), conn.overflowed)
         log.info("bot %s connected (%r, %d at once)", conn.bot_name, hello.client, conn.max_matches)
         reader = asyncio.create_task(self._read(request_iterator, conn))
         try:
