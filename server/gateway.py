@@ -133,7 +133,9 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
     def _retire(self, stream: int, why: str) -> None:
         """Close the stream (or, still being set up, refuse it once it is): ``why`` it may play
         no more."""
-        conn = self._open.get(stream)
+        if stream not in self._open:
+            return  # it ended meanwhile
+        conn = self._open[stream]
         if conn is None:
             self._doomed[stream] = why
             return
