@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 DEMO_STAMP := $(VENV)/.demo-stamp
 INSTALL_LOG := $(VENV)/install.log
 
-.PHONY: demo up test test-integration partitions partitions-weakened prerequisites lint format bench golden proto mutants clean
+.PHONY: demo up test test-integration model partitions partitions-weakened prerequisites lint format bench golden proto mutants clean
 
 # Quiet unless it fails: the installers' output goes to $(INSTALL_LOG), shown on failure.
 # `make demo` installs what running needs; `make test` (and lint, ...) adds the tools.
@@ -50,6 +50,12 @@ test: prerequisites $(STAMP) $(NODE_DEPS)
 # The tests that need PostgreSQL, Redis and running processes, once.
 test-integration: prerequisites $(STAMP) $(NODE_DEPS)
 	$(BIN)/python -m pytest -n auto tests/integration tests/ladder tests/spectator
+
+# The stateful model of accounts, bots, versions, tokens and streams on two arbiters
+# (tests/integration/test_model.py) for PREMIERE_MODEL_SECONDS (ten minutes by default), with
+# the number of runs, steps and distinct interleavings it tried. `make test` runs it once, briefly.
+model: $(STAMP)
+	PREMIERE_MODEL_SECONDS=$${PREMIERE_MODEL_SECONDS:-600} $(BIN)/python -m pytest -s -q -p no:cacheprovider tests/integration/test_model.py
 
 # Every partition scenario (minutes; needs root for network namespaces): per scenario, the
 # faults injected, matches played, moves acknowledged and each promise's verdict.

@@ -562,6 +562,7 @@ async def serve(
         settings.max_live_viewers,
         settings.omniscient_delay_moves,
         settings.max_live_viewers_per_address,
+        settings.max_live_matches_per_address,
     )
     runner = web.AppRunner(http_app(ladder, hub), access_log=None)
     await runner.setup()

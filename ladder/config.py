@@ -58,6 +58,13 @@ class LadderSettings(BaseSettings):
         " one client cannot take every live-viewer slot. Behind a proxy every client shares the"
         " proxy's address: raise it there, or bound clients at the proxy.",
     )
+    max_live_matches_per_address: int = Field(
+        default=0,
+        ge=0,
+        description="Different live matches one client address may follow at once (more get"
+        " 429), so that one client cannot take every one of PREMIERE_LADDER_MAX_LIVE_MATCHES;"
+        " 0: half of them (at least one).",
+    )
     metrics_top_players: int = Field(
         default=25,
         ge=0,

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SeatStanding", "Verdict", "judge"]
+__all__ = ["SeatStanding", "Verdict", "judge", "reseat"]
 
 UNRATED_REASONS = (
     "casual",
@@ -51,6 +51,9 @@ class SeatStanding:
     account_active: bool = True
     disabled: bool = False
     """An operator disabled this version or its whole family."""
+    lineage_probation: bool = False
+    """A version of the lineage (this one or another, removed or not) is on probation: the
+    lineage is, so a rollback or a removal does not end a probation."""
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> SeatStanding:
@@ -63,6 +66,7 @@ class SeatStanding:
             row["removed"],
             row["account_active"],
             row["disabled"],
+            bool(row.get("lineage_probation", False)),
         )
 
 
@@ -96,6 +100,8 @@ def _unrated(seat: SeatStanding, game: str) -> str | None:
         return seat.state
     if seat.state != "rated":
         return "validating"
+    if seat.lineage_probation:
+        return "probation"
     if game not in seat.validated:
         return "unvalidated"
     return None
@@ -133,3 +139,27 @@ def judge(
     if reasons:
         return Verdict(None, False, min(reasons, key=UNRATED_REASONS.index))
     return Verdict(None, True, None)
+
+
+def reseat(game: str, seats: Sequence[SeatStanding | None], *, rated: bool) -> Verdict:
+    """The gate again at the moment a match is inserted, on standings read with the seated
+    bots' family rows locked (``server.store.Store.create_match``): a seat refused now refuses
+    the match; a match asked for rated stays rated only if every seat with a standing is in
+    rated play, off probation in its lineage, and validated in ``game`` now. A seat with no
+    standing at all (a bot the workers never admitted, as in an arena run without workers)
+    keeps the caller's word; owners were checked by the caller and cannot change."""
+    registered = [seat for seat in seats if seat is not None]
+    for seat in registered:
+        refusal = _refusal(seat)
+        if refusal is not None:
+            return Verdict.refuse(refusal)
+    if not rated:
+        return Verdict(None, False, None)
+    reasons = [
+        reason
+        for seat in registered
+        if seat.state is not None and (reason := _unrated(seat, game)) is not None
+    ]
+    if not reasons:
+        return Verdict(None, True, None)
+    return Verdict(None, False, min(reasons, key=UNRATED_REASONS.index))

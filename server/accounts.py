@@ -11,6 +11,7 @@ one.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -46,6 +47,30 @@ Signup = Literal["open", "invite", "closed"]
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 NAME_RULE = "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+
+
+RESERVED = (OPERATOR, "builtin")
+"""Names no account or bot may take, nor anything that looks like one of them."""
+
+_LOOKALIKE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "5": "s", "3": "e"})
+
+
+def folded(name: str) -> str:
+    """The form two names that must not both exist share: Unicode compatibility forms folded
+    (NFKC) and case ignored. The database keeps names unique in it too (``lower(normalize(name,
+    NFKC))``, migration 0041)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def lookalike(name: str) -> str:
+    """``folded`` with the characters that pass for others (0 for o, 1 and i for l, ...) and
+    the separators . _ - left out: what a reader sees."""
+    return "".join(c for c in folded(name).translate(_LOOKALIKE) if c not in "._-")
+
+
+def reserved(name: str) -> str | None:
+    """The reserved name ``name`` is or passes for, if any."""
+    return next((r for r in RESERVED if lookalike(name) == lookalike(r)), None)
 
 
 class AccountError(Exception):
@@ -119,8 +144,8 @@ def create_account(database_url: str, name: str, signup: Signup, invite: str | N
         raise Forbidden("sign-up is closed on this arena; ask its operator for an account")
     if not valid_name(name):
         raise AccountError(f"an account name is {NAME_RULE}")
-    if name == OPERATOR:
-        raise AccountError(f"{OPERATOR!r} is the operator's account")
+    if reserved(name) is not None:
+        raise AccountError(f"{name!r} is, or looks like, the reserved name {reserved(name)!r}")
     token = new_token()
     with _connect(database_url) as conn, conn.transaction():
         invite_id = None
@@ -138,11 +163,14 @@ def create_account(database_url: str, name: str, signup: Signup, invite: str | N
             invite_id = row["id"]
         created = conn.execute(
             "INSERT INTO accounts (name, token_hash, invite_id) VALUES (%s, %s, %s)"
-            " ON CONFLICT (name) DO NOTHING RETURNING id",
+            " ON CONFLICT DO NOTHING RETURNING id",
             (name, hash_token(token), invite_id),
         ).fetchone()
         if created is None:
-            raise Exists(f"an account named {name!r} exists already; choose another name")
+            raise Exists(
+                f"an account named {name!r} exists already (names are the same whatever their"
+                " case); choose another name"
+            )
     return token
 
 
@@ -179,7 +207,8 @@ def account_named(database_url: str, name: str) -> Account:
 
 def set_account_state(database_url: str, name: str, active: bool, reason: str = "") -> Account:
     """The operator's switch: a disabled account's bots are seated nowhere and connect no more
-    (the arbiters close their open streams within a few seconds); its token stops working."""
+    (the arbiters close their open streams within PREMIERE_RETIRE_CHECK_S); its token stops
+    working."""
     if name == OPERATOR:
         raise AccountError("the operator's account is not disabled: disable its bots instead")
     state = "active" if active else "disabled"
@@ -202,6 +231,8 @@ def create_bot(database_url: str, account: Account, name: str, max_bots: int) ->
     account (removed ones do not count), counted under the account's row lock."""
     if not valid_name(name):
         raise AccountError(f"a bot name is {NAME_RULE} (no '@': NAME@VERSION names a version)")
+    if reserved(name) is not None:
+        raise AccountError(f"{name!r} is, or looks like, the reserved name {reserved(name)!r}")
     token = new_token()
     with _connect(database_url) as conn, conn.transaction():
         conn.execute("SELECT 1 FROM accounts WHERE id = %s FOR UPDATE", (account.id,))
@@ -217,11 +248,14 @@ def create_bot(database_url: str, account: Account, name: str, max_bots: int) ->
             )
         created = conn.execute(
             "INSERT INTO bots (name, token_hash, account_id) VALUES (%s, %s, %s)"
-            " ON CONFLICT (name) DO NOTHING RETURNING id",
+            " ON CONFLICT DO NOTHING RETURNING id",
             (name, hash_token(token), account.id),
         ).fetchone()
         if created is None:
-            raise Exists(f"a bot named {name!r} exists already; choose another name")
+            raise Exists(
+                f"a bot named {name!r} exists already (names are the same whatever their"
+                " case); choose another name"
+            )
     return token
 
 

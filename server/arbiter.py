@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 import os
 import socket
@@ -25,13 +27,35 @@ from server.config import ArbiterSettings
 from server.events import EventHub
 from server.host import MatchHost
 from server.router import Bots
-from server.store import Fenced, MatchSpec, SeatSpec, Store, describe
+from server.store import Fenced, MatchSpec, SeatRefused, SeatSpec, Store, describe
 
 log = logging.getLogger("premiere.arbiter")
 
 
 class BadRequest(ValueError):
     """A match request the arbiter cannot honour; the message says why."""
+
+
+class KeyConflict(BadRequest):
+    """An idempotency key already used for a different request."""
+
+
+def fingerprint(
+    game_id: str,
+    options: Mapping[str, str],
+    seats: Sequence[tuple[str, str]],
+    seed: str,
+    time_control: tuple[int, int, int],
+    deal_tables: int,
+) -> str:
+    """What an idempotency key stands for: the request's game, options, seats, seed, time
+    control and deal tables as asked (defaults unresolved). Whether it is rated is left out:
+    the gate decides that again at seating, so a retry may differ there honestly."""
+    canonical = json.dumps(
+        [game_id, sorted(options.items()), list(seats), seed, list(time_control), deal_tables],
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 MAX_SEATS = 16
@@ -121,8 +145,16 @@ class Arbiter:
         time_bank_ms = time_bank_ms or self.settings.time_bank_ms
         strike_limit = strike_limit or self.settings.strike_limit
         self._check_columns(move_time_ms, time_bank_ms, strike_limit)
+        asked = fingerprint(
+            game_id,
+            options,
+            seats,
+            seed,
+            (move_time_ms, time_bank_ms, strike_limit),
+            deal_tables,
+        )
         if idempotency_key:
-            existing = await self.store.match_by_key(idempotency_key)
+            existing = await self._keyed(idempotency_key, asked)
             if existing is not None:
                 return existing
         try:
@@ -174,17 +206,40 @@ class Arbiter:
             else (unrated_reason or ("validation" if validation else "casual")),
         )
         leased = time.monotonic()
-        await self.store.create_match(
-            spec, idempotency_key or None, self.owner, self.settings.lease_s
-        )
+        try:
+            spec = await self.store.create_match(
+                spec,
+                idempotency_key or None,
+                self.owner,
+                self.settings.lease_s,
+                seat_names=[name for kind, name in seats if kind == "bot"],
+                fingerprint=asked if idempotency_key else None,
+            )
+        except SeatRefused as error:
+            raise BadRequest(str(error)) from None
         if idempotency_key:
-            winner = await self.store.match_by_key(idempotency_key)
+            winner = await self._keyed(idempotency_key, asked)
             if winner != spec.id:
                 assert winner is not None
                 return winner
         self.leased_at[spec.id] = leased
         self._host(MatchHost(spec, self.store, self.router, self.hub, 1), False)
         return spec.id
+
+    async def _keyed(self, key: str, asked: str) -> str | None:
+        """The match made with idempotency key ``key``, if any; KeyConflict when it was made
+        for a different request (a key names one request, as payment APIs hold it)."""
+        found = await self.store.match_by_key_with_fingerprint(key)
+        if found is None:
+            return None
+        match_id, stored = found
+        if stored is not None and stored != asked:
+            raise KeyConflict(
+                f"idempotency key {key[:64]!r} was used for a different request (match"
+                f" {match_id}): its game, options, seats, seed, time control or deal tables"
+                " differ; send the same request to get that match, or use a new key"
+            )
+        return match_id
 
     @staticmethod
     def _check_columns(move_time_ms: int, time_bank_ms: int, strike_limit: int) -> None:

@@ -61,6 +61,16 @@ async def _fail(context: grpc.aio.ServicerContext[Any, Any], error: Exception) -
     raise AssertionError("unreachable")
 
 
+async def _clean(context: grpc.aio.ServicerContext[Any, Any], **fields: str) -> None:
+    """INVALID_ARGUMENT naming the first field that holds a NUL character (PostgreSQL text
+    cannot hold one: it would fail in the database, as INTERNAL)."""
+    for field, value in fields.items():
+        if "\x00" in value:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, f"{field} may not contain NUL characters"
+            )
+
+
 class AuthorService(author_pb2_grpc.AuthorServiceServicer):
     def __init__(self, database_url: str, settings: ArbiterSettings) -> None:
         self.database_url = database_url
@@ -95,6 +105,7 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
         return account
 
     async def _own(self, context: grpc.aio.ServicerContext[Any, Any], name: str) -> str:
+        await _clean(context, name=name)
         account = await self._account(context)
         return await self._call(context, accounts.bot_of, account, name[:200])
 
@@ -103,6 +114,7 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
         request: author_pb2.CreateAccountRequest,
         context: grpc.aio.ServicerContext[Any, Any],
     ) -> author_pb2.CreateAccountResponse:
+        await _clean(context, name=request.name, invite=request.invite)
         rate = self.signups.setdefault(peer_host(context.peer()), Rate(SIGNUPS_PER_MINUTE))
         if not rate.allow():
             await context.abort(
@@ -134,6 +146,7 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
     async def CreateBot(
         self, request: author_pb2.CreateBotRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> author_pb2.CreateBotResponse:
+        await _clean(context, name=request.name)
         account = await self._account(context)
         token = await self._call(
             context,
@@ -207,6 +220,7 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
         request: author_pb2.ActivateVersionRequest,
         context: grpc.aio.ServicerContext[Any, Any],
     ) -> author_pb2.ActivateVersionResponse:
+        await _clean(context, version=request.version)
         root = await self._own(context, request.name)
         active = await self._call(context, bots.activate_version, root, request.version[:40])
         return author_pb2.ActivateVersionResponse(active=active)

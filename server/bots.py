@@ -86,8 +86,9 @@ def rotate_token(database_url: str, name: str) -> str:
 def remove_bot(database_url: str, name: str) -> int:
     """Retire bot ``name`` and every version of it (a version's NAME@VERSION: that version
     alone; if it was the active one, its predecessor is seated again). Their tokens stop
-    working, the arbiters close their open streams within a few seconds, and no match seats
-    them again; their matches and ratings stay. Returns how many rows were retired."""
+    working, the arbiters close their open streams within PREMIERE_RETIRE_CHECK_S, and no
+    match seats them again; their matches and ratings stay. Returns how many rows were
+    retired."""
     with psycopg.connect(database_url) as conn, conn.transaction():
         row = conn.execute(
             "SELECT id, family_id, predecessor_id FROM bots WHERE name = %s AND removed_at IS NULL",

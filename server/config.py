@@ -121,6 +121,12 @@ class ArbiterSettings(Settings):
         " a bot connected to any arbiter plays matches hosted by any other. Needed when more"
         " than one arbiter shares the database.",
     )
+    retire_check_s: float = Field(
+        default=0.5,
+        gt=0,
+        description="How often an arbiter looks for streams that may play no more (token"
+        " rotated, bot or version removed or disabled, account disabled) and closes them.",
+    )
     lease_renew_s: float = Field(
         default=1.5,
         gt=0,

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -92,7 +93,11 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         self.peers = Slots(self.settings.max_streams_per_peer, "bot streams from one address")
         name = arbiter.owner if arbiter is not None else f"gateway/{uuid.uuid4().hex[:8]}"
         self.quotas = Quotas(store.database_url, name, self.settings)
-        self._streams: dict[int, Connection] = {}
+        self._open: dict[int, Connection | None] = {}
+        """Every stream from before its quota row is inserted until after it is deleted; its
+        Connection once it is set up."""
+        self._doomed: dict[int, str] = {}
+        """Streams found retired while still being set up: refused once they are."""
         self._stream_ids = itertools.count(1)
         self._renewer: asyncio.Task[None] | None = None
 
@@ -108,21 +113,34 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
 
     async def _renew_loop(self) -> None:
         """Keep this arbiter's stream rows alive (the caps count them on every arbiter), and
-        close the streams of bots that were removed or whose account was disabled."""
+        close the streams that may play no more (``Quotas.retired``) within
+        ``retire_check_s`` of the change."""
+        renewed = time.monotonic()
         while True:
-            await asyncio.sleep(self.settings.lease_renew_s)
+            await asyncio.sleep(min(self.settings.retire_check_s, self.settings.lease_renew_s))
+            held = list(self._open)
             try:
-                out = await asyncio.to_thread(self.quotas.renew, list(self._streams))
+                if time.monotonic() - renewed >= self.settings.lease_renew_s:
+                    renewed = time.monotonic()
+                    await asyncio.to_thread(self.quotas.renew, held)
+                out = await asyncio.to_thread(self.quotas.retired, held)
             except psycopg.Error as error:
                 log.warning("stream renewal failed: %s", type(error).__name__)
                 continue
-            for stream in out:
-                conn = self._streams.get(stream)
-                if conn is not None:
-                    log.info("bot %s: stream closed, the bot was retired", conn.bot_name)
-                    conn.close_for(
-                        "this bot was removed, or its account disabled", code="PERMISSION_DENIED"
-                    )
+            for stream, why in out.items():
+                self._retire(stream, why)
+
+    def _retire(self, stream: int, why: str) -> None:
+        """Close the stream (or, still being set up, refuse it once it is): ``why`` it may play
+        no more."""
+        if stream not in self._open:
+            return  # it ended meanwhile
+        conn = self._open[stream]
+        if conn is None:
+            self._doomed[stream] = why
+            return
+        log.info("bot %s: stream closed, %s", conn.bot_name, why)
+        conn.close_for(f"this stream may play no more: {why}", code="PERMISSION_DENIED")
 
     async def Connect(  # type: ignore[override]
         self,
@@ -285,13 +303,18 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         hello = await self._hello(request_iterator, context)
         # Counted before a Hello's version is announced: a refused stream creates nothing.
         stream = next(self._stream_ids)
-        await asyncio.to_thread(self.quotas.open_stream, stream, BotOwner.of(bot))
+        self._open[stream] = None
+        self._ensure_renewer()
         try:
+            await asyncio.to_thread(
+                self.quotas.open_stream, stream, BotOwner.of(bot), bot.get("token_hash", "")
+            )
             await self._play(bot, hello, stream, request_iterator, context)
         finally:
-            self._streams.pop(stream, None)
             with contextlib.suppress(psycopg.Error):
                 await asyncio.to_thread(self.quotas.close_stream, stream)
+            self._open.pop(stream, None)
+            self._doomed.pop(stream, None)
 
     async def _play(
         self,
@@ -336,12 +359,25 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             accepts_challenges=hello.accept_challenges,
             batches=hello.batches,
         )
-        try:
-            await self.router.add(conn)
-        except TooManyStreams as error:
-            raise LimitExceeded(str(error)) from None
-        self._streams[stream] = conn
-        self._ensure_renewer()
+        # Retired while it was being set up (its token was checked before the change, or the
+        # renewal loop found it before it had a Connection): refused before it plays.
+        why: str | None = None
+        with contextlib.suppress(psycopg.Error):
+            why = (await asyncio.to_thread(self.quotas.retired, [stream])).get(stream)
+        if why is None:
+            try:
+                await self.router.add(conn)
+            except TooManyStreams as error:
+                raise LimitExceeded(str(error)) from None
+            self._open[stream] = conn
+            why = self._doomed.pop(stream, None)
+            if why is not None:
+                await self.router.remove(conn)
+        if why is not None:
+            log.info("bot %s: stream refused, %s", bot_name, why)
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED, f"this stream may play no more: {why}"
+            )
         await self.store.record_hello(
             conn.bot_id,
             conn.games,
@@ -352,6 +388,11 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         task = asyncio.current_task()
         assert task is not None
         conn.kill = lambda: _cancel(task)
+        if conn.closed:
+            # Retired while its Hello was recorded (`close_for` found no task to cancel yet):
+            # refused here, before its Welcome is written.
+            await self.router.remove(conn)
+            await context.abort(getattr(grpc.StatusCode, conn.close_code), conn.overflowed)
         log.info("bot %s connected (%r, %d at once)", conn.bot_name, hello.client, conn.max_matches)
         reader = asyncio.create_task(self._read(request_iterator, conn))
         try:

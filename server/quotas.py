@@ -5,8 +5,15 @@ transaction-scoped advisory lock on the owner, so two arbiters taking the last s
 take it once. An owner is an account, except in the operator's account, whose bots belong to
 different people: there each bot family is its own owner (docs/security.md, "Authors").
 
-Streams live as rows the arbiter holding them renews (``renew``); an arbiter that dies leaves
-rows that expire after ``ttl_s`` and count for nothing after that.
+A stream's row is inserted by ``open_stream`` before anything else of the stream happens and
+deleted by ``close_stream`` once it has ended, and by nothing else of a live arbiter: renewal
+(``renew``) only extends the rows of the streams the arbiter holds, so no renewal can free a
+slot still in use, even of a stream still being set up. An arbiter that dies leaves rows that
+expire after ``ttl_s`` and count for nothing after that.
+
+Each row also remembers the token the stream was opened with, so ``retired`` finds every
+stream whose token was rotated away, whose bot or version was removed or disabled, or whose
+account was disabled: the gateway closes them.
 """
 
 from __future__ import annotations
@@ -56,7 +63,7 @@ class Quotas:
     def _connect(self) -> psycopg.Connection[dict[str, Any]]:
         return psycopg.connect(self.database_url, row_factory=dict_row, autocommit=True)
 
-    def open_stream(self, stream: int, owner: BotOwner) -> None:
+    def open_stream(self, stream: int, owner: BotOwner, token_hash: str = "") -> None:
         """Count a new stream of the bot; LimitExceeded when its bot (every version) or its
         account holds as many as it may on all arbiters together."""
         s = self.settings
@@ -82,9 +89,19 @@ class Quotas:
                 )
             conn.execute(
                 "INSERT INTO bot_streams (arbiter, stream, bot_id, family_id, account_id,"
-                " expires_at) VALUES (%s, %s, %s, %s, %s, clock_timestamp() + %s * interval '1 s')"
+                " token_bot_id, token_hash, expires_at) VALUES (%s, %s, %s, %s, %s, %s, %s,"
+                " clock_timestamp() + %s * interval '1 s')"
                 " ON CONFLICT (arbiter, stream) DO UPDATE SET expires_at = EXCLUDED.expires_at",
-                (self.arbiter, stream, owner.bot_id, owner.family_id, owner.account_id, self.ttl_s),
+                (
+                    self.arbiter,
+                    stream,
+                    owner.bot_id,
+                    owner.family_id,
+                    owner.account_id,
+                    owner.bot_id,
+                    token_hash or None,
+                    self.ttl_s,
+                ),
             )
 
     def retarget(self, stream: int, bot_id: int) -> None:
@@ -101,24 +118,42 @@ class Quotas:
                 "DELETE FROM bot_streams WHERE arbiter = %s AND stream = %s", (self.arbiter, stream)
             )
 
-    def renew(self, streams: Sequence[int]) -> set[int]:
-        """Renew this arbiter's streams; return those whose bot may no longer connect (removed,
-        or its account disabled), to be closed. A bot an operator disabled stays connected
-        and is seated nowhere."""
+    def renew(self, streams: Sequence[int]) -> None:
+        """Extend the rows of ``streams`` (every stream this arbiter holds, from its
+        ``open_stream`` to its ``close_stream``), and forget rows that expired a minute ago
+        (arbiters that died). A row of this arbiter is never deleted here: a stream not listed
+        keeps its row until it expires, so a slot in use is never counted free."""
         with self._connect() as conn:
             conn.execute(
-                "DELETE FROM bot_streams WHERE (arbiter = %s AND NOT stream = ANY(%s))"
-                " OR expires_at < clock_timestamp() - interval '1 minute'",
-                (self.arbiter, list(streams)),
+                "DELETE FROM bot_streams WHERE expires_at < clock_timestamp() - interval '1 minute'"
             )
+            conn.execute(
+                "UPDATE bot_streams SET expires_at = clock_timestamp() + %s * interval '1 s'"
+                " WHERE arbiter = %s AND stream = ANY(%s)",
+                (self.ttl_s, self.arbiter, list(streams)),
+            )
+
+    def retired(self, streams: Sequence[int]) -> dict[int, str]:
+        """Of ``streams``, those that may play no more, each with why: its token was rotated
+        away, its bot or version was removed or disabled, or its account was disabled."""
+        if not streams:
+            return {}
+        with self._connect() as conn:
             rows = conn.execute(
-                "UPDATE bot_streams s SET expires_at = clock_timestamp() + %s * interval '1 s'"
-                " FROM bots b JOIN seat_admission a ON a.bot = b.name"
-                " WHERE s.arbiter = %s AND b.id = s.bot_id"
-                " RETURNING s.stream, a.removed OR NOT a.account_active AS out",
-                (self.ttl_s, self.arbiter),
+                "SELECT s.stream, CASE WHEN t.id IS NULL AND s.token_hash IS NOT NULL"
+                "   THEN 'its token was rotated or the bot removed'"
+                "   WHEN a.removed THEN 'the bot was removed'"
+                "   WHEN NOT a.account_active THEN 'its account was disabled'"
+                "   WHEN a.disabled OR a.state = 'disabled' THEN 'the bot was disabled'"
+                " END AS why"
+                " FROM bot_streams s JOIN bots v ON v.id = s.bot_id"
+                " JOIN seat_admission a ON a.bot = v.name"
+                " LEFT JOIN bots t ON t.id = s.token_bot_id AND t.token_hash = s.token_hash"
+                "   AND t.removed_at IS NULL"
+                " WHERE s.arbiter = %s AND s.stream = ANY(%s)",
+                (self.arbiter, list(streams)),
             ).fetchall()
-        return {row["stream"] for row in rows if row["out"]}
+        return {row["stream"]: row["why"] for row in rows if row["why"] is not None}
 
     def reserve_challenge(self, owner: BotOwner, rated: bool) -> int:
         """Count a challenge against its owner's caps (a minute's, the open ones, a day's rated

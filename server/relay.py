@@ -52,6 +52,12 @@ REPLY_GRACE_S = HEARTBEAT_S
 """How long past a forwarded decision's deadline its host waits for the holder's verdict (the
 bot's answer, or the holder's own "timeout" sent at the same deadline): one that has not come by
 then was held up by the relay, and the decision is the infrastructure's fault, not the bot's."""
+CLOCK_TOLERANCE_S = 0.05
+"""The offset between two arbiters' clocks the relay's deadlines allow for (keep the
+machines' clocks synchronised, NTP or chrony, well within it). A forwarded decision carries
+one absolute deadline, the host's; the arbiter holding the bot's stream stops waiting at that
+instant on its own clock, so an answer is judged on time or late within this tolerance of the
+host's deadline, however long the request took to travel (docs/security.md, "Blame")."""
 HOLDER_SILENT_S = 3 * HEARTBEAT_S
 """A holder whose presence was not refreshed for this long is taken to be gone (dead or
 paused) by a request waiting on it."""
@@ -345,6 +351,7 @@ class Relay:
                 "bot": bot_id,
                 "game": game,
                 "timeout": _left(deadline),
+                "deadline_at": time.time() + _left(deadline),
                 "request_id": request.id,
                 "request": base64.b64encode(request.data).decode(),
             }
@@ -400,20 +407,18 @@ class Relay:
 
     @staticmethod
     async def _verdict(future: asyncio.Future[dict[str, Any]], arbiter: str) -> dict[str, Any]:
-        """Past the deadline, the holder's word on it: its bot timed out (or went away) there,
-        which is the bot's doing; anything else by REPLY_GRACE_S, an answer that came too late
-        or no word at all, is the relay's."""
+        """Past the deadline, the holder's word on it, by REPLY_GRACE_S: its bot timed out (or
+        went away) there, which is the bot's doing, or an answer, which the holder took before
+        the host's deadline on its clock (it stops waiting at that instant) and the relay
+        carried after it: on time, and used. No word at all by then is the relay's fault."""
         try:
             async with asyncio.timeout(REPLY_GRACE_S):
-                reply = await asyncio.shield(future)
+                return await asyncio.shield(future)
         except TimeoutError:
             raise Unreachable(
                 f"no word through the relay from arbiter {arbiter}, which holds the bot's"
                 " stream, by the deadline"
             ) from None
-        if "error" not in reply:
-            raise Unreachable("the bot's answer came through the relay after the deadline")
-        return reply
 
     async def _still_holds(self, arbiter: str, bot_id: int, deadline: float) -> bool:
         """Whether `arbiter` refreshed its presence for the bot within HOLDER_SILENT_S."""
@@ -466,12 +471,18 @@ class Relay:
             self.router.broadcast(int(message["bot"]), news)
 
     async def _ask_here(self, message: dict[str, Any]) -> None:
-        deadline = time.monotonic() + float(message["timeout"]) + REDIS_WAIT_S
+        # The host's deadline, not one measured from now: a request that took a while to get
+        # here must not give the bot longer than the host does (the host would then hear an
+        # answer it must call late, and blame the relay for it).
+        timeout = float(message["timeout"])
+        if "deadline_at" in message:
+            timeout = max(0.0, float(message["deadline_at"]) - time.time())
+        deadline = time.monotonic() + timeout + REDIS_WAIT_S
         request = Request(str(message["request_id"]), base64.b64decode(message["request"]))
         reply: dict[str, Any] = {"kind": "answer", "id": message["id"]}
         try:
             answer = await self.router.ask(
-                int(message["bot"]), str(message["game"]), request, float(message["timeout"])
+                int(message["bot"]), str(message["game"]), request, timeout
             )
             reply["answer"] = _b64(answer)
         except TimeoutError:

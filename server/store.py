@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import json
 import logging
@@ -30,7 +31,7 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from premiere.admission import SeatStanding
+from premiere.admission import SeatStanding, reseat
 from server.metrics import COMMIT_BATCH
 
 log = logging.getLogger("premiere.store")
@@ -371,15 +372,25 @@ class Store:
         idempotency_key: str | None = None,
         owner: str = "",
         lease_s: float = 0.0,
-    ) -> None:
+        seat_names: Sequence[str] = (),
+        fingerprint: str | None = None,
+    ) -> MatchSpec:
         """Insert the match, its seats and (with an owner) its first lease, fencing number 1, in
-        one transaction; with a key already used, nothing is inserted (see `match_by_key`)."""
+        one transaction; with a key already used, nothing is inserted (see `match_by_key`).
+
+        With ``seat_names`` (the registered seats as asked for, in seat order), the gate is
+        passed again inside that transaction, with the family row of every seated bot locked
+        (``FOR SHARE``: removing, disabling, activating a version and a change of standing
+        lock it for update): a seat refused now raises `SeatRefused`, a seat whose name now
+        seats another version raises it too, and a rated match is inserted unrated when a
+        seat's standing no longer allows it (``premiere.admission.reseat``). Returns the spec
+        as inserted."""
         statements: list[Statement] = [
             (
                 "INSERT INTO matches (id, game, options, players, seed, move_time_ms,"
                 " time_bank_ms, strike_limit, status, idempotency_key, rated, deal_tables,"
-                " unrated_reason)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'pending', %s, %s, %s, %s)"
+                " unrated_reason, idempotency_fingerprint)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'pending', %s, %s, %s, %s, %s)"
                 " ON CONFLICT DO NOTHING",
                 (
                     spec.id,
@@ -394,6 +405,7 @@ class Store:
                     spec.rated,
                     spec.deal_tables,
                     None if spec.rated else spec.unrated_reason or "casual",
+                    fingerprint,
                 ),
             )
         ]
@@ -415,7 +427,57 @@ class Store:
                     (spec.id, owner, lease_s, spec.id),
                 )
             )
-        await self._write_all(*statements)
+        if not seat_names:
+            await self._write_all(*statements)
+            return spec
+        return await self._create_gated(spec, statements, seat_names)
+
+    async def _create_gated(
+        self, spec: MatchSpec, statements: list[Statement], seat_names: Sequence[str]
+    ) -> MatchSpec:
+        seated = [seat.bot_id for seat in spec.seats if seat.bot_id is not None]
+        async with self._pool.connection() as conn, conn.transaction():
+            await conn.execute(
+                "SELECT 1 FROM bots WHERE id IN (SELECT coalesce(family_id, id) FROM bots"
+                " WHERE id = ANY(%s)) ORDER BY id FOR SHARE",
+                (seated,),
+            )
+            await conn.execute(
+                "SELECT 1 FROM accounts WHERE id IN (SELECT account_id FROM bots"
+                " WHERE id = ANY(%s)) ORDER BY id FOR SHARE",
+                (seated,),
+            )
+            cursor = await conn.execute(SEAT_STANDINGS, (list(seat_names),))
+            found = {row["seat"]: row for row in await cursor.fetchall()}
+            missing = [name for name in seat_names if name not in found]
+            if missing:
+                raise SeatRefused(f"no registered bots named {missing}")
+            if {row["bot_id"] for row in found.values()} != set(seated):
+                raise SeatRefused("a seat's bot changed while the match was created; ask again")
+            verdict = reseat(
+                spec.game,
+                [SeatStanding.from_row(found[name]) for name in seat_names],
+                rated=spec.rated,
+            )
+            if verdict.refused is not None:
+                raise SeatRefused(verdict.refused)
+            if spec.rated and not verdict.rated:
+                spec = dataclasses.replace(spec, rated=False, unrated_reason=verdict.unrated_reason)
+                statements = [
+                    _unrated_insert(statements[0], verdict.unrated_reason),
+                    *statements[1:],
+                ]
+            for sql, params in statements:
+                await conn.execute(sql, params)
+        return spec
+
+    async def match_by_key_with_fingerprint(self, key: str) -> tuple[str, str | None] | None:
+        """The match made with this idempotency key and the fingerprint of its request (None
+        for a match made before fingerprints were kept)."""
+        rows = await self._read(
+            "SELECT id, idempotency_fingerprint FROM matches WHERE idempotency_key = %s", (key,)
+        )
+        return (str(rows[0]["id"]), rows[0]["idempotency_fingerprint"]) if rows else None
 
     async def match_by_key(self, idempotency_key: str) -> str | None:
         rows = await self._read(
@@ -658,28 +720,23 @@ class Store:
         rows = await self._read(
             "SELECT b.id, b.name, coalesce(b.family_id, b.id) AS family_id, b.account_id,"
             " a.name = 'operator' AS operator, b.token_hash <> %s AS hosted,"
+            # A hosted run's token is the runner's (hosted_credentials), dead with the run: no
+            # rotation to follow, so its stream remembers no bot token.
+            " CASE WHEN b.token_hash = %s THEN b.token_hash END AS token_hash,"
             " (SELECT u.manifest -> 'games' FROM bundles u WHERE u.account_id = b.account_id"
             "  AND u.sha256 = b.bundle_sha256) AS manifest_games"
             " FROM bots b JOIN accounts a ON a.id = b.account_id"
             " WHERE (b.token_hash = %s"
             "  OR b.id = (SELECT h.bot_id FROM hosted_logins h WHERE h.token_hash = %s))"
             " AND a.state = 'active' AND b.removed_at IS NULL",
-            (hash_token(token), hash_token(token), hash_token(token)),
+            (hash_token(token),) * 4,
         )
         return rows[0] if rows else None
 
     async def seat_standings(self, names: Sequence[str]) -> dict[str, SeatStanding]:
         """What the gate (``premiere.admission``) needs of each seat name, resolved as
         ``bots_by_name`` does; names that seat nothing are left out."""
-        rows = await self._read(
-            "SELECT n AS seat, s.bot, s.owner, s.state, s.validated, s.removed,"
-            " s.account_active, s.disabled FROM unnest(%s::text[]) n"
-            " JOIN bots b ON b.name = n OR (b.family_id IS NULL AND b.name || '@' || b.version = n)"
-            " JOIN bots a ON a.id = CASE WHEN b.family_id IS NULL AND b.name = n"
-            "   THEN coalesce(b.active_id, b.id) ELSE b.id END"
-            " JOIN seat_admission s ON s.bot = a.name",
-            (list(names),),
-        )
+        rows = await self._read(SEAT_STANDINGS, (list(names),))
         return {row["seat"]: SeatStanding.from_row(row) for row in rows}
 
     async def record_hello(
@@ -737,6 +794,29 @@ class Store:
             (list(ids), game),
         )
         return [row["name"] for row in rows]
+
+
+SEAT_STANDINGS = (
+    "SELECT n AS seat, a.id AS bot_id, s.bot, s.owner, s.state, s.validated, s.removed,"
+    " s.account_active, s.disabled, s.lineage_probation FROM unnest(%s::text[]) n"
+    " JOIN bots b ON b.name = n OR (b.family_id IS NULL AND b.name || '@' || b.version = n)"
+    " JOIN bots a ON a.id = CASE WHEN b.family_id IS NULL AND b.name = n"
+    "   THEN coalesce(b.active_id, b.id) ELSE b.id END"
+    " JOIN seat_admission s ON s.bot = a.name"
+)
+"""What the gate needs of each seat name, resolved as ``Store.bots_by_name`` does."""
+
+
+class SeatRefused(Exception):
+    """At the moment of seating, the gate refuses a seat (removed, disabled, ...)."""
+
+
+def _unrated_insert(statement: Statement, reason: str | None) -> Statement:
+    """The match's INSERT, made unrated with ``reason``."""
+    sql, params = statement
+    values = list(params)
+    values[9], values[11] = False, reason or "casual"
+    return sql, tuple(values)
 
 
 def add_bot(database_url: str, name: str) -> str:

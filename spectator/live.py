@@ -128,12 +128,17 @@ class LiveHub:
         max_viewers: int,
         omniscient_delay: int,
         max_viewers_per_address: int | None = None,
+        max_matches_per_address: int | None = None,
     ) -> None:
         self.pool = pool
         self.stub = stub
         self.max_matches = max_matches
         self.max_viewers = max_viewers
         self.max_per_address = max_viewers_per_address or max_viewers
+        self.max_matches_per_address = max_matches_per_address or max(1, max_matches // 2)
+        """Distinct matches one address may follow at once: its share of ``max_matches``, so
+        that one address cannot take every live feed."""
+        self.matches_by_address: dict[str, dict[str, int]] = {}
         self.omniscient_delay = omniscient_delay
         self.feeds: dict[str, Feed] = {}
         self.viewers = 0
@@ -162,6 +167,12 @@ class LiveHub:
             )
         if self.viewers >= self.max_viewers:
             raise Busy(f"the ladder already has {self.max_viewers} live viewers")
+        followed = self.matches_by_address.get(address, {})
+        if match_id not in followed and len(followed) >= self.max_matches_per_address:
+            raise TooManyFromOneAddress(
+                f"this address already follows {self.max_matches_per_address} different live"
+                " matches at once"
+            )
         feed = self.feeds.get(match_id)
         if feed is None:
             if len(self.feeds) >= self.max_matches:
@@ -171,6 +182,8 @@ class LiveHub:
         feed.watchers += 1
         self.viewers += 1
         self.by_address[address] = self.by_address.get(address, 0) + 1
+        followed = self.matches_by_address.setdefault(address, {})
+        followed[match_id] = followed.get(match_id, 0) + 1
         sent = 0
         try:
             while True:
@@ -195,6 +208,12 @@ class LiveHub:
             left = self.by_address.pop(address, 1) - 1
             if left:
                 self.by_address[address] = left
+            mine = self.matches_by_address.get(address, {})
+            mine[match_id] = mine.get(match_id, 1) - 1
+            if mine[match_id] <= 0:
+                del mine[match_id]
+            if not mine:
+                self.matches_by_address.pop(address, None)
             if feed.watchers == 0 and self.feeds.get(match_id) is feed:
                 del self.feeds[match_id]
                 if feed.task is not None and not feed.task.done():

@@ -59,6 +59,13 @@ def apply(conn: psycopg.Connection[Row], bot: str, old: str | None, change: Chan
     """Move ``bot`` from state ``old`` (None: it has no standing yet) to the change's state,
     with its event, in one transaction; False if its state was no longer ``old``."""
     with conn.transaction():
+        # The family's row, as the arbiter locks it while it seats the bot: a match is seated
+        # on the standing before this change or after it, never in between.
+        conn.execute(
+            "SELECT 1 FROM bots WHERE id = (SELECT coalesce(family_id, id) FROM bots"
+            " WHERE name = %s) FOR UPDATE",
+            (bot,),
+        )
         if old is None:
             done = conn.execute(
                 "INSERT INTO bot_standing (bot, state, reason) VALUES (%s, %s, %s)"
@@ -329,14 +336,19 @@ def decide(conn: psycopg.Connection[Row], policy: Policy) -> list[tuple[str, Cha
             if apply(conn, row["bot"], row["state"], change):
                 _validated(conn, row["family"], row["bot"], passed)
                 changes.append((row["bot"], change))
-    # One round trip for every watched bot: its latest matches since its state began.
+    # One round trip for every watched bot: its latest matches since its state began. A
+    # probation is the lineage's (premiere/admission.py): the matches of every version of it
+    # count towards ending it, so a version rolled back to, or a removal, neither ends it nor
+    # leaves it unending.
     watched = conn.execute(
         "SELECT s.bot, s.state,"
         " coalesce(array_agg(f.n ORDER BY f.finished_at) FILTER (WHERE f.n IS NOT NULL), '{}')"
         "   AS recent"
-        " FROM bot_standing s LEFT JOIN LATERAL ("
+        " FROM bot_standing s JOIN bot_lineage l ON l.name = s.bot LEFT JOIN LATERAL ("
         "   SELECT cardinality(faults) AS n, finished_at FROM bot_match_faults"
-        "   WHERE bot = s.bot AND status = 'finished' AND finished_at > s.since"
+        "   WHERE (bot = s.bot OR (s.state = 'probation' AND bot IN"
+        "     (SELECT o.name FROM bot_lineage o WHERE o.family = l.family)))"
+        "   AND status = 'finished' AND finished_at > s.since"
         "   ORDER BY finished_at DESC LIMIT %s) f ON true"
         " WHERE s.state IN ('rated', 'probation') GROUP BY s.bot, s.state ORDER BY s.bot",
         (max(policy.window, policy.recover),),
