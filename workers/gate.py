@@ -62,7 +62,7 @@ def apply(conn: psycopg.Connection[Row], bot: str, old: str | None, change: Chan
         # The family's row, as the arbiter locks it while it seats the bot: a match is seated
         # on the standing before this change or after it, never in between.
         conn.execute(
-            "SELECT 1 FROM bots WHERE id = (SELECT coalesce(family_id, id) FROM bots"
+            "SELECT 1 FROM bot_families WHERE id = (SELECT family_id FROM bot_families"
             " WHERE name = %s) FOR UPDATE",
             (bot,),
         )

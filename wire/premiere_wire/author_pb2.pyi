@@ -30,7 +30,9 @@ class UploadBundleRequest(_message.Message):
     chunk: _builtins.bytes
     """Up to 64 KiB of the archive."""
     @_builtins.property
-    def header(self) -> Global___UploadBundleHeader: ...
+    def header(self) -> Global___UploadBundleHeader:
+        """The first message: which bot, which version, the archive's size and digest."""
+
     def __init__(
         self,
         *,
@@ -96,13 +98,15 @@ class UploadBundleResponse(_message.Message):
     QUOTA_BYTES_FIELD_NUMBER: _builtins.int
     GAMES_FIELD_NUMBER: _builtins.int
     name: _builtins.str
-    """The new version's player name (NAME@VERSION) and version."""
+    """The new version's player name (NAME@VERSION, or NAME for a bot's first version)."""
     version: _builtins.str
+    """The version made."""
     sha256: _builtins.str
     """The bundle's SHA-256."""
     stored_bytes: _builtins.int
-    """Bytes the account's bundles take now, and its quota."""
+    """Bytes the account's bundles take now."""
     quota_bytes: _builtins.int
+    """The account's bundle storage quota, in bytes."""
     @_builtins.property
     def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The games the manifest claims (empty: every game)."""
@@ -168,10 +172,13 @@ class BotLogLine(_message.Message):
     source: _builtins.str
     """"stdout", "stderr" or "runner"."""
     line: _builtins.str
+    """The line, cut at 1,000 characters."""
     name: _builtins.str
     """The version that printed it (NAME@VERSION)."""
     @_builtins.property
-    def at(self) -> _timestamp_pb2.Timestamp: ...
+    def at(self) -> _timestamp_pb2.Timestamp:
+        """When it was printed (or said)."""
+
     def __init__(
         self,
         *,
@@ -196,7 +203,9 @@ class GetBotLogsResponse(_message.Message):
 
     LINES_FIELD_NUMBER: _builtins.int
     @_builtins.property
-    def lines(self) -> _containers.RepeatedCompositeFieldContainer[Global___BotLogLine]: ...
+    def lines(self) -> _containers.RepeatedCompositeFieldContainer[Global___BotLogLine]:
+        """Oldest first."""
+
     def __init__(
         self,
         *,
