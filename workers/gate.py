@@ -118,7 +118,8 @@ def admit_new(conn: psycopg.Connection[Row], policy: Policy) -> list[str]:
     probation, and keeps what its lineage validated); a new bot validates (or is rated at once
     when there is no gate). Returns the bots admitted."""
     rows = conn.execute(
-        "SELECT d.name, d.games, l.predecessor, p.state AS inherited FROM bot_directory d"
+        "SELECT d.name, d.games, l.predecessor, l.family, p.state AS inherited"
+        " FROM bot_directory d"
         " LEFT JOIN bot_lineage l ON l.name = d.name"
         " LEFT JOIN bot_standing p ON p.bot = l.predecessor"
         " WHERE NOT d.removed AND d.games IS NOT NULL"
@@ -128,6 +129,10 @@ def admit_new(conn: psycopg.Connection[Row], policy: Policy) -> list[str]:
     for row in rows:
         claimed = _claimed(row["games"])
         change = inherited_change(row["predecessor"], row["inherited"], claimed, policy)
+        if policy.matches == 0 and change.state == "rated" and row["family"]:
+            # Validated before it stands rated: the arbiter re-judges every table it seats,
+            # and must never see a rated bot its gate would call unvalidated.
+            _validated(conn, row["family"], row["name"], claimed)
         if apply(conn, row["name"], None, change):
             admitted.append(row["name"])
     if policy.matches == 0:

@@ -45,7 +45,15 @@ def wait_rated(arbiter: Arbiter, name: str, timeout: float = 60) -> None:
         if missing == 0:
             return
         time.sleep(0.5)
-    raise TimeoutError("league matches were not all rated")
+    unrated = query(
+        arbiter,
+        "SELECT m.id, m.rated, m.unrated_reason, m.status FROM league_tables t"
+        " JOIN leagues l ON l.id = t.league_id JOIN matches m ON m.id = t.match_id"
+        " WHERE l.name = %s AND t.status = 'finished' AND NOT EXISTS"
+        " (SELECT 1 FROM rated_matches r WHERE r.match_id = t.match_id)",
+        name,
+    )
+    raise TimeoutError(f"league matches were not all rated: {unrated}")
 
 
 def assert_finish_order(arbiter: Arbiter, game: str) -> None:
