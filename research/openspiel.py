@@ -40,6 +40,11 @@ def short_name(game: Game) -> str:
     return PREFIX + game.id.replace("-", "_")
 
 
+def view_string(view: Any) -> str:
+    """A seat's view as an observation string: its plain values, as sorted JSON."""
+    return json.dumps(to_plain(view), sort_keys=True)
+
+
 class PremiereObserver:
     """OpenSpiel's Python observer: a seat's observation, with or without its recall."""
 
@@ -53,7 +58,7 @@ class PremiereObserver:
         self.tensor[:] = encoding.encode(state.table.observe(player), len(self.tensor), told)
 
     def string_from(self, state: PremiereState, player: int) -> str:
-        view = json.dumps(to_plain(state.table.observe(player)), sort_keys=True)
+        view = view_string(state.table.observe(player))
         if not self.recall:
             return view
         return "\n".join((*state.table.told[player], view))

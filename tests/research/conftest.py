@@ -17,3 +17,8 @@ def table_id(table: tuple[str, int]) -> str:
 def table(request: pytest.FixtureRequest) -> tuple[str, int]:
     game_id, players = request.param
     return game_id, players
+
+
+from tests.integration.conftest import arbiter, database_url  # noqa: E402
+
+__all__ = ["arbiter", "database_url", "table"]

@@ -31,7 +31,7 @@ def test_random_simulation(game_id: str) -> None:
 def test_playthrough(game_id: str) -> None:
     game = registry.get(game_id)
     text = generate_playthrough.playthrough(
-        f"{short_name(game)}(players={max(game.player_counts)},tensor_size=32)", None, seed=1
+        f"{short_name(game)}(players={min(game.player_counts)},tensor_size=16)", None, seed=1
     )
     assert "IsTerminal() = True" in text
     assert f"NumDistinctActions() = {len(action_space(game_id))}" in text
@@ -41,7 +41,7 @@ def test_options_are_parameters() -> None:
     game = pyspiel.load_game("premiere_movie_tricks(players=3,family=True)")
     assert game.num_players() == 3
     assert game.get_parameters()["family"] is True
-    with pytest.raises(pyspiel.SpielError):
+    with pytest.raises(ValueError, match="not 9"):
         pyspiel.load_game("premiere_movie_tricks(players=9)")
 
 
@@ -94,7 +94,7 @@ def test_ismcts_plays_movie_tricks() -> None:
         game=game,
         evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng),
         uct_c=2.0,
-        max_simulations=20,
+        max_simulations=10,
         max_world_samples=ismcts.UNLIMITED_NUM_WORLD_SAMPLES,
         random_state=rng,
     )
@@ -107,4 +107,3 @@ def test_ismcts_plays_movie_tricks() -> None:
         assert action in state.legal_actions()
         state.apply_action(action)
     assert len(state.returns()) == 3
-
