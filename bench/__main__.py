@@ -28,6 +28,7 @@ MODULES = (
     "bench.league",
     "bench.hosting",
     "bench.search",
+    "bench.research",
 )
 QUICK_MODULES = ("bench.playouts", "bench.engines", "bench.inner", "bench.arbiter", "bench.league")
 """The ladder and ratings benchmarks build million-match ladders, and the search benchmark

@@ -34,6 +34,8 @@ class ActionSpace:
                 moves.append(cls(**dict(zip(names, combo, strict=True))))
         self.moves: tuple[Any, ...] = tuple(moves)
         self._ids: dict[Any, int] = {move: index for index, move in enumerate(moves)}
+        self._recent: dict[int, tuple[Sequence[Any], list[int]]] = {}
+        self._by_object: dict[int, tuple[Any, int]] = {}
         if len(self._ids) != len(moves):
             raise ValueError(f"{game.id}: the move types enumerate some move twice")
 
@@ -51,14 +53,35 @@ class ActionSpace:
         except KeyError:
             raise KeyError(f"{self.game.id}: {move!r} is outside the action universe") from None
 
+    def _id_of(self, move: Any) -> int:
+        """`id`, remembering the engines' move objects (they hand out the same ones) by
+        identity: cheaper than hashing a dataclass."""
+        found = self._by_object.get(id(move))
+        if found is not None and found[0] is move:
+            return found[1]
+        action = self._ids[move]
+        if len(self._by_object) >= 1 << 16:
+            self._by_object.clear()
+        self._by_object[id(move)] = (move, action)
+        return action
+
     def move(self, action: int) -> Any:
         if not 0 <= action < len(self.moves):
             raise IndexError(f"{self.game.id}: no action {action} (there are {len(self.moves)})")
         return self.moves[action]
 
     def ids(self, moves: Sequence[Any]) -> list[int]:
-        """The ids of some moves, ascending (OpenSpiel's order of legal actions)."""
-        return sorted(self._ids[move] for move in moves)
+        """The ids of some moves, ascending (OpenSpiel's order of legal actions). Engines hand
+        out the same tuple of legal moves again while a state is unchanged, so the ids of the
+        last few tuples are remembered by identity."""
+        found = self._recent.get(id(moves))
+        if found is not None and found[0] is moves:
+            return list(found[1])
+        ids = sorted(map(self._id_of, moves))
+        if len(self._recent) >= 4096:
+            self._recent.clear()
+        self._recent[id(moves)] = (moves, ids)
+        return list(ids)
 
 
 @functools.cache

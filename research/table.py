@@ -50,6 +50,9 @@ class Table:
 
     def current(self) -> int | None:
         """The one seat asked now, or None once the match is over."""
+        if not self.held:
+            to_move = self.state.to_move()
+            return min(to_move) if to_move else None
         waiting = self.waiting()
         return waiting[0] if waiting else None
 
@@ -69,6 +72,10 @@ class Table:
 
     def play(self, move: Any) -> None:
         """The current seat answers; the step is applied once every seat of it has."""
+        to_move = self.state.to_move()
+        if len(to_move) == 1 and not self.held:
+            self._apply({to_move[0]: move})
+            return
         seat = self.current()
         if seat is None:
             raise ValueError("the match is over")
@@ -78,13 +85,19 @@ class Table:
         if self.waiting():
             return
         held, self.held = self.held, {}
-        for answering, answer in sorted(held.items()):
+        self._apply(held)
+
+    def _apply(self, answers: dict[int, Any]) -> None:
+        """Apply answers in seat order (the engine refuses an illegal one: `MoveError`)."""
+        for answering, answer in sorted(answers.items()):
+            told = self.told
             if self.tell:
-                self.told = [
-                    (*self.told[viewer], self.game.describe(self.state, answering, answer, viewer))
+                told = [
+                    (*told[viewer], self.game.describe(self.state, answering, answer, viewer))
                     for viewer in range(self.players)
                 ]
             self.state.apply(answering, answer)
+            self.told = told
 
     def resample(self, seat: int, rng: Rng) -> Table:
         """A table ``seat`` cannot tell from this one: the engine's `State.indistinguishable`,
