@@ -36,6 +36,7 @@ class ActionSpace:
         self._ids: dict[Any, int] = {move: index for index, move in enumerate(moves)}
         self._recent: dict[int, tuple[Sequence[Any], list[int]]] = {}
         self._by_object: dict[int, tuple[Any, int]] = {}
+        self._seen: list[Any] = list(moves)
         if len(self._ids) != len(moves):
             raise ValueError(f"{game.id}: the move types enumerate some move twice")
 
@@ -63,12 +64,15 @@ class ActionSpace:
         if len(self._by_object) >= 1 << 16:
             self._by_object.clear()
         self._by_object[id(move)] = (move, action)
+        self._seen[action] = move
         return action
 
     def move(self, action: int) -> Any:
+        """The move of an action id: the engine's own object for it when one has been seen (an
+        engine recognises its own move objects fastest), an equal one otherwise."""
         if not 0 <= action < len(self.moves):
             raise IndexError(f"{self.game.id}: no action {action} (there are {len(self.moves)})")
-        return self.moves[action]
+        return self._seen[action]
 
     def ids(self, moves: Sequence[Any]) -> list[int]:
         """The ids of some moves, ascending (OpenSpiel's order of legal actions). Engines hand
