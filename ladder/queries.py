@@ -25,7 +25,7 @@ from typing import Any
 
 import psycopg
 
-from ladder import elo, seats, snapshots
+from ladder import elo, scale, seats, snapshots
 from ladder.metrics import STANDINGS_FIT_SECONDS
 from ladder.seats import SeatTable
 from ladder.standings import (
@@ -34,6 +34,7 @@ from ladder.standings import (
     Standings,
     StandingsParams,
     compile_log,
+    default_anchor,
     extend_log,
     fit,
     fold,
@@ -116,6 +117,8 @@ class Leaderboard:
     rated_matches: int
     standings_matches: int
     entries: tuple[LeaderboardEntry, ...]
+    scale_moves: tuple[scale.ScaleMove, ...] = ()
+    """The moves of the standings' scale in the last day (``ladder.scale``), oldest first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +269,7 @@ class StandingsCache:
         self.exact_share = exact_share
         self.save_interval_s = save_interval_s
         self._fits: dict[str, _Fitted] = {}
+        self._scales: dict[str, frozenset[int]] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
 
@@ -392,8 +396,24 @@ class StandingsCache:
         seconds = time.perf_counter() - started
         kept = dataclasses.replace(fitted, seconds=seconds, finished=time.monotonic())
         self._fits[game] = kept
+        self._scale(conn, game, kept)
         STANDINGS_FIT_SECONDS.labels(game, start).observe(seconds)
         return kept
+
+    def _scale(self, conn: Connection, game: str, fitted: _Fitted) -> None:
+        """Record a move of the game's scale (``ladder.scale``) when the established bots that
+        set it changed; pinned anchors set a scale that never moves so."""
+        if fitted.pins or fitted.standings.posterior is None:
+            return
+        now = default_anchor(fitted.standings)
+        if self._scales.get(game) == now:
+            return
+        try:
+            scale.record(conn, game, fitted.standings, self.params)
+        except psycopg.Error:
+            log.exception("could not record the scale of %s", game)
+            return
+        self._scales[game] = now
 
     def save(self, conn: Connection, game: str, force: bool = False) -> bool:
         """Store the kept fit of ``game`` if it is ahead of the stored copy and the last store
@@ -514,6 +534,7 @@ def leaderboard(
                 "SELECT builtin FROM ladder_anchors WHERE game = %s", (game,)
             ).fetchall()
         }
+        moves = scale.recent(conn, game)
     fixed = reference_ratings(game)
     unsorted = []
     hosted = {name for _, name, _, _, _, _, is_hosted in rows if is_hosted}
@@ -559,6 +580,7 @@ def leaderboard(
         rated_matches=int(counters[0]) if counters is not None else 0,
         standings_matches=standings.matches,
         entries=entries,
+        scale_moves=moves,
     )
 
 
