@@ -264,10 +264,12 @@ class StandingsCache:
         params: StandingsParams = DEFAULT_PARAMS,
         exact_share: float = 0.05,
         save_interval_s: float = 30.0,
+        exact_after_s: float = 10.0,
     ) -> None:
         self.params = params
         self.exact_share = exact_share
         self.save_interval_s = save_interval_s
+        self.exact_after_s = exact_after_s
         self._fits: dict[str, _Fitted] = {}
         self._scales: dict[str, frozenset[int]] = {}
         self._locks: dict[str, threading.Lock] = {}
@@ -277,17 +279,20 @@ class StandingsCache:
         with self._guard:
             return self._locks.setdefault(game, threading.Lock())
 
-    def standings(self, conn: Connection, game: str) -> Standings[int]:
+    def standings(self, conn: Connection, game: str, exact: bool = False) -> Standings[int]:
         """The standings of ``game`` over every rated match committed so far, keyed by player
-        id; refits first if the ladder moved since the last fit."""
+        id; refits first if the ladder moved since the last fit. With ``exact``, a fit that
+        folded matches in is replaced by a whole-log fit."""
         with self._lock(game):
             started = time.perf_counter()
-            fitted, start = self._fit(conn, game)
+            fitted, start = self._fit(conn, game, exact)
             if start is None:
                 return fitted.standings
             return self._keep(conn, game, fitted, start, started).standings
 
-    def _fit(self, conn: Connection, game: str) -> tuple[_Fitted, str | None]:
+    def _fit(
+        self, conn: Connection, game: str, exact: bool = False
+    ) -> tuple[_Fitted, str | None]:
         """The game's fit as of now, and how it was made (None: the kept one was current)."""
         with conn.transaction():
             cur = tuples(conn)
@@ -307,9 +312,10 @@ class StandingsCache:
             reanchored = cached is not None and cached.pins != pins
             if cached is not None and reanchored:
                 cached = self._reanchored(cached, pins)
-            if cached is not None and (cached.generation, cached.last_seq) == (
-                generation,
-                last_seq,
+            if (
+                cached is not None
+                and (cached.generation, cached.last_seq) == (generation, last_seq)
+                and not (exact and cached.exact_seq < last_seq)
             ):
                 return cached, ("anchors" if reanchored else None)
             current = cached is not None and cached.generation == generation
@@ -317,6 +323,7 @@ class StandingsCache:
                 cached is not None
                 and current
                 and cached.standings.posterior is not None  # None: the fit of an empty ladder
+                and not exact
                 and self._foldable(cached.exact_seq, last_seq)
             ):
                 standings = fold(
@@ -461,8 +468,20 @@ class StandingsCache:
         """Refit ``game`` if it moved, but leave at least (1/busy_share - 1) times the last
         refit's duration between refits: a 10 ms refit runs on every call, while a 1M-match
         ladder whose refit takes seconds is refitted less often, so that refits never take
-        more than ``busy_share`` of a core. Then store the fit if that is due (``save``)."""
+        more than ``busy_share`` of a core. Then store the fit if that is due (``save``).
+
+        At rest (no match rated for ``exact_after_s``), a fit that folded matches in is
+        replaced by a whole-log fit, once: a fold approximates, so standings at rest are then
+        a function of the matches alone, whenever and however often they were folded."""
         cached = self._fits.get(game)
+        if (
+            cached is not None
+            and cached.exact_seq < cached.last_seq
+            and time.monotonic() - cached.finished >= self.exact_after_s
+        ):
+            self.standings(conn, game, exact=True)
+            self.save(conn, game)
+            return
         if cached is not None:
             pause = cached.seconds * (1.0 / busy_share - 1.0)
             if time.monotonic() - cached.finished < pause:
