@@ -290,9 +290,7 @@ class StandingsCache:
                 return fitted.standings
             return self._keep(conn, game, fitted, start, started).standings
 
-    def _fit(
-        self, conn: Connection, game: str, exact: bool = False
-    ) -> tuple[_Fitted, str | None]:
+    def _fit(self, conn: Connection, game: str, exact: bool = False) -> tuple[_Fitted, str | None]:
         """The game's fit as of now, and how it was made (None: the kept one was current)."""
         with conn.transaction():
             cur = tuples(conn)

@@ -78,17 +78,20 @@ def test_the_published_leaderboard_settles_on_the_whole_log_fit(
     try:
         ladder.wait_serving()
         eventually(
-            lambda: ladder.get(f"/api/games/{GAME}/leaderboard")["standings_matches"] == 300
-            or None,
+            lambda: (
+                ladder.get(f"/api/games/{GAME}/leaderboard")["standings_matches"] == 300 or None
+            ),
             "300 matches fitted",
             timeout=60,
         )
         for seed in (42, 43):
             insert_matches(conn, random_matches(5, POOL, seed=seed), bots)
             eventually(
-                lambda: conn.execute("SELECT last_seq FROM ladders").fetchone()[0]
-                == 300 + 5 * (seed - 41)
-                or None,
+                lambda: (
+                    conn.execute("SELECT last_seq FROM ladders").fetchone()[0]
+                    == 300 + 5 * (seed - 41)
+                    or None
+                ),
                 "the batch rated",
                 timeout=60,
             )
@@ -108,7 +111,7 @@ def test_the_published_leaderboard_settles_on_the_whole_log_fit(
                 for bot, entry in exact.items()
                 for part in ("rating", "low", "high")
             ]
-            return board["standings_matches"] == 310 and max(gaps) < EXACT or None
+            return (board["standings_matches"] == 310 and max(gaps) < EXACT) or None
 
         eventually(settled, "the published standings equal to the whole-log fit", timeout=60)
     finally:
