@@ -87,10 +87,8 @@ def test_the_published_leaderboard_settles_on_the_whole_log_fit(
         for seed in (42, 43):
             insert_matches(conn, random_matches(5, POOL, seed=seed), bots)
             eventually(
-                lambda: (
-                    conn.execute("SELECT last_seq FROM ladders").fetchone()[0]
-                    == 300 + 5 * (seed - 41)
-                    or None
+                lambda rated=300 + 5 * (seed - 41): (
+                    conn.execute("SELECT last_seq FROM ladders").fetchone()[0] == rated or None
                 ),
                 "the batch rated",
                 timeout=60,
