@@ -112,12 +112,12 @@ PINNED: dict[tuple[str, int], dict[str, object]] = {
 """search:100's choices at the 1st, 10th, 30th, 60th and 100th decision of more than one move
 along a seeded random walk (Movie Trailer: its speed game), recorded before the search and the
 engines were made faster: a faster search must choose exactly as before. Movie Tricks' first
-choice changed (card 3 to card 5) when its search was retuned (`games.search.TUNING`: a lighter
+choice changed (card 3 to card 5) when its search was retuned (`Game.search_levels`: a lighter
 heuristic prior and the score margin in search:100's result), and back to card 3 when its
 determinisations' random swaps came to be drawn with `Rng.pair` instead of `Rng.sample`; the
 other choices held. Motion
 Pictures' 10th, Movie Fight's and Movie Trailer's 1st and 100th choices changed when their
-levels became the heuristic's rollouts (`games.search.ROLLOUTS`)."""
+levels became the heuristic's rollouts (`Game.search_levels`)."""
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
@@ -140,28 +140,29 @@ def test_search_choices_are_pinned(game: Game) -> None:
 
 
 def test_a_horizon_stops_playouts_at_the_games_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With `Tuning.horizon` a playout is scored by `State.estimate` (Movie Fight has one);
+    """With `Tuning.horizon` a playout is scored by `Game.estimate` (Movie Fight has one);
     without, every playout is played to the end and the estimate is never asked."""
-    from games.movie_fight.state import MovieFightState
-
+    game = get("movie-fight")
     calls = 0
-    original = MovieFightState.estimate
+    original = type(game).estimate
 
-    def counted(self: MovieFightState) -> tuple[float, ...] | None:
+    def counted(self: Game, state: State) -> tuple[float, ...] | None:
         nonlocal calls
         calls += 1
-        return original(self)
+        return original(self, state)
 
-    monkeypatch.setattr(MovieFightState, "estimate", counted)
-    state, seat = first_real_decision(get("movie-fight"), 2, {})
-    SearchPlayer(Rng(b"horizon"), PLAYOUTS).choose_in(state, seat)
+    monkeypatch.setattr(type(game), "estimate", counted)
+    state, seat = first_real_decision(game, 2, {})
+    SearchPlayer(Rng(b"horizon"), PLAYOUTS, estimate=game.estimate).choose_in(state, seat)
     assert calls == 0
-    cut = SearchPlayer(Rng(b"horizon"), PLAYOUTS, tuning=Tuning(horizon=2))
-    move = cut.choose_in(state, seat)
-    assert calls >= PLAYOUTS and move in state.legal_moves(seat)
-    assert move == SearchPlayer(Rng(b"horizon"), PLAYOUTS, tuning=Tuning(horizon=2)).choose_in(
+    cut = Tuning(horizon=2)
+    move = SearchPlayer(Rng(b"horizon"), PLAYOUTS, tuning=cut, estimate=game.estimate).choose_in(
         state, seat
     )
+    assert calls >= PLAYOUTS and move in state.legal_moves(seat)
+    assert move == SearchPlayer(
+        Rng(b"horizon"), PLAYOUTS, tuning=cut, estimate=game.estimate
+    ).choose_in(state, seat)
 
 
 def test_an_estimate_ranks_and_spreads_the_seats_results() -> None:
