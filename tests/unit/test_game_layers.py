@@ -1,6 +1,7 @@
 """A game is one folder that declares itself: in every registered game's package, `game.py` is
 the only module that gathers the rules with the moves in words, the heuristic and the estimate;
-the rules modules import nothing above the rules, not even inside a function."""
+the rules modules import nothing above the rules (nor the development tools in `dev/`), not
+even inside a function."""
 
 from __future__ import annotations
 
@@ -73,8 +74,13 @@ def test_rules_modules_import_nothing_above_the_rules(game: Game) -> None:
         if name != package and name not in above and name.count(".") == package.count(".") + 1
     }
     assert rules, f"{package} has no rules modules"
+    dev = f"{package}.dev"
     for name, path in rules.items():
-        reached = imported(name, path) & above
+        reached = {
+            module
+            for module in imported(name, path)
+            if module in above or module == dev or module.startswith(f"{dev}.")
+        }
         assert not reached, f"{name} imports {sorted(reached)}, above the rules"
 
 
