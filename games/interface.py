@@ -175,9 +175,9 @@ class State(abc.ABC):
 
     def plausible_moves(self, seat: int) -> tuple[Any, ...]:
         """The moves a search (`games.search`) weighs and its random playouts draw from: every
-        legal move, unless a game narrows them to those worth weighing (Movie Trailer: a
-        Spectator names only a film the board still allows). Never empty while `legal_moves`
-        is not, and always among them."""
+        legal move, unless a game narrows them to those worth weighing (a guess named only
+        among the titles the board still allows). Never empty while `legal_moves` is not, and
+        always among them."""
         return self.legal_moves(seat)
 
     def forced_moves(self) -> tuple[tuple[int, Any], ...]:
