@@ -162,7 +162,7 @@ def test_the_heuristic_ranks_every_legal_move_its_choice_among_the_first(game: G
             ranked = bot.ranked(observation, legal)
             assert sorted(map(repr, ranked)) == sorted(map(repr, legal))
             choice = bot.choose(observation, legal)
-            if game.id == "movie-fight":
+            if hasattr(bot, "worths"):  # a heuristic that draws among moves of equal worth
                 worths = dict(zip(map(repr, legal), bot.worths(observation, legal), strict=True))
                 assert worths[repr(ranked[0])] == pytest.approx(worths[repr(choice)])
             elif isinstance(choice, ChooseFilm):
