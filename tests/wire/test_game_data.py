@@ -21,7 +21,14 @@ from games.movie_trailer import catalog as movie_trailer_catalog
 from games.movie_trailer import data as movie_trailer_data
 from games.movie_tricks import cards as movie_tricks_cards
 from games.movie_tricks import data as movie_tricks_data
-from premiere_wire import game_data_pb2
+from premiere_wire import (
+    game_data_pb2,
+    magic_trick_pb2,
+    motion_pictures_pb2,
+    movie_fight_pb2,
+    movie_trailer_pb2,
+    movie_tricks_pb2,
+)
 from server.game_data import as_json, build, game_data
 
 
@@ -29,7 +36,7 @@ def _file(package: str, name: str) -> dict[str, Any]:
     return tomllib.loads(resources.files(package).joinpath(name).read_text("utf-8"))
 
 
-def _check_movie_fight(served: game_data_pb2.MovieFightData) -> None:
+def _check_movie_fight(served: movie_fight_pb2.MovieFightData) -> None:
     raw = _file("games.movie_fight", "cards.toml")
     assert list(served.genres) == raw["genres"] and list(served.equipment) == raw["equipment"]
     assert (served.rounds, served.offer) == (raw["rounds"], raw["offer"])
@@ -77,7 +84,7 @@ def _check_movie_fight(served: game_data_pb2.MovieFightData) -> None:
     assert [c.name for c in served.automa_cards] == [c["name"] for c in raw["automa"]["cards"]]
 
 
-def _check_motion_pictures(served: game_data_pb2.MotionPicturesData) -> None:
+def _check_motion_pictures(served: motion_pictures_pb2.MotionPicturesData) -> None:
     raw = _file("games.motion_pictures", "cards.toml")
     assert list(served.skills) == [s["name"] for s in raw["skills"]]
     assert list(served.specialties) == [s["name"] for s in raw["specialties"]]
@@ -120,7 +127,7 @@ def _check_motion_pictures(served: game_data_pb2.MotionPicturesData) -> None:
     ]
 
 
-def _check_movie_tricks(served: game_data_pb2.MovieTricksData) -> None:
+def _check_movie_tricks(served: movie_tricks_pb2.MovieTricksData) -> None:
     raw = _file("games.movie_tricks", "cards.toml")
     assert list(served.suits) == [s["name"] for s in raw["suits"]]
     assert list(served.categories) == [c["name"] for c in raw["categories"]]
@@ -149,7 +156,7 @@ def _check_movie_tricks(served: game_data_pb2.MovieTricksData) -> None:
     assert served.rules.bang_points == raw["rules"]["bang_points"]
 
 
-def _check_movie_trailer(served: game_data_pb2.MovieTrailerData) -> None:
+def _check_movie_trailer(served: movie_trailer_pb2.MovieTrailerData) -> None:
     raw = _file("games.movie_trailer", "catalog.toml")
     assert [(c.name, c.slots, c.border) for c in served.categories] == [
         (c["name"], c["slots"], c["border"]) for c in raw["categories"]
@@ -174,7 +181,7 @@ def _check_movie_trailer(served: game_data_pb2.MovieTrailerData) -> None:
         }
 
 
-def _check_magic_trick(served: game_data_pb2.MagicTrickData) -> None:
+def _check_magic_trick(served: magic_trick_pb2.MagicTrickData) -> None:
     """Magic Trick has no data file: its figures are the engine's constants."""
     assert list(served.suits) == list(magic_trick_cards.SUITS) and served.trump == "red"
     assert list(served.ranks) == list(magic_trick_cards.RANKS)
