@@ -7,15 +7,15 @@ messages); `proto/games.toml` pins each game's field numbers. `make proto` write
   lines between `BEGIN games` and `END games` of `game_data.proto` (its imports and the
   GameData.game_data oneof), from the table. It refuses a table whose numbers collide or a
   game whose file lacks one of its three messages.
-
 - the wire code (messages, gRPC stubs, type stubs) into the wire package, `wire/premiere_wire`
   (distribution `premiere-wire`), which both the arbiter and the bot SDK depend on. protoc
   writes absolute imports (`from premiere.v1 import ...`) that follow the .proto layout; they
   are rewritten to relative ones so the code lives inside that package. Only `*_pb2*` files are
   generated there: the package's hand-written modules (`__init__.py`, `convert.py`) stay.
 - the typed views of the bot SDK: one module per game in `clients/python/premiere_bot/`
-  (`magic_trick.py`, ...) holding a frozen dataclass per message of that game's .proto (named
-  without the game's prefix, documented with the proto's comments), and `views.py`, which maps
+  (`magic_trick.py`, ...) holding a frozen dataclass per message of that game's .proto that an
+  observation or a move holds (named without the game's prefix, documented with the proto's
+  comments; the game's data messages are left to `premiere_bot.entries`), and `views.py`, which maps
   game ids to their observation class and move classes. `premiere_bot.typed` decodes requests
   into them. A field with the `data_entry` option (data_entry.proto) is typed `Entry` or
   `StrEntry` and its class lists it in `DATA_ENTRIES`, so `typed` resolves it to the game's
