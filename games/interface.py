@@ -371,7 +371,7 @@ class Game(abc.ABC):
 
     def data(self) -> Mapping[str, Any]:
         """The game's printed material and rules figures as plain values, read from its data
-        file and named as the fields of its message in proto/premiere/v1/game_data.proto."""
+        file and named as the fields of its `<Name>Data` message in its own .proto file."""
         return {}
 
     def data_version(self) -> int:

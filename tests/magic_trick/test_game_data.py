@@ -4,11 +4,11 @@ tests/wire/test_game_data.py checks what every game shares)."""
 from __future__ import annotations
 
 from games.magic_trick import cards as magic_trick_cards
-from premiere_wire import game_data_pb2
+from premiere_wire import magic_trick_pb2
 from server.game_data import game_data
 
 
-def check_served(served: game_data_pb2.MagicTrickData) -> None:
+def check_served(served: magic_trick_pb2.MagicTrickData) -> None:
     """Magic Trick has no data file: its figures are the engine's constants."""
     assert list(served.suits) == list(magic_trick_cards.SUITS) and served.trump == "red"
     assert list(served.ranks) == list(magic_trick_cards.RANKS)

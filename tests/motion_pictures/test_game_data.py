@@ -8,12 +8,12 @@ import tomllib
 
 from games.motion_pictures import cards as motion_pictures_cards
 from games.motion_pictures import data as motion_pictures_data
-from premiere_wire import game_data_pb2
+from premiere_wire import motion_pictures_pb2
 from server.game_data import game_data
 from tests.wire.game_data_checks import assert_edit_changes_digest, data_file, edited_file
 
 
-def check_served(served: game_data_pb2.MotionPicturesData) -> None:
+def check_served(served: motion_pictures_pb2.MotionPicturesData) -> None:
     raw = data_file("games.motion_pictures", "cards.toml")
     assert list(served.skills) == [s["name"] for s in raw["skills"]]
     assert list(served.specialties) == [s["name"] for s in raw["specialties"]]

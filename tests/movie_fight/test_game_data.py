@@ -8,12 +8,12 @@ import tomllib
 
 from games.movie_fight import cards as movie_fight_cards
 from games.movie_fight import data as movie_fight_data
-from premiere_wire import game_data_pb2
+from premiere_wire import movie_fight_pb2
 from server.game_data import game_data
 from tests.wire.game_data_checks import assert_edit_changes_digest, data_file, edited_file
 
 
-def check_served(served: game_data_pb2.MovieFightData) -> None:
+def check_served(served: movie_fight_pb2.MovieFightData) -> None:
     raw = data_file("games.movie_fight", "cards.toml")
     assert list(served.genres) == raw["genres"] and list(served.equipment) == raw["equipment"]
     assert (served.rounds, served.offer) == (raw["rounds"], raw["offer"])

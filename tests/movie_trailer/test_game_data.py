@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from games.movie_trailer import catalog as movie_trailer_catalog
 from games.movie_trailer import data as movie_trailer_data
-from premiere_wire import game_data_pb2
+from premiere_wire import movie_trailer_pb2
 from server.game_data import game_data
 from tests.wire.game_data_checks import assert_edit_changes_digest, data_file, edited_file
 
 
-def check_served(served: game_data_pb2.MovieTrailerData) -> None:
+def check_served(served: movie_trailer_pb2.MovieTrailerData) -> None:
     raw = data_file("games.movie_trailer", "catalog.toml")
     assert [(c.name, c.slots, c.border) for c in served.categories] == [
         (c["name"], c["slots"], c["border"]) for c in raw["categories"]

@@ -8,12 +8,12 @@ import tomllib
 
 from games.movie_tricks import cards as movie_tricks_cards
 from games.movie_tricks import data as movie_tricks_data
-from premiere_wire import game_data_pb2
+from premiere_wire import movie_tricks_pb2
 from server.game_data import game_data
 from tests.wire.game_data_checks import assert_edit_changes_digest, data_file, edited_file
 
 
-def check_served(served: game_data_pb2.MovieTricksData) -> None:
+def check_served(served: movie_tricks_pb2.MovieTricksData) -> None:
     raw = data_file("games.movie_tricks", "cards.toml")
     assert list(served.suits) == [s["name"] for s in raw["suits"]]
     assert list(served.categories) == [c["name"] for c in raw["categories"]]
