@@ -841,8 +841,9 @@ class BotNote(_message.Message):
     ENDED_FIELD_NUMBER: _builtins.int
     GAME_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
-    """The match and the move (its number in the match's log) the note was attached to."""
+    """The match the note was made in."""
     ply: _builtins.int
+    """The move it was attached to: its number in the match's log."""
     seat: _builtins.int
     """The seat the bot held (0-based)."""
     note: _builtins.str
