@@ -5,7 +5,8 @@ The OpenSpiel playout asks the state for its legal action ids and applies one pe
 (`research.openspiel`: every move named in the game's words to every seat as it goes, for
 the information states); the engine's playout is `bench.playouts`' loop. The goal is the
 adapter within twice the engine's time. The ISMCTS rows count matches the searching seat won
-outright (rotating seats) against random seats; only in the full run (minutes).
+outright (rotating seats) against random seats: `run_search`, the `bench.ismcts` module
+(`make bench-search`, with the other searched matches).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def _openspiel(game_id: str, players: int) -> float:
     return moves / (time.perf_counter() - started)
 
 
-def _ismcts_wins(game_id: str, players: int) -> int:
+def _ismcts_wins(game_id: str, players: int, matches: int) -> int:
     import pyspiel
 
     from games import get
@@ -69,7 +70,7 @@ def _ismcts_wins(game_id: str, players: int) -> int:
     game = pyspiel.load_game(f"{short_name(get(game_id))}(players={players},tensor_size=16)")
     bot = searcher(game, SIMULATIONS, 0)
     wins = 0
-    for match in range(MATCHES):
+    for match in range(matches):
         seat = match % players
         returns = play(game, bot, seat, match)
         wins += returns[seat] == max(returns) and returns.count(max(returns)) == 1
@@ -96,18 +97,28 @@ def run() -> list[Row]:
                 round(engine),
             )
         )
-    if not quick():
-        for game in all_games():
-            players = max(2, min(game.player_counts))
-            rows.append(
-                row(
-                    f"{game.id} ISMCTS ({SIMULATIONS} simulations) vs random, {players} players",
-                    _ismcts_wins(game.id, players),
-                    "matches won",
-                    "matches played",
-                    MATCHES,
-                )
+    return rows
+
+
+def run_search() -> list[Row]:
+    """ISMCTS against random seats, every game at its smallest table of two or more."""
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return [row("ISMCTS", 0, "-", "premiere[research] is not installed", 0)]
+    rows: list[Row] = []
+    for game in all_games():
+        players = max(2, min(game.player_counts))
+        matches = 1 if quick() else MATCHES
+        rows.append(
+            row(
+                f"{game.id} ISMCTS ({SIMULATIONS} simulations) vs random, {players} players",
+                _ismcts_wins(game.id, players, matches),
+                "matches won",
+                "matches played",
+                matches,
             )
+        )
     return rows
 
 

@@ -536,7 +536,8 @@ async def serve(
         open=False,
     )
     await asyncio.to_thread(pool.open, True, 30.0)
-    ladder = Ladder(pool, StandingsCache(), settings.rate_settle_s)
+    cache = StandingsCache(exact_after_s=settings.exact_after_s)
+    ladder = Ladder(pool, cache, settings.rate_settle_s)
 
     shared = Settings()
     server = grpc.aio.server(interceptors=[CleanErrors()], options=server_options(shared))
