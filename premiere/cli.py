@@ -897,10 +897,10 @@ def ladder_command(
     for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(variable, "1")
 
-    from ladder.app import serve
     from ladder.config import LadderSettings
     from premiere.config import Settings
     from premiere.db import upgrade
+    from spectator.process import serve
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     overrides: dict[str, object] = {}

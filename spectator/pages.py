@@ -43,6 +43,7 @@ from ladder.queries import BadRequest, NotFound
 from spectator import profiles, replays
 from spectator.dashboard import STATIC, page_headers
 from spectator.ids import canonical_match_id
+from spectator.plain import plain
 
 _T = TypeVar("_T")
 
@@ -197,7 +198,7 @@ def _page(
 
 
 def add_routes(app: web.Application, ladder: Any) -> None:
-    """``ladder`` is the ``ladder.app.Ladder`` whose connection pool the queries use."""
+    """``ladder`` is the ``ladder.service.Ladder`` whose connection pool the queries use."""
 
     async def run(query: Callable[..., _T], *args: Any) -> _T:
         pool: ConnectionPool[Any] = ladder.pool
@@ -207,8 +208,6 @@ def add_routes(app: web.Application, ladder: Any) -> None:
                 return query(conn, *args)
 
         return await asyncio.to_thread(work)
-
-    from ladder.app import plain  # the dataclass-to-JSON helper of the JSON API
 
     def build(match_id: str) -> tuple[bytes, bool]:
         pool: ConnectionPool[Any] = ladder.pool

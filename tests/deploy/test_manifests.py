@@ -1238,7 +1238,7 @@ def test_the_image_install_carries_the_package_data(tmp_path: Path) -> None:
 
 @functools.cache
 def ladder_routes() -> frozenset[str]:
-    from ladder.app import http_app
+    from spectator.http import http_app
 
     app = http_app(None)  # type: ignore[arg-type]
     return frozenset(resource.canonical for resource in app.router.resources())

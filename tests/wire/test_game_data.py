@@ -21,8 +21,8 @@ from games.movie_trailer import catalog as movie_trailer_catalog
 from games.movie_trailer import data as movie_trailer_data
 from games.movie_tricks import cards as movie_tricks_cards
 from games.movie_tricks import data as movie_tricks_data
+from premiere.game_data import as_json, build, game_data
 from premiere_wire import game_data_pb2
-from server.game_data import as_json, build, game_data
 
 
 def _file(package: str, name: str) -> dict[str, Any]:
