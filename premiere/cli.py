@@ -15,7 +15,7 @@ from games.bots import bot_names
 from games.errors import GameError
 from games.interface import parse_options
 from premiere.selfplay import SelfplayReport, run_selfplay
-from workers import league_formats
+from workers.formats import registry as league_formats
 
 
 class _Commands(click.Group):
@@ -758,6 +758,7 @@ def league_show(key: str) -> None:
     """Standings and progress of one league (by id or name)."""
     from premiere.config import Settings
     from workers import leagues
+    from workers.planning import shown
 
     with leagues.connect(Settings().database_url) as conn:
         item = leagues.get_league(conn, key)
@@ -773,13 +774,12 @@ def league_show(key: str) -> None:
         f"{_rounds(item.status, done['rounds_closed'], item.rounds)},"
         f" matches {done['tables_done']}/{done['tables']}"
     )
-    if item.progress is not None and item.progress.get("kind") == "sprt":
-        p = item.progress
+    drawn = shown(item.format, item.progress)
+    if drawn is not None:
+        figures = "; ".join(f"{figure.label} {figure.text}" for figure in drawn.figures)
         click.echo(
-            f"sprt {p['a']} vs {p['b']}: elo0 {p['elo0']} elo1 {p['elo1']} alpha {p['alpha']}"
-            f" beta {p['beta']}; pairs {p['pairs']} ({p['games']} games);"
-            f" LLR {p['llr']:.3f} in [{p['lower']:.3f}, {p['upper']:.3f}]"
-            f"; verdict {p['verdict'] or 'none yet'}"
+            f"{item.format} {drawn.summary}: {drawn.question} {figures};"
+            f" verdict {drawn.verdict or 'none yet'}"
         )
     click.echo("rank  bot                      points  games")
     for row in table:

@@ -20,7 +20,8 @@ Routes (GET, JSON unless said):
   disabled) and every change of it, with the message its owner is given.
 - ``/api/games/{game}/leagues?format=sprt``: the game's leagues, newest first, each as below.
 - ``/api/leagues/{league}/progress``: a league's format, settings, rated or not, status, and
-  the progress of a format that stops on its own (the SPRT's pairs, LLR, bounds and verdict).
+  the progress of a format that stops on its own (the SPRT's pairs, LLR, bounds and verdict),
+  with ``shown``, that progress as the pages draw it (labelled values, a verdict, a series).
 - ``/api/matches/{id}/replay``: an ended match's seed, options, players and moves.
 - ``/metrics`` (Prometheus) and ``/healthz``.
 - ``/`` and ``/static/...``: the dashboard web page (``spectator.dashboard``); the replay, bot,
@@ -36,6 +37,7 @@ import logging
 import mimetypes
 import re
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from aiohttp import hdrs, web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
@@ -45,6 +47,7 @@ from ladder.service import Ladder
 from premiere import game_data
 from spectator import dashboard, live, pages
 from spectator.plain import plain
+from workers.planning import shown
 
 log = logging.getLogger("premiere.ladder")
 
@@ -74,6 +77,12 @@ def clean_request(request: web.Request) -> bool:
     except (UnicodeError, ValueError):
         return False
     return not any(_BAD_CHARACTERS.search(text) for text in texts)
+
+
+def drawn(league: dict[str, Any]) -> Any:
+    """A league as the JSON API sends it: with ``shown``, its progress as the pages draw it
+    (``workers.formats.declaration.Shown``; null for a format that reports none)."""
+    return plain({**league, "shown": shown(league["format"], league["progress"])})
 
 
 def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application:
@@ -123,11 +132,11 @@ def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application
     async def get_leagues(request: web.Request) -> web.Response:
         game = request.match_info["game"]
         found = await ladder.leagues(game, request.query.get("format") or None)
-        return web.json_response({"game": game, "leagues": plain(found)})
+        return web.json_response({"game": game, "leagues": [drawn(item) for item in found]})
 
     @routes.get("/api/leagues/{league}/progress")
     async def get_league_progress(request: web.Request) -> web.Response:
-        return web.json_response(plain(await ladder.league(request.match_info["league"])))
+        return web.json_response(drawn(await ladder.league(request.match_info["league"])))
 
     @routes.get("/api/bots/{player}/history")
     async def get_history(request: web.Request) -> web.Response:

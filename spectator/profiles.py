@@ -21,7 +21,9 @@ from ladder import elo, queries
 from ladder.metrics_snapshot import BEGUN
 from ladder.queries import BUILTIN_PREFIX, NotFound, _player_id
 from ladder.store import tuples
-from workers.formats import match_points
+from workers.formats import match_points, registry
+from workers.formats.declaration import LeagueFormat, Shown
+from workers.planning import shown
 
 Connection = psycopg.Connection[Any]
 
@@ -480,6 +482,12 @@ class LeagueSummary:
     tables_done: int
     created_at: datetime.datetime
     finished_at: datetime.datetime | None
+    ends_early: bool
+    """Whether its format may stop it at a verdict before its last round."""
+    duplicate: bool
+    """Whether each of its tables is a duplicate group, scored as one result."""
+    group_noun: str
+    """What its format calls a group of tables sharing one deal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -556,8 +564,11 @@ class LeagueDetail:
     rated: bool
     progress: dict[str, Any] | None
     """What a format that ends on its own (the SPRT) said after the last round closed."""
+    shown: Shown | None
+    """That progress as the page draws it, whatever the format (``workers.formats``)."""
     progress_history: tuple[dict[str, Any], ...]
-    """What it said after every round, oldest first: ``round`` and its progress."""
+    """What it said after every round, oldest first: ``round``, its progress and ``point``,
+    the progress as a point of ``shown.series``."""
 
 
 _SUMMARY = (
@@ -580,9 +591,17 @@ def _schedule(every: int | None, cron: str | None) -> str:
     return "back to back"
 
 
+def _format(name: str) -> LeagueFormat | None:
+    try:
+        return registry.get(name)
+    except ValueError:  # a format this version no longer has
+        return None
+
+
 def _summary(row: tuple[Any, ...]) -> LeagueSummary:
     (name, game, fmt, players, bots, status, every, cron, rounds, created, finished) = row[:11]
     closed, opened, tables, done = (int(v) for v in row[11:15])
+    declared = _format(fmt)
     return LeagueSummary(
         name=name,
         game=game,
@@ -598,6 +617,9 @@ def _summary(row: tuple[Any, ...]) -> LeagueSummary:
         tables_done=done,
         created_at=created,
         finished_at=finished,
+        ends_early=declared is not None and declared.progress is not None,
+        duplicate=declared is not None and declared.duplicate,
+        group_noun=declared.group_noun if declared is not None else "group",
     )
 
 
@@ -678,10 +700,17 @@ def league(
         settings=dict(settings or {}),
         rated=bool(rated),
         progress=latest,
+        shown=shown(row[2], latest),
         progress_history=tuple(
-            {"round": number, **progress} for number, progress in reversed(history)
+            {"round": number, **progress, "point": _point(row[2], progress)}
+            for number, progress in reversed(history)
         ),
     )
+
+
+def _point(fmt: str, progress: dict[str, Any]) -> tuple[float, float] | None:
+    drawn = shown(fmt, progress)
+    return drawn.point if drawn is not None else None
 
 
 # --- running matches ------------------------------------------------------------------------
