@@ -62,7 +62,7 @@ REQUIRED_ENV = {
     "db upgrade": {"PREMIERE_DATABASE_URL"},
     "runner": {"PREMIERE_DATABASE_URL", "PREMIERE_ARBITER_TARGET"},
 }
-# CLI options that override a setting (premiere/cli.py): process -> {param: settings field}.
+# CLI options that override a setting (premiere/commands/): process -> {param: settings field}.
 FLAG_FIELDS = {
     "arbiter": {"address": "arbiter_address", "metrics_port": "arbiter_metrics_port"},
     "worker": {"metrics_port": "worker_metrics_port"},
