@@ -370,6 +370,12 @@ _SEAT_PLAYERS_OF_MANY = (
 )
 
 
+# What a match's rating needs to exist before its transaction locks it (`_prepare` for one
+# match, `_prepare_batch` for many): ladder players for its seats, then a ratings row for each,
+# a new version of a bot starting from its lineage's last live rating on the game (that of the
+# version of the family rated on it most recently, whether or not it is the direct predecessor;
+# docs/ratings.md, "Bot versions"), anybody else from the start. Each insert skips rows that
+# exist before trying: ON CONFLICT alone would wait for any transaction updating the row.
 _ADD_BOT_PLAYERS = (
     "INSERT INTO ladder_players (bot_id)"
     " SELECT DISTINCT s.bot_id FROM match_seats s WHERE s.match_id = ANY(%s::uuid[])"
