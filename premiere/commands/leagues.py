@@ -34,12 +34,12 @@ def league() -> None:
     "setting_pairs",
     multiple=True,
     metavar="NAME=VALUE",
-    help="A format setting, e.g. sprt: elo0=0 elo1=10 alpha=0.05 beta=0.05 (docs/leagues.md).",
+    help="A setting of the league's format (each format's settings: docs/leagues.md).",
 )
 @click.option(
     "--rated/--unrated",
     default=None,
-    help="Rate the league's matches (default: yes, except for the sprt format).",
+    help="Rate the league's matches (default: as its format says, docs/leagues.md).",
 )
 @click.option(
     "--allow-same-owner",
