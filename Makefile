@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 DEMO_STAMP := $(VENV)/.demo-stamp
 INSTALL_LOG := $(VENV)/install.log
 
-.PHONY: demo up test test-integration model partitions partitions-weakened prerequisites lint format bench golden proto mutants clean
+.PHONY: demo up test test-integration model partitions partitions-weakened prerequisites lint format bench bench-search golden proto mutants clean
 
 # Quiet unless it fails: the installers' output goes to $(INSTALL_LOG), shown on failure.
 # `make demo` installs what running needs; `make test` (and lint, ...) adds the tools.
@@ -81,6 +81,10 @@ bench: $(STAMP)
 	@$(BIN)/python -m pip install -e '.[bench]' >$(VENV)/bench-install.log 2>&1 \
 	  || echo "OpenSpiel could not be installed (see $(VENV)/bench-install.log): its rows say so"
 	$(BIN)/python -m bench
+
+# The search-strength matches (hours on 2 cores): their section of docs/benchmarks.md.
+bench-search: $(STAMP)
+	BENCH_MODULES=bench.search $(BIN)/python -m bench
 
 # Every curated mutation of tests/mutants/mutants.toml, each alone on a scratch copy, against
 # the tests named for it; a table of killed / survived. MUTANTS="--fast" or "--only ID ...".

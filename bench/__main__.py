@@ -1,14 +1,20 @@
-"""`make bench`: run every benchmark module and write docs/benchmarks.md.
+"""`make bench`: run every benchmark module but the search-strength one and write
+docs/benchmarks.md; `make bench-search` runs that one (hours of searched matches).
 
 ``BENCH_QUICK=1`` runs each harness for a fraction of a second (a test runs it so the harness
 cannot rot) and skips the modules that need minutes of set-up; ``BENCH_MODULES`` picks modules
 (comma-separated); ``BENCH_OUTPUT`` writes somewhere else than docs/benchmarks.md.
+
+Every module's rows are also kept beside the document (``benchmarks.json``), with when and in
+which mode they were measured, so a run of some modules rewrites their sections and the goals
+and keeps the others' last figures, each section saying when it was measured.
 """
 
 from __future__ import annotations
 
 import datetime
 import importlib
+import json
 import os
 import platform
 import sys
@@ -27,8 +33,9 @@ MODULES = (
     "bench.arbiters",
     "bench.league",
     "bench.hosting",
-    "bench.search",
 )
+SEARCH_MODULES = ("bench.search",)
+"""Hundreds of searched matches per game (hours on 2 cores): `make bench-search`."""
 QUICK_MODULES = ("bench.playouts", "bench.engines", "bench.inner", "bench.arbiter", "bench.league")
 """The ladder and ratings benchmarks build million-match ladders, and the search benchmark
 plays hundreds of searched matches: not in the quick mode (`bench.search` alone, with
@@ -44,9 +51,11 @@ def _modules() -> tuple[str, ...]:
     return QUICK_MODULES if quick() else MODULES
 
 
-def _section(name: str, rows: list[Row]) -> str:
+def _section(name: str, rows: list[Row], measured: str) -> str:
     lines = [
         f"## {name}",
+        "",
+        f"Measured {measured}.",
         "",
         "| benchmark | figure | reference | reference figure | ratio |",
         "| --- | --- | --- | --- | --- |",
@@ -60,33 +69,57 @@ def _section(name: str, rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def _kept(path: Path) -> dict[str, dict[str, object]]:
+    """The modules' rows of earlier runs, by module (empty when there are none)."""
+    try:
+        found = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    modules = found.get("modules") if isinstance(found, dict) else None
+    return modules if isinstance(modules, dict) else {}
+
+
 def main() -> None:
-    sections = []
-    every: list[Row] = []
-    for name in _modules():
+    output = Path(os.environ.get("BENCH_OUTPUT", "") or OUTPUT)
+    store = output.with_suffix(".json")
+    mode = "quick" if quick() else "full"
+    now = f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC"
+    machine = f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}"
+    kept = _kept(store)
+    ran = _modules()
+    for name in ran:
         module = importlib.import_module(name)
         print(f"running {name} ...", file=sys.stderr)
         rows: list[Row] = module.run()
+        kept[name] = {"date": now, "mode": mode, "machine": machine, "rows": rows}
+        print(_section(name, rows, f"{now}, {mode}"))
+    order = [*MODULES, *SEARCH_MODULES]
+    names = [name for name in order if name in kept] + sorted(set(kept) - set(order))
+    sections = []
+    every: list[Row] = []
+    for name in names:
+        entry = kept[name]
+        rows = list(entry.get("rows", []))  # type: ignore[call-overload]
         every.extend(rows)
-        sections.append(_section(name, rows))
-        print(sections[-1])
-    goals = "## Goals (issues #28, #29 and #40) in this run\n\n" + "\n".join(table(every))
+        when = f"{entry.get('date')}, {entry.get('mode')}, {entry.get('machine')}"
+        if name not in ran:
+            when += " (an earlier run: not measured in the last)"
+        sections.append(_section(name, rows, when))
+    goals = "## Goals (issues #28, #29, #40 and #44)\n\n" + "\n".join(table(every))
     print(goals)
     header = (
         "# Benchmarks\n\n"
-        "Written by `make bench`; every figure is measured next to its reference in the same "
-        "run on the same machine, and the ratio is figure / reference.\n\n"
-        f"- date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC\n"
-        f"- machine: {os.cpu_count()} cores, {platform.machine()}, "
-        f"Python {platform.python_version()}\n"
-        f"- mode: {'quick (BENCH_QUICK=1: smoke figures only)' if quick() else 'full'}\n"
-        f"- modules: {', '.join(_modules())}\n"
+        "Written by `make bench` (every module but `bench.search`) and `make bench-search`;"
+        " every figure is measured next to its reference in the same run on the same machine,"
+        " and the ratio is figure / reference. Each section says when it was measured.\n\n"
+        f"- last run: {now}, {mode}, {machine}\n"
+        f"- modules of the last run: {', '.join(ran)}\n"
     )
-    output = Path(os.environ.get("BENCH_OUTPUT", "") or OUTPUT)
     output.parent.mkdir(parents=True, exist_ok=True)
     explanation = EXPLANATION.read_text() if EXPLANATION.exists() else ""
     output.write_text(header + "\n" + goals + "\n\n" + "\n\n".join(sections) + "\n\n" + explanation)
-    print(f"wrote {output}", file=sys.stderr)
+    store.write_text(json.dumps({"modules": kept}, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {output} and {store.name}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -20,10 +20,11 @@ import time
 from bench import openspiel
 from bench.openspiel import Slice
 from bench.rows import Row, quick, row
-from games import get
+from games import all_games, get
 from server.codec import decision_request_bytes
 
-GAMES = ("magic-trick", "movie-tricks")
+GAMES = tuple(game.id for game in all_games() if game.openspiel_peer == openspiel.GAME)
+"""The games whose engines are measured against OpenSpiel's (`Game.openspiel_peer`)."""
 PLAYERS = 3
 
 

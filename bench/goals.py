@@ -140,15 +140,16 @@ def _text(goal: Goal, value: float) -> str:
 
 
 def table(rows: list[Row]) -> list[str]:
-    """The goals table in Markdown, with this run's answers and whether each goal is met."""
+    """The goals table in Markdown, with the measured answers (each module's last run) and
+    whether each goal is met."""
     lines = [
-        "| figure | before (issue #28, #29) | goal | this run | met |",
+        "| figure | before | goal | measured | met |",
         "| --- | --- | --- | --- | --- |",
     ]
     for goal in GOALS:
         answers = [_answer(goal, item) for item in rows if item.get("goal") == goal.key]
         measured = [a for a in answers if a is not None]
-        now = " / ".join(_text(goal, a) for a in measured) or "not measured in this run"
+        now = " / ".join(_text(goal, a) for a in measured) or "not measured"
         met = ", ".join("yes" if goal.met(a) else "no" for a in measured) or "n/a"
         lines.append(f"| {goal.figure} | {goal.before} | {goal.goal} | {now} | {met} |")
     return lines

@@ -11,7 +11,7 @@ import itertools
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Literal, final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, final
 
 from games.errors import (
     ForcedMismatch,
@@ -23,6 +23,10 @@ from games.errors import (
 )
 from games.rng import Rng, Seed, derive_seed
 from games.values import JSON, move_from_plain, to_plain
+
+if TYPE_CHECKING:
+    from games.rollouts import Rollouts
+    from games.search import Tuning
 
 OptionValue = bool | int | str
 Options = Mapping[str, OptionValue]
@@ -169,18 +173,11 @@ class State(abc.ABC):
     def current_scores(self) -> tuple[int, ...]:
         """Every seat's score now, in the unit of `Outcome.scores` (equal to them at the end)."""
 
-    def estimate(self) -> tuple[float, ...] | None:
-        """Each seat's expected final score from here, in the unit of `Outcome.scores`: what a
-        search (`games.search`) that stops its playouts short scores them by. None, the
-        default, when the game offers no such estimate: every playout is then played out to
-        the end of the match."""
-        return None
-
     def plausible_moves(self, seat: int) -> tuple[Any, ...]:
         """The moves a search (`games.search`) weighs and its random playouts draw from: every
-        legal move, unless a game narrows them to those worth weighing (Movie Trailer: a
-        Spectator names only a film the board still allows). Never empty while `legal_moves`
-        is not, and always among them."""
+        legal move, unless a game narrows them to those worth weighing (a guess named only
+        among the titles the board still allows). Never empty while `legal_moves` is not, and
+        always among them."""
         return self.legal_moves(seat)
 
     def forced_moves(self) -> tuple[tuple[int, Any], ...]:
@@ -261,6 +258,16 @@ class Game(abc.ABC):
     """Built-in opponents of fixed rating that a one-seat outcome may name in its
     ``detail["reference"]`` (``{"player": name, "score": points}``): the ladder rates such a
     match as a two-player game against that player, whose rating never moves."""
+    search_levels: ClassVar[Mapping[str, Tuning | Rollouts]] = {}
+    """How each search built-in (`games.search.LEVELS`) plays this game where it differs from
+    the default tree search: a `Tuning` of the tree search, or `Rollouts` (the heuristic's
+    rollouts instead of tree search), by level name; measured in docs/ratings.md."""
+    bench_players: ClassVar[int | None] = None
+    """The table benchmarks play this game at (`bench_table`); None: its smallest table of two
+    seats or more."""
+    openspiel_peer: ClassVar[str | None] = None
+    """The OpenSpiel game whose engine this one's is measured against (bench/engines.py), if
+    any."""
 
     @abc.abstractmethod
     def _new(self, players: int, rng: Rng, options: Mapping[str, OptionValue]) -> State: ...
@@ -364,7 +371,7 @@ class Game(abc.ABC):
 
     def data(self) -> Mapping[str, Any]:
         """The game's printed material and rules figures as plain values, read from its data
-        file and named as the fields of its message in proto/premiere/v1/game_data.proto."""
+        file and named as the fields of its `<Name>Data` message in its own .proto file."""
         return {}
 
     def data_version(self) -> int:
@@ -374,6 +381,19 @@ class Game(abc.ABC):
     def heuristic_bots(self) -> Mapping[str, Callable[..., Any]]:
         """Game-specific built-in bots by name (the generic `random` is always available)."""
         return {}
+
+    def estimate(self, state: State) -> tuple[float, ...] | None:
+        """Each seat's expected final score from ``state``, in the unit of `Outcome.scores`:
+        what a search (`games.search`, `games.rollouts`) that stops its playouts short scores
+        them by. None, the default, when the game offers no such estimate there: every playout
+        is then played out to the end of the match."""
+        return None
+
+    def bench_table(self) -> int:
+        """The player count benchmarks play this game at (`bench_players`)."""
+        if self.bench_players is not None:
+            return self.bench_players
+        return min(count for count in self.player_counts if count >= 2)
 
 
 def knows(viewer: Viewer, seat: int) -> bool:

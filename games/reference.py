@@ -1,6 +1,6 @@
 """A one-seat match read as a two-player result against the built-in it was played against.
 
-A game with solo play (Movie Fight's automa) names that opponent and its points in the
+A game with solo play (against an automa) names that opponent and its points in the
 outcome's ``detail["reference"]``; the game's ``reference_players`` gives each one's fixed
 rating. The ladder rates such a match and a league scores it through these functions, so
 neither knows which game it is.

@@ -36,7 +36,7 @@ def seed_bytes(seed: Seed) -> bytes:
 
 
 def derive_seed(*parts: Seed) -> bytes:
-    """A 32-byte seed derived from labelled parts, e.g. ``derive_seed("magic-trick", 7)``."""
+    """A 32-byte seed derived from labelled parts, e.g. ``derive_seed(game.id, 7)``."""
     digest = hashlib.sha256(b"premiere-seed")
     for part in parts:
         data = seed_bytes(part)

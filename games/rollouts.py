@@ -5,16 +5,16 @@ rollouts): the heuristic names its choice and its next best moves (`Ranked`), an
 candidates is played out by the heuristic itself, every seat reading its own observation, from
 the same few determinisations (`State.indistinguishable`, so the searcher knows no more than its
 seat). A playout stops after `Rollouts.horizon` moves at the first position the game estimates
-(`State.estimate`), or plays to the end. The candidate with the best mean result is chosen; the
+(`Game.estimate`), or plays to the end. The candidate with the best mean result is chosen; the
 heuristic's own choice wins a tie.
 
-Where random playouts judge a move worse than the heuristic does (Motion Pictures, Movie
-Fight, Movie Trailer: docs/ratings.md), tree search over them cannot beat the heuristic it
-starts from, while this search compares the candidates by what the heuristic would make of
-each, so it can only part from the heuristic's choice where the heuristic's own play says
-another move ends better. Every candidate meets the same determinisations, and the heuristic
-is deterministic but for its ties, so a comparison between two candidates is paired and a few
-playouts decide it.
+Where random playouts judge a move worse than the heuristic does (the games that declare this
+search for a level, `Game.search_levels`; docs/ratings.md), tree search over them cannot beat
+the heuristic it starts from, while this search compares the candidates by what the heuristic
+would make of each, so it can only part from the heuristic's choice where the heuristic's own
+play says another move ends better. Every candidate meets the same determinisations, and the
+heuristic is deterministic but for its ties, so a comparison between two candidates is paired
+and a few playouts decide it.
 
 A playout's result is half the seat's rank, half its score margin over the others' mean mapped
 to [0, 1] by (1 + tanh(margin / scale)) / 2, the scale being the mean absolute margin of the
@@ -24,7 +24,7 @@ decision's playouts (`games.search` scores its playouts the same way).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -38,6 +38,15 @@ class Ranked(Protocol):
     def choose(self, observation: Any, legal_moves: Sequence[Any]) -> Any: ...
 
     def ranked(self, observation: Any, legal_moves: Sequence[Any]) -> list[Any]: ...
+
+
+Estimate = Callable[[State], tuple[float, ...] | None]
+"""A game's estimate of every seat's final score from a position (`Game.estimate`)."""
+
+
+def no_estimate(state: State) -> None:
+    """No estimate anywhere: every playout is played to the end."""
+    return None
 
 
 @dataclass(frozen=True)
@@ -57,10 +66,13 @@ class RolloutPlayer:
     """Chooses among ``bot``'s best moves by playing each out with ``bot`` on shared
     determinisations drawn with ``rng``."""
 
-    def __init__(self, rng: Rng, bot: Ranked, budget: Rollouts) -> None:
+    def __init__(
+        self, rng: Rng, bot: Ranked, budget: Rollouts, estimate: Estimate = no_estimate
+    ) -> None:
         self.rng = rng
         self.bot = bot
         self.budget = budget
+        self.estimate = estimate
 
     def choose_in(self, state: State, seat: int) -> Any:
         legal = state.legal_moves(seat)
@@ -95,7 +107,7 @@ class RolloutPlayer:
         choose = self.bot.choose
         while movers := world.to_move():
             if horizon is not None and left <= 0:
-                estimate = world.estimate()
+                estimate = self.estimate(world)
                 if estimate is not None:
                     return estimate
             left -= 1
@@ -142,7 +154,7 @@ def _rank(scores: tuple[float, ...], seat: int) -> float:
 
 
 def solo_result(detail: Mapping[str, Any]) -> float:
-    """Alone against a reference player (Movie Fight's automa): 1 a win, 1/2 a draw."""
+    """Alone against a reference player (a solo game's automa): 1 a win, 1/2 a draw."""
     automa = detail.get("automa")
     result = automa.get("result") if isinstance(automa, dict) else "win"
     return {"win": 1.0, "draw": 0.5}.get(str(result), 0.0)

@@ -1,7 +1,7 @@
-"""A search player for every game: the heuristic's own rollouts (`games.rollouts`) where random
-playouts judge a move worse than the heuristic does (Motion Pictures, Movie Fight, Movie
-Trailer: `ROLLOUTS`), and elsewhere (Magic Trick, Movie Tricks) determinised Monte Carlo tree
-search over what a seat may know, below.
+"""A search player for every game: determinised Monte Carlo tree search over what a seat may
+know, below, or, where a game declares it for a level (`Game.search_levels`: the games whose
+random playouts judge a move worse than their heuristic does), the heuristic's own rollouts
+(`games.rollouts`).
 
 Each playout takes a determinisation drawn with `State.indistinguishable` (a state that differs
 from the real one only in what the searching seat cannot know), walks one tree shared by all
@@ -9,20 +9,17 @@ determinisations (single-observer information-set MCTS: a node is a sequence of 
 the decision, its children the moves seen plausible there, selected by UCB among those
 plausible in this determinisation), adds one node, and finishes the match with a rollout. The
 moves weighed, in the tree and in rollouts, are `State.plausible_moves`: every legal move,
-unless the game narrows them (Movie Trailer: a Spectator names only films the board allows,
-not any of some 300, which 100 playouts could not even try once each). Every seat's result is
-its rank scaled to [0, 1] (in some games half of it the seat's score margin instead,
-`Tuning.margin`); each node is credited with the result of the seat that moved into it.
+unless the game narrows them (a guess among hundreds of titles narrowed to those the board
+allows, which 100 playouts could not even try once each). Every seat's result is its rank
+scaled to [0, 1] (in some games half of it the seat's score margin instead, `Tuning.margin`);
+each node is credited with the result of the seat that moved into it.
 
 A rollout can stop short (`Tuning.horizon`): after that many moves, at the first position
-where the game gives an estimate of the final scores (`State.estimate`; None, the default,
+where the game gives an estimate of the final scores (`Game.estimate`; None, the default,
 plays on to the end), the playout's result is the estimate's rank and margin
-(`Tuning.leaf_margin`). Movie Fight (the score now plus the heuristic's hope), Motion Pictures
-(the final scoring as it stands plus projects under way) and Movie Trailer (the scores between
-turns) have one. No tree-search level uses it now: it served Movie Trailer (as strong for a
-third of the CPU) until its levels became the heuristic's rollouts, which stop at the same
-estimates; in Movie Fight and Motion Pictures an estimate-scored tree search was no better,
-and with a lighter prior far worse, than the heuristic (docs/ratings.md).
+(`Tuning.leaf_margin`). No tree-search level uses it now: the games with an estimate are
+searched by the heuristic's rollouts, which stop at the same estimates, and an
+estimate-scored tree search was no better there than the heuristic (docs/ratings.md).
 
 The game's heuristic can guide the search twice, because uniformly random play says little about
 a move in these games (an unguided search lost every match to the heuristic):
@@ -36,20 +33,17 @@ a move in these games (an unguided search lost every match to the heuristic):
   better than random play does, its rollouts (`games.rollouts`) are the search instead.
 
 How far the heuristic's choice is trusted, and whether the score margin counts, is tuned per
-game and level (`TUNING`): at search:100 in Magic Trick and Movie Tricks a lighter prior (15
-virtual playouts) and half the result from the margin beat the defaults against the
-heuristic; at search:1000 in Movie Tricks it did no better, and in the games now searched by
-rollouts it lost or showed no clear gain (docs/ratings.md).
+game and level (`Game.search_levels`, each game's declaration giving its measurements).
 
 Determinisations are drawn once per decision (`WORLDS` of them, fewer for a small budget) and
 cloned for each playout: drawing one costs up to a few milliseconds in the trick-taking games,
 a clone a few microseconds.
 
 The searcher reads the real state only through `indistinguishable` and its own observation,
-so it knows no more than that seat. In a simultaneous step (Magic Trick's sorting, Movie
-Trailer's speed game) the answers of the other awaited seats are hidden from the searching
-seat, and each determinisation re-draws them. The budget is playouts per decision; a seat
-with a single legal move does not search.
+so it knows no more than that seat. In a simultaneous step (a sorting or guessing step where
+several seats answer at once) the answers of the other awaited seats are hidden from the
+searching seat, and each determinisation re-draws them. The budget is playouts per decision;
+a seat with a single legal move does not search.
 """
 
 from __future__ import annotations
@@ -62,7 +56,7 @@ from typing import Any
 
 from games.interface import Game, Outcome, State
 from games.rng import Rng, Seed, derive_seed
-from games.rollouts import RolloutPlayer, Rollouts, margins, solo_result
+from games.rollouts import Estimate, RolloutPlayer, Rollouts, margins, no_estimate, solo_result
 
 LEVELS: dict[str, int] = {"search:100": 100, "search:1000": 1000}
 """Built-in names and their playouts per decision."""
@@ -87,7 +81,7 @@ class Tuning:
     """Weight of the score margin in a playout's result, the rest being the rank (`_results`)."""
     horizon: int | None = None
     """Rollout moves after which a playout stops, at the first position the game estimates
-    (`State.estimate`), and is scored by that estimate instead of played to the end; None
+    (`Game.estimate`), and is scored by that estimate instead of played to the end; None
     plays every playout out."""
     leaf_margin: float = 1.0
     """Weight of the estimated score margin in a stopped playout's result, the rest being the
@@ -95,27 +89,8 @@ class Tuning:
 
 
 DEFAULT_TUNING = Tuning()
-TUNING: dict[tuple[str, str], Tuning] = {
-    ("magic-trick", "search:100"): Tuning(prior_visits=15, margin=0.5),
-    ("movie-tricks", "search:100"): Tuning(prior_visits=15, margin=0.5),
-}
-"""Per game and level of tree search, where it differs from `DEFAULT_TUNING` (measured in
-docs/ratings.md; search:1000 keeps the defaults: in Movie Tricks the lighter prior did no
-better there)."""
-
-ROLLOUTS: dict[tuple[str, str], Rollouts] = {
-    ("motion-pictures", "search:100"): Rollouts(worlds=4, candidates=4, horizon=8),
-    ("motion-pictures", "search:1000"): Rollouts(worlds=12, candidates=4, horizon=16),
-    ("movie-fight", "search:100"): Rollouts(worlds=4, candidates=4, horizon=8),
-    ("movie-fight", "search:1000"): Rollouts(worlds=12, candidates=4, horizon=16),
-    ("movie-trailer", "search:100"): Rollouts(worlds=4, candidates=4, horizon=0),
-    ("movie-trailer", "search:1000"): Rollouts(worlds=24, candidates=6, horizon=0),
-}
-"""Per game and level, where the level is the heuristic's rollouts (`games.rollouts`) instead
-of tree search over random playouts: the games whose random playouts judge worse than their
-heuristic (docs/ratings.md). A level's budget is stated as determinisations times
-candidates, each playout cut at a horizon (Movie Trailer's 0: the end of the turn under way,
-where its estimate begins); search:100 costs about a tenth of search:1000's CPU or less."""
+"""A level's tree search where its game declares nothing else (`Game.search_levels`: a
+lighter prior or a margin where measured better, or the heuristic's rollouts instead)."""
 
 
 Policy = Callable[[Any, Sequence[Any]], Any]
@@ -132,7 +107,7 @@ class _Node:
 
 def _results(outcome: Outcome, margin: float = 0.0, scale: float = 0.0) -> tuple[float, ...]:
     """Each seat's result in [0, 1]: its rank scaled, or alone against a reference player
-    (Movie Fight's automa) 1 for a win, 1/2 for a draw. With a ``margin`` weight and a
+    (a solo game's automa) 1 for a win, 1/2 for a draw. With a ``margin`` weight and a
     ``scale``, that much of it is instead the seat's score margin over the others' mean,
     mapped to [0, 1] by (1 + tanh(margin / scale)) / 2."""
     players = len(outcome.ranks)
@@ -157,11 +132,13 @@ class SearchPlayer:
         playouts: int,
         policy: Policy | None = None,
         tuning: Tuning = DEFAULT_TUNING,
+        estimate: Estimate = no_estimate,
     ) -> None:
         self.rng = rng
         self.playouts = playouts
         self.policy = policy
         self.tuning = tuning
+        self.estimate = estimate
         self._fast = random.Random(rng.fork("rollouts").below(1 << 63))
         """Rollouts draw many numbers; a seeded Mersenne Twister keeps them cheap and exact."""
         self._margin_sum = 0.0
@@ -247,7 +224,7 @@ class SearchPlayer:
         left = horizon or 0
         while movers := world.to_move():
             if left <= 0 and horizon is not None and players > 1:
-                estimate = world.estimate()
+                estimate = self.estimate(world)
                 if estimate is not None:
                     return self._estimated(estimate)
             left -= 1
@@ -326,13 +303,12 @@ def search_choice(game: Game, name: str, seed: Seed, seat: int, decision: int, s
     """One decision of a search built-in, seeded by (game, match seed, seat, name, decision)
     like every built-in, so a match resumed from its log makes the same choices."""
     rng = Rng(derive_seed(game.id, seed, "bot", seat, name, decision))
-    budget = ROLLOUTS.get((game.id, name))
-    if budget is not None:
+    declared = game.search_levels.get(name, DEFAULT_TUNING)
+    if isinstance(declared, Rollouts):
         bot = heuristic_bot(game, rng.fork("heuristic"))
-        return RolloutPlayer(rng, bot, budget).choose_in(state, seat)
+        return RolloutPlayer(rng, bot, declared, game.estimate).choose_in(state, seat)
     policy = heuristic_policy(game, rng.fork("heuristic"))
-    tuning = TUNING.get((game.id, name), DEFAULT_TUNING)
-    return SearchPlayer(rng, LEVELS[name], policy, tuning).choose_in(state, seat)
+    return SearchPlayer(rng, LEVELS[name], policy, declared, game.estimate).choose_in(state, seat)
 
 
 def is_search(name: str) -> bool:

@@ -35,6 +35,14 @@ class LadderSettings(BaseSettings):
         " waiting keeps finish order); they normally end within milliseconds, and a pass"
         " rates at once when none is running.",
     )
+    exact_after_s: float = Field(
+        default=10.0,
+        ge=0,
+        description="Seconds without a newly rated match after which the official standings,"
+        " folded match by match while the ladder moves (an approximation), are refitted on"
+        " the whole match log and published, so that standings at rest depend on the matches"
+        " alone.",
+    )
     omniscient_delay_moves: int = Field(
         default=0,
         ge=0,

@@ -25,7 +25,7 @@ from typing import Any
 
 import psycopg
 
-from ladder import elo, seats, snapshots
+from ladder import elo, scale, seats, snapshots
 from ladder.metrics import STANDINGS_FIT_SECONDS
 from ladder.seats import SeatTable
 from ladder.standings import (
@@ -34,6 +34,7 @@ from ladder.standings import (
     Standings,
     StandingsParams,
     compile_log,
+    default_anchor,
     extend_log,
     fit,
     fold,
@@ -116,6 +117,8 @@ class Leaderboard:
     rated_matches: int
     standings_matches: int
     entries: tuple[LeaderboardEntry, ...]
+    scale_moves: tuple[scale.ScaleMove, ...] = ()
+    """The moves of the standings' scale in the last day (``ladder.scale``), oldest first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,11 +264,14 @@ class StandingsCache:
         params: StandingsParams = DEFAULT_PARAMS,
         exact_share: float = 0.05,
         save_interval_s: float = 30.0,
+        exact_after_s: float = 10.0,
     ) -> None:
         self.params = params
         self.exact_share = exact_share
         self.save_interval_s = save_interval_s
+        self.exact_after_s = exact_after_s
         self._fits: dict[str, _Fitted] = {}
+        self._scales: dict[str, frozenset[int]] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
 
@@ -273,17 +279,18 @@ class StandingsCache:
         with self._guard:
             return self._locks.setdefault(game, threading.Lock())
 
-    def standings(self, conn: Connection, game: str) -> Standings[int]:
+    def standings(self, conn: Connection, game: str, exact: bool = False) -> Standings[int]:
         """The standings of ``game`` over every rated match committed so far, keyed by player
-        id; refits first if the ladder moved since the last fit."""
+        id; refits first if the ladder moved since the last fit. With ``exact``, a fit that
+        folded matches in is replaced by a whole-log fit."""
         with self._lock(game):
             started = time.perf_counter()
-            fitted, start = self._fit(conn, game)
+            fitted, start = self._fit(conn, game, exact)
             if start is None:
                 return fitted.standings
             return self._keep(conn, game, fitted, start, started).standings
 
-    def _fit(self, conn: Connection, game: str) -> tuple[_Fitted, str | None]:
+    def _fit(self, conn: Connection, game: str, exact: bool = False) -> tuple[_Fitted, str | None]:
         """The game's fit as of now, and how it was made (None: the kept one was current)."""
         with conn.transaction():
             cur = tuples(conn)
@@ -303,9 +310,10 @@ class StandingsCache:
             reanchored = cached is not None and cached.pins != pins
             if cached is not None and reanchored:
                 cached = self._reanchored(cached, pins)
-            if cached is not None and (cached.generation, cached.last_seq) == (
-                generation,
-                last_seq,
+            if (
+                cached is not None
+                and (cached.generation, cached.last_seq) == (generation, last_seq)
+                and not (exact and cached.exact_seq < last_seq)
             ):
                 return cached, ("anchors" if reanchored else None)
             current = cached is not None and cached.generation == generation
@@ -313,6 +321,7 @@ class StandingsCache:
                 cached is not None
                 and current
                 and cached.standings.posterior is not None  # None: the fit of an empty ladder
+                and not exact
                 and self._foldable(cached.exact_seq, last_seq)
             ):
                 standings = fold(
@@ -392,8 +401,24 @@ class StandingsCache:
         seconds = time.perf_counter() - started
         kept = dataclasses.replace(fitted, seconds=seconds, finished=time.monotonic())
         self._fits[game] = kept
+        self._scale(conn, game, kept)
         STANDINGS_FIT_SECONDS.labels(game, start).observe(seconds)
         return kept
+
+    def _scale(self, conn: Connection, game: str, fitted: _Fitted) -> None:
+        """Record a move of the game's scale (``ladder.scale``) when the established bots that
+        set it changed; pinned anchors set a scale that never moves so."""
+        if fitted.pins or fitted.standings.posterior is None:
+            return
+        now = default_anchor(fitted.standings)
+        if self._scales.get(game) == now:
+            return
+        try:
+            scale.record(conn, game, fitted.standings, self.params)
+        except psycopg.Error:
+            log.exception("could not record the scale of %s", game)
+            return
+        self._scales[game] = now
 
     def save(self, conn: Connection, game: str, force: bool = False) -> bool:
         """Store the kept fit of ``game`` if it is ahead of the stored copy and the last store
@@ -441,8 +466,20 @@ class StandingsCache:
         """Refit ``game`` if it moved, but leave at least (1/busy_share - 1) times the last
         refit's duration between refits: a 10 ms refit runs on every call, while a 1M-match
         ladder whose refit takes seconds is refitted less often, so that refits never take
-        more than ``busy_share`` of a core. Then store the fit if that is due (``save``)."""
+        more than ``busy_share`` of a core. Then store the fit if that is due (``save``).
+
+        At rest (no match rated for ``exact_after_s``), a fit that folded matches in is
+        replaced by a whole-log fit, once: a fold approximates, so standings at rest are then
+        a function of the matches alone, whenever and however often they were folded."""
         cached = self._fits.get(game)
+        if (
+            cached is not None
+            and cached.exact_seq < cached.last_seq
+            and time.monotonic() - cached.finished >= self.exact_after_s
+        ):
+            self.standings(conn, game, exact=True)
+            self.save(conn, game)
+            return
         if cached is not None:
             pause = cached.seconds * (1.0 / busy_share - 1.0)
             if time.monotonic() - cached.finished < pause:
@@ -514,6 +551,7 @@ def leaderboard(
                 "SELECT builtin FROM ladder_anchors WHERE game = %s", (game,)
             ).fetchall()
         }
+        moves = scale.recent(conn, game)
     fixed = reference_ratings(game)
     unsorted = []
     hosted = {name for _, name, _, _, _, _, is_hosted in rows if is_hosted}
@@ -559,6 +597,7 @@ def leaderboard(
         rated_matches=int(counters[0]) if counters is not None else 0,
         standings_matches=standings.matches,
         entries=entries,
+        scale_moves=moves,
     )
 
 

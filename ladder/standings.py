@@ -73,10 +73,13 @@ __all__ = [
     "Standings",
     "StandingsParams",
     "compile_log",
+    "default_anchor",
+    "established",
     "extend_log",
     "fit",
     "fold",
     "pinned_offset",
+    "scale_shift",
 ]
 
 BotId = TypeVar("BotId", bound=Hashable)
@@ -341,6 +344,39 @@ def pinned_offset(pins: Mapping[BotId, float], fitted: Mapping[BotId, float]) ->
     if not present:
         raise ValueError("none of the pinned bots has played a match in this log")
     return math.fsum(pins[bot] - fitted[bot] for bot in present) / len(present)
+
+
+def scale_shift(
+    standings: Standings[BotId],
+    before: Collection[BotId],
+    params: StandingsParams = DEFAULT_PARAMS,
+) -> float:
+    """How far every official standing of ``standings`` moved because the set of established
+    bots (the default anchor, held at ``anchor_rating`` on average) is not ``before`` any
+    more: the standings on today's anchor minus what they would read on ``before``, both from
+    this one fit. Zero when no bot of ``before`` is in the fit (nothing to compare with)."""
+    posterior = standings.posterior
+    if posterior is None:
+        return 0.0
+    index = {bot: i for i, bot in enumerate(posterior.bots)}
+    old = [index[bot] for bot in before if bot in index]
+    new = [index[bot] for bot in default_anchor(standings)]
+    if not old or not new:
+        return 0.0
+    to_elo = params.scale / math.log(10.0)
+    theta = posterior.theta
+    return float(to_elo * (theta[old].mean() - theta[new].mean()))
+
+
+def established(standings: Standings[BotId]) -> frozenset[BotId]:
+    """The established bots of a fit (the default anchor, unless none is)."""
+    return frozenset(entry.bot for entry in standings.entries if not entry.provisional)
+
+
+def default_anchor(standings: Standings[BotId]) -> frozenset[BotId]:
+    """The bots the default anchor is made of: the established ones, or every bot while none
+    is (as ``fit`` anchors them)."""
+    return established(standings) or frozenset(entry.bot for entry in standings.entries)
 
 
 def _standings(

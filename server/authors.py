@@ -21,7 +21,7 @@ from psycopg.rows import dict_row
 
 from premiere_wire import author_pb2, author_pb2_grpc
 from premiere_wire.bundle import BundleError, Caps
-from server import accounts, bots, bundles
+from server import accounts, bots, bundles, notes
 from server.config import ArbiterSettings
 from server.gateway import bearer_token
 from server.limits import Rate, peer_host
@@ -344,6 +344,16 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
                 for row in lines
             ]
         )
+
+    async def GetBotNotes(
+        self, request: author_pb2.GetBotNotesRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> author_pb2.GetBotNotesResponse:
+        root = await self._own(context, request.name)
+        limit = request.limit if 0 < request.limit <= notes.MAX_NOTES else notes.MAX_NOTES
+        found = await self._call(
+            context, notes.notes, root, request.name[:200], request.match_id[:64] or None, limit
+        )
+        return author_pb2.GetBotNotesResponse(notes=[author_pb2.BotNote(**row) for row in found])
 
 
 def _standing(database_url: str, name: str) -> dict[str, Any]:

@@ -52,7 +52,8 @@ async def serve(
         open=False,
     )
     await asyncio.to_thread(pool.open, True, 30.0)
-    ladder = Ladder(pool, StandingsCache(), settings.rate_settle_s)
+    cache = StandingsCache(exact_after_s=settings.exact_after_s)
+    ladder = Ladder(pool, cache, settings.rate_settle_s)
 
     shared = Settings()
     server, health = grpc_server(ladder, settings.grpc_address, shared)

@@ -2,8 +2,9 @@
 // the index of a legal move (a deterministic pick from the request, so a replay plays the
 // same), and prints a line when each of its matches starts and ends. It reconnects with
 // backoff after any drop, and stops at once if the arbiter refuses its token or its Hello.
-// With -heuristic it plays each game by a simple strategy (heuristics.go) that reads the game's
-// data (cards, tiles, films: gamedata.go), fetched once per digest from GameDataService.
+// With -example it plays by the worked example strategy (example.go, Movie Trailer's guesser),
+// which reads the game's data (gamedata.go), fetched once per digest from GameDataService; other
+// games and decisions are played at random.
 //
 //	PREMIERE_BOT_TOKEN=T ./premiere-bot-go -arbiter 127.0.0.1:50051 [-games magic-trick] [-max-matches 4]
 //
@@ -42,7 +43,7 @@ type options struct {
 	maxMatches uint
 	tls        bool
 	verbose    bool
-	heuristic  bool
+	example    bool
 	notes      bool
 }
 
@@ -90,8 +91,8 @@ func parse() options {
 	flag.BoolVar(&o.tls, "tls", os.Getenv("PREMIERE_TLS") == "1",
 		"dial over TLS with the system's roots (or env PREMIERE_TLS=1)")
 	flag.BoolVar(&o.verbose, "verbose", false, "print every decision")
-	flag.BoolVar(&o.heuristic, "heuristic", false,
-		"play each game by its strategy (heuristics.go), reading the game's data")
+	flag.BoolVar(&o.example, "example", false,
+		"play by the example strategy (example.go) where it has one, reading the game's data")
 	flag.BoolVar(&o.notes, "notes", false,
 		"attach a note to every answer saying how the move was picked (shown in the replay after the match)")
 	flag.Parse()
@@ -166,7 +167,7 @@ func session(o options) (retry bool, err error) {
 		case *pb.ConnectResponse_MatchStarted:
 			started := m.MatchStarted
 			games[started.MatchId] = started.Game
-			if o.heuristic {
+			if o.example {
 				if _, err := store.Get(context.Background(), started.Game, started.GameDataDigest); err != nil {
 					logf("no game data for %s: %v", started.Game, err)
 				}
@@ -212,13 +213,15 @@ func session(o options) (retry bool, err error) {
 	}
 }
 
-// decide answers one request: by the game's strategy with -heuristic (once its data is at
-// hand), else by pick.
+// decide answers one request: by the example strategy with -example (once the game's data is at
+// hand) where it has a choice, else by pick.
 func decide(o options, store *GameDataStore, request *pb.DecisionRequest) *pb.DecisionAnswer {
 	choice := Choice{Index: pick(request), Note: "hashed pick of the position"}
-	if o.heuristic {
+	if o.example {
 		if data, err := store.Get(context.Background(), request.Game, ""); err == nil {
-			choice = Choice{Index: uint32(choose(request, data)), Note: request.Game + " strategy"}
+			if chosen, ok := example(request, data); ok {
+				choice = chosen
+			}
 		}
 	}
 	if !o.notes {

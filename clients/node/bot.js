@@ -9,8 +9,9 @@
 // --tls (or PREMIERE_TLS=1) dials over TLS, trusting the system's roots or --ca FILE.
 // --challenge GAME --vs builtin:random,builtin:heuristic [--rated] asks for a match once
 // connected (BotGatewayService.Challenge); --accept-challenges lets other bots challenge it.
-// --heuristic plays each game by a simple strategy (heuristics.js) that reads the game's data
-// (cards, tiles, films), fetched once per digest from GameDataService (game_data.js).
+// --example plays by the worked example strategy (example.js, Movie Trailer's guesser), which
+// reads the game's data (game_data.js, fetched once per digest from GameDataService); other
+// games and decisions are played at random.
 // The .proto files come with the package (./proto, copied from the repository's by `make proto`).
 "use strict";
 
@@ -22,7 +23,7 @@ const grpc = require("@grpc/grpc-js");
 const protoLoader = require("@grpc/proto-loader");
 
 const { GameDataStore } = require("./game_data.js");
-const heuristics = require("./heuristics.js");
+const example = require("./example.js");
 
 const CLIENT = "premiere-bot-node/0.1";
 const PROTO_ROOT = path.join(__dirname, "proto");
@@ -31,7 +32,7 @@ const BACKOFF_INITIAL_MS = 200;
 const BACKOFF_MAX_MS = 10000;
 
 const USAGE = `usage: node bot.js --arbiter HOST:PORT [--tls [--ca FILE]] [--max-matches N] [--games a,b]
-                   [--challenge GAME --vs OPPONENTS [--rated]] [--accept-challenges] [--heuristic]
+                   [--challenge GAME --vs OPPONENTS [--rated]] [--accept-challenges] [--example]
                    [--verbose]
 
   --arbiter      the arbiter's gRPC address (or env PREMIERE_ARBITER)
@@ -45,8 +46,8 @@ const USAGE = `usage: node bot.js --arbiter HOST:PORT [--tls [--ca FILE]] [--max
                  accept challenges, comma-separated
   --rated        ask for the challenge to be rated (where the operator allows it)
   --accept-challenges  let other bots challenge this one while it is connected
-  --heuristic    play each game by its strategy in heuristics.js, reading the game's data
-                 (default: a pseudo-random legal move)
+  --example      play by the example strategy in example.js where it has one, reading the
+                 game's data (default: a pseudo-random legal move)
   --verbose      log every decision`;
 
 function log(...parts) {
@@ -74,7 +75,7 @@ function parseOptions(argv) {
         vs: { type: "string" },
         rated: { type: "boolean", default: false },
         "accept-challenges": { type: "boolean", default: false },
-        heuristic: { type: "boolean", default: false },
+        example: { type: "boolean", default: false },
         verbose: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -106,7 +107,7 @@ function parseOptions(argv) {
     : null;
   return {
     arbiter, token, maxMatches, games, verbose: values.verbose, tls, ca, challenge,
-    acceptChallenges: values["accept-challenges"], heuristic: values.heuristic,
+    acceptChallenges: values["accept-challenges"], example: values.example,
   };
 }
 
@@ -305,6 +306,16 @@ function chooseMove(request) {
   return (high * (2 ** 32 % count) + low) % count;
 }
 
+// A pseudo-random legal move of a request decoded by proto-loader (the example's path, where
+// the observation is a message, not bytes), drawn from its match, seat and decision number.
+function decodedPick(request) {
+  const count = request.legal_moves.length;
+  if (count === 0) return 0;
+  const digest = crypto.createHash("sha256")
+    .update(`${request.match_id}/${request.seat}/${request.decision_number}`).digest();
+  return digest.readUInt32BE(0) % count;
+}
+
 function describeOutcome(ended) {
   if (!ended.outcome) return `voided (${ended.void_reason || "no reason given"})`;
   const { scores, ranks } = ended.outcome;
@@ -316,7 +327,7 @@ function describeOutcome(ended) {
 class Bot {
   constructor(options) {
     this.options = options;
-    this.Gateway = loadGateway(!options.heuristic);
+    this.Gateway = loadGateway(!options.example);
     this.data = null;
     this.client = null;
     this.call = null;
@@ -328,7 +339,7 @@ class Bot {
 
   start() {
     this.client = new this.Gateway(this.options.arbiter, channelCredentials(this.options));
-    if (this.options.heuristic) {
+    if (this.options.example) {
       this.data = new GameDataStore(this.options.arbiter, channelCredentials(this.options));
     }
     this.connect();
@@ -401,18 +412,19 @@ class Bot {
     });
   }
 
-  // Answers by the game's strategy once its data is at hand (fetched at MatchStarted).
-  decideByHeuristic(call, request) {
+  // Answers by the example strategy once the game's data is at hand (fetched at
+  // MatchStarted); where it has no choice, by a pseudo-random pick of the request.
+  decideByExample(call, request) {
     this.data.get(request.game, null).then(
       (data) => {
         try {
-          return heuristics.choose(request.game, request, data);
+          return example.choose(request, data) ?? decodedPick(request);
         } catch (error) {
           log(`strategy failed on match ${request.match_id}: ${error.stack}`);
-          return 0;
+          return decodedPick(request);
         }
       },
-      () => 0,
+      () => decodedPick(request),
     ).then((choice) => {
       const answer = answerFor(request, choice);
       if (this.options.verbose) {
@@ -445,14 +457,14 @@ class Bot {
         }
         break;
       case "decision":
-        if (this.options.heuristic) this.decideByHeuristic(call, message.decision);
+        if (this.options.example) this.decideByExample(call, message.decision);
         else call.write({ answer: this.pick(message.decision) });
         break;
       case "decisions": {
-        // Answered together in one AnswerBatch (the heuristic waits for game data: one by one).
+        // Answered together in one AnswerBatch (the example waits for game data: one by one).
         const requests = message.decisions.requests;
-        if (this.options.heuristic) {
-          for (const request of requests) this.decideByHeuristic(call, request);
+        if (this.options.example) {
+          for (const request of requests) this.decideByExample(call, request);
         } else if (this.batches) {
           call.write({ answers: { answers: requests.map((request) => this.pick(request)) } });
         } else {

@@ -1,11 +1,14 @@
 // Typed access to a game's data (GameDataService.GetGameData, proto/premiere/v1/game_data.proto):
-// what the numbers and ids of observations and moves name. Fetch it once per digest
-// (MatchStarted.game_data_digest) and look entries up:
+// what the numbers and ids of observations and moves name, for any game. Fetch it once per
+// digest (MatchStarted.game_data_digest) and look entries up by table and key:
 //
 //   const data = await store.get("movie-fight", started.game_data_digest);
-//   data.card(observation.offer[0]).genres      // a Movie Fight card, by its printed number
-//   data.tile(slot.tile).concept                // a Movie Trailer clue tile, by number
-//   data.film("king-kong-1933").fits            // a Movie Trailer film, by id
+//   data.own.wild                                // a field of the game's data (MovieFightData)
+//   data.entry("cards", observation.offer[0])    // a Movie Fight card, by its printed number
+//   data.entry("films", "king-kong-1933").fits   // a Movie Trailer film, by id
+//
+// A field of an observation or a move that names such an entry says which table in its
+// `data_entry` option (proto/premiere/v1/data_entry.proto).
 "use strict";
 
 const path = require("node:path");
@@ -32,27 +35,16 @@ class GameData {
     }
   }
 
+  // The entry of `table` (a repeated field of the game's data) whose `number` or `id` is
+  // `key`; undefined when there is none.
   entry(table, key) {
     const index = this.indexes[table];
     return index ? index.get(key) : undefined;
   }
 
-  // A card: Movie Fight by printed number, Motion Pictures filmmakers and Movie Tricks cards
-  // by id.
-  card(key) {
-    return this.entry("cards", key) ?? this.entry("filmmakers", key);
-  }
-
-  tile(number) {
-    return this.entry("tiles", number);
-  }
-
-  film(id) {
-    return this.entry("films", id);
-  }
-
-  project(id) {
-    return this.entry("projects", id);
+  // The names of the tables `entry` looks in.
+  tables() {
+    return Object.keys(this.indexes);
   }
 }
 
@@ -94,4 +86,4 @@ class GameDataStore {
   }
 }
 
-module.exports = { GameData, GameDataStore };
+module.exports = { GameData, GameDataStore, loadService };

@@ -1,5 +1,5 @@
 """Magic Trick's deck, set-up and scoring as plain values, named as `MagicTrickData` in
-proto/premiere/v1/game_data.proto (this game has no data file: its figures are constants)."""
+proto/premiere/v1/magic_trick.proto (this game has no data file: its figures are constants)."""
 
 from __future__ import annotations
 

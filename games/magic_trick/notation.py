@@ -3,16 +3,14 @@ once the card is face up (played, up a sleeve) or to a viewer who has seen it (i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.interface import Labels, ScoreBreakdown, ScorePart, Viewer, knows
 from games.magic_trick.cards import RANKS, SUITS, Card
 from games.magic_trick.moves import KeepSleeveEmpty, PlayCard, SleeveCard, SortCard
 from games.magic_trick.scoring import BID_MET_POINTS, PRESTIGE_POINTS, trick_winner
+from games.magic_trick.state import MagicTrickState
 from games.magic_trick.views import MagicTrickObservation
-
-if TYPE_CHECKING:
-    from games.magic_trick.state import MagicTrickState
 
 SORT = "sort"
 

@@ -5,22 +5,13 @@ from __future__ import annotations
 import copy
 import itertools
 import operator
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.interface import (
-    Game,
-    Labels,
-    Options,
-    OptionSpec,
-    OptionValue,
     Outcome,
-    ScoreBreakdown,
     State,
-    Viewer,
 )
-from games.magic_trick import notation as _notation
 from games.magic_trick.cards import (
     CARD_SET_ASIDE,
     HAND_SIZE,
@@ -32,7 +23,6 @@ from games.magic_trick.cards import (
     deck,
     suit_order,
 )
-from games.magic_trick.data import describe
 from games.magic_trick.moves import (
     MOVE_TYPES,
     KeepSleeveEmpty,
@@ -588,55 +578,3 @@ _CANONICAL = {Card(suit, rank): (-rank, suit_order(suit)) for suit in SUITS for 
 
 def _canonical(cards: list[Card]) -> list[Card]:
     return sorted(cards, key=_CANONICAL.__getitem__)
-
-
-class MagicTrick(Game):
-    id: ClassVar[str] = "magic-trick"
-    title: ClassVar[str] = "Magic Trick"
-    player_counts: ClassVar[tuple[int, ...]] = (3, 4, 5)
-    options: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec(
-            "prestige",
-            True,
-            (True, False),
-            "Score the prestige bonus (+2 for a met bid whose rank equals the suits taken).",
-        ),
-    )
-    move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
-
-    def _new(self, players: int, rng: Rng, options: Mapping[str, OptionValue]) -> State:
-        return MagicTrickState(players, rng, bool(options["prestige"]))
-
-    def max_decisions(self, players: int, options: Options | None = None) -> int:
-        size = HAND_SIZE[players]
-        per_hand = players * (size + (size - 1) + (size - 2))
-        return players * per_hand
-
-    def describe(self, before: State, seat: int, move: Any, viewer: Viewer) -> str:
-        assert isinstance(before, MagicTrickState)
-        return _notation.describe(before, seat, move, viewer)
-
-    def group(self, before: State) -> str:
-        assert isinstance(before, MagicTrickState)
-        return _notation.group(before)
-
-    def labels(self) -> Labels:
-        return _notation.labels()
-
-    def names_in(self, view: Any) -> frozenset[str]:
-        return _notation.names_in(view)
-
-    def score_rules(self, players: int, options: Options | None = None) -> str:
-        return _notation.score_rules(bool(self.resolve_options(options)["prestige"]))
-
-    def explain_score(self, final: State) -> ScoreBreakdown:
-        assert isinstance(final, MagicTrickState)
-        return _notation.explain_score(final)
-
-    def data(self) -> Mapping[str, Any]:
-        return describe()
-
-    def heuristic_bots(self) -> Mapping[str, Any]:
-        from games.magic_trick.heuristic import HeuristicBot
-
-        return {"heuristic": HeuristicBot}

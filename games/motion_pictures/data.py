@@ -1,5 +1,5 @@
 """Motion Pictures' cards and rules figures as plain values, named as `MotionPicturesData` in
-proto/premiere/v1/game_data.proto, from the parsed ``cards.toml``."""
+proto/premiere/v1/motion_pictures.proto, from the parsed ``cards.toml``."""
 
 from __future__ import annotations
 

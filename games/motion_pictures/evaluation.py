@@ -1,17 +1,13 @@
 """What a Motion Pictures position is worth to each seat, for a search that stops its playouts
-short (`State.estimate`): the final scoring as things stand (trilogy and big goals included),
+short (`Game.estimate`): the final scoring as things stand (trilogy and big goals included),
 plus part of the fame of each project a seat has filmmakers on, by how close they bring it to
 completion, plus a little per advanced filmmaker owned for each era still to come."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from games.motion_pictures.cards import DATA, FILMMAKERS, PROJECTS_BY_ID
 from games.motion_pictures.rules import missing
-
-if TYPE_CHECKING:
-    from games.motion_pictures.state import MotionPicturesState
+from games.motion_pictures.state import MotionPicturesState
 
 PROGRESS = 0.5
 """The share of a project's fame counted for a seat whose filmmakers all but complete it."""

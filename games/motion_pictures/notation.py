@@ -4,7 +4,7 @@ a hired row card was face up before."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.interface import Labels, ScoreBreakdown, ScorePart, Viewer, knows
 from games.motion_pictures.cards import DATA, FILMMAKERS, GOALS, PROJECTS_BY_ID
@@ -20,12 +20,10 @@ from games.motion_pictures.moves import (
     Shoot,
     Skip,
 )
-from games.motion_pictures.rules import project_bonus
 from games.motion_pictures.scoring import final_parts
+from games.motion_pictures.scoring import public_fame as open_fame
+from games.motion_pictures.state import MotionPicturesState
 from games.motion_pictures.views import FIRING, REFRESH, MotionPicturesObservation
-
-if TYPE_CHECKING:
-    from games.motion_pictures.state import MotionPicturesState
 
 
 def _the(card: int) -> str:
@@ -74,14 +72,8 @@ def group(before: MotionPicturesState) -> str:
 
 
 def public_fame(before: MotionPicturesState, seat: int) -> int:
-    """Fame a seat holds in the open: abilities, completed projects and their bonuses, small
-    goals (the trilogy and the big goals are scored at the end)."""
-    done = [PROJECTS_BY_ID[p] for p in before.completed[seat]]
-    return (
-        before.fame[seat]
-        + sum(p.fame + project_bonus(p, done) for p in done)
-        + sum(GOALS[g].fame for g in before.claimed[seat])
-    )
+    """Fame a seat holds in the open (`scoring.public_fame`)."""
+    return open_fame(before.fame[seat], before.completed[seat], before.claimed[seat])
 
 
 def labels() -> Labels:

@@ -6,7 +6,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.interface import Outcome, TieBreak
-from games.motion_pictures.cards import DATA, MOVIE, Filmmaker, Goal, Project, Trilogy
+from games.motion_pictures.cards import (
+    DATA,
+    GOALS,
+    MOVIE,
+    PROJECTS_BY_ID,
+    Filmmaker,
+    Goal,
+    Project,
+    Trilogy,
+)
 from games.motion_pictures.rules import condition_met, project_bonus
 from games.values import JSON
 
@@ -143,4 +152,16 @@ def final_outcome(finals: Sequence[Final], trilogy: Trilogy, big_goals: Sequence
             ),
         ),
         detail,
+    )
+
+
+def public_fame(fame: int, completed: Sequence[int], claimed: Sequence[int]) -> int:
+    """Fame a seat holds in the open: ``fame`` from abilities, its ``completed`` projects and
+    their bonuses, its ``claimed`` small goals (the trilogy and the big goals are scored at the
+    end)."""
+    done = [PROJECTS_BY_ID[p] for p in completed]
+    return (
+        fame
+        + sum(p.fame + project_bonus(p, done) for p in done)
+        + sum(GOALS[g].fame for g in claimed)
     )

@@ -13,20 +13,11 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.interface import (
-    Game,
-    Labels,
-    Options,
-    OptionValue,
     Outcome,
-    ScoreBreakdown,
-    State,
-    Viewer,
 )
-from games.motion_pictures import notation as _notation
 from games.motion_pictures.cards import (
     AUDITION,
     COMMERCIAL,
@@ -49,8 +40,6 @@ from games.motion_pictures.cards import (
     Filmmaker,
     Project,
 )
-from games.motion_pictures.cards import DATA as _CARD_DATA
-from games.motion_pictures.data import describe
 from games.motion_pictures.moves import (
     MOVE_TYPES,
     Audition,
@@ -66,7 +55,7 @@ from games.motion_pictures.moves import (
     Skip,
 )
 from games.motion_pictures.rules import condition_met, is_complete
-from games.motion_pictures.scoring import Final, final_outcome
+from games.motion_pictures.scoring import Final, final_outcome, public_fame
 from games.motion_pictures.views import (
     ACTION,
     DISCARD,
@@ -571,14 +560,10 @@ class MotionPicturesState(OneSeatAtATime):
     def current_scores(self) -> tuple[int, ...]:
         if self.result is not None:
             return self.result.scores
-        return tuple(_notation.public_fame(self, seat) for seat in range(self._players))
-
-    def estimate(self) -> tuple[float, ...] | None:
-        """The final scoring as things stand plus the worth of projects under way and of
-        advanced filmmakers for the eras to come (`evaluation`)."""
-        from games.motion_pictures.evaluation import estimate
-
-        return estimate(self)
+        return tuple(
+            public_fame(self.fame[seat], self.completed[seat], self.claimed[seat])
+            for seat in range(self._players)
+        )
 
     def clone(self) -> MotionPicturesState:
         twin = object.__new__(MotionPicturesState)
@@ -705,50 +690,3 @@ def _reachable(players: int, seat: int) -> tuple[int, ...]:
 
 def _cards(ids: list[int]) -> tuple[Filmmaker, ...]:
     return tuple(FILMMAKERS[c] for c in ids)
-
-
-class MotionPictures(Game):
-    id: ClassVar[str] = "motion-pictures"
-    title: ClassVar[str] = "Motion Pictures"
-    player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
-    move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
-
-    def _new(self, players: int, rng: Rng, options: Mapping[str, OptionValue]) -> State:
-        return MotionPicturesState(players, rng)
-
-    def max_decisions(self, players: int, options: Options | None = None) -> int:
-        """Per turn at most one action, two discards, two fire choices and a refresh."""
-        turns_per_era = RULES.era_rounds * players + 1
-        return RULES.eras * turns_per_era * 6
-
-    def describe(self, before: State, seat: int, move: Any, viewer: Viewer) -> str:
-        assert isinstance(before, MotionPicturesState)
-        return _notation.describe(before, seat, move, viewer)
-
-    def group(self, before: State) -> str:
-        assert isinstance(before, MotionPicturesState)
-        return _notation.group(before)
-
-    def labels(self) -> Labels:
-        return _notation.labels()
-
-    def names_in(self, view: Any) -> frozenset[str]:
-        return _notation.names_in(view)
-
-    def score_rules(self, players: int, options: Options | None = None) -> str:
-        return _notation.score_rules()
-
-    def explain_score(self, final: State) -> ScoreBreakdown:
-        assert isinstance(final, MotionPicturesState)
-        return _notation.explain_score(final)
-
-    def data(self) -> Mapping[str, Any]:
-        return describe()
-
-    def data_version(self) -> int:
-        return _CARD_DATA.version
-
-    def heuristic_bots(self) -> Mapping[str, Any]:
-        from games.motion_pictures.heuristic import HeuristicBot
-
-        return {"heuristic": HeuristicBot}

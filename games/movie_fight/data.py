@@ -1,5 +1,5 @@
 """Movie Fight's printed material as plain values, named as `MovieFightData` in
-proto/premiere/v1/game_data.proto, from the parsed ``cards.toml``."""
+proto/premiere/v1/movie_fight.proto, from the parsed ``cards.toml``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """What a Movie Fight position is worth to each seat, for a search that stops its playouts
-short (`State.estimate`): the score if the match ended now plus the heuristic's hope for the
+short (`Game.estimate`): the score if the match ended now plus the heuristic's hope for the
 cards still to come."""
 
 from __future__ import annotations

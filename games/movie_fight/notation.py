@@ -3,7 +3,7 @@ open (only the deck's order is hidden), so every viewer is told the same."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.interface import Labels, ScoreBreakdown, ScorePart, Viewer
 from games.movie_fight.cards import AUDIENCE, CARDS, DATA, Card
@@ -14,10 +14,8 @@ from games.movie_fight.scoring import (
     solo_ticket_points,
     ticket_points,
 )
+from games.movie_fight.state import MovieFightState
 from games.movie_fight.views import REFRESH, MovieFightObservation
-
-if TYPE_CHECKING:
-    from games.movie_fight.state import MovieFightState
 
 
 def _base_name(card: Card) -> str:

@@ -1,5 +1,5 @@
 """Movie Trailer's board, scoring tiles, lengths, clue tiles and film catalog as plain values,
-named as `MovieTrailerData` in proto/premiere/v1/game_data.proto, from ``catalog.toml``."""
+named as `MovieTrailerData` in proto/premiere/v1/movie_trailer.proto, from ``catalog.toml``."""
 
 from __future__ import annotations
 

@@ -4,15 +4,13 @@ are told in the unit of the scores, half Movie Points."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.interface import EVERYONE, Labels, ScoreBreakdown, ScorePart, Viewer, knows
 from games.movie_trailer.catalog import FACE_DOWN, Film, catalog
 from games.movie_trailer.moves import ChooseFilm, Guess, PassGuess, PickSlot, PlaceTile
+from games.movie_trailer.state import MovieTrailerState
 from games.movie_trailer.views import MovieTrailerObservation
-
-if TYPE_CHECKING:
-    from games.movie_trailer.state import MovieTrailerState
 
 
 def film_name(film: Film) -> str:

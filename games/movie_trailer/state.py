@@ -6,21 +6,12 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.interface import (
-    Game,
-    Labels,
-    Options,
-    OptionSpec,
-    OptionValue,
     Outcome,
-    ScoreBreakdown,
     State,
-    Viewer,
 )
-from games.movie_trailer import notation as _notation
 from games.movie_trailer.catalog import (
     FACE_DOWN,
     Catalog,
@@ -29,7 +20,6 @@ from games.movie_trailer.catalog import (
     consistent,
     possible_films,
 )
-from games.movie_trailer.data import describe
 from games.movie_trailer.moves import (
     MOVE_TYPES,
     ChooseFilm,
@@ -381,13 +371,6 @@ class MovieTrailerState(State):
         twin._cache_legal = dict(self._cache_legal)
         return twin
 
-    def estimate(self) -> tuple[float, ...] | None:
-        """Between turns, the scores so far (every seat directs as often in the turns left);
-        None while a turn is under way, whose points are still open."""
-        if self.phase != FILM:
-            return None
-        return tuple(float(score) for score in self.scores)
-
     def plausible_moves(self, seat: int) -> tuple[Move, ...]:
         """A Spectator weighs naming only a film the board still allows (or passing): a
         search cannot try each of some 300 films in 100 playouts, and a random one of them
@@ -425,83 +408,3 @@ class MovieTrailerState(State):
     def _guess_moves(self) -> tuple[Move, ...]:
         """A speed-game guesser's options, also once its answer is in."""
         return self._films()[1]
-
-
-class MovieTrailer(Game):
-    id: ClassVar[str] = "movie-trailer"
-    title: ClassVar[str] = "Movie Trailer"
-    player_counts: ClassVar[tuple[int, ...]] = (3, 4, 5, 6, 7, 8)
-    options: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("length", STANDARD, (STANDARD, SHORT), "Turns per the rulebook's table."),
-        OptionSpec(
-            "rounds",
-            0,
-            tuple(range(MAX_ROUNDS + 1)),
-            "When not 0: play this many rounds (turns = rounds x players) instead of `length`.",
-        ),
-        OptionSpec("speed", False, (False, True), "Speed game: every Spectator guesses at once."),
-    )
-    move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
-
-    def _new(self, players: int, rng: Rng, options: Mapping[str, OptionValue]) -> State:
-        return MovieTrailerState(players, rng, self.turns(players, options), bool(options["speed"]))
-
-    def turns(self, players: int, options: Options) -> int:
-        rounds = int(options.get("rounds", 0))
-        if rounds:
-            return rounds * players
-        standard, short = catalog().lengths[players]
-        return short if options.get("length", STANDARD) == SHORT else standard
-
-    def variants(self) -> list[dict[str, OptionValue]]:
-        """The standard game and the speed game, one round each (every seat directs once).
-
-        Not the full product: ``length`` and ``rounds`` only change how many identical turns
-        are played (tests/movie_trailer checks the turn counts), so the conformance suite stays
-        quick.
-        """
-        return [
-            {"length": SHORT, "rounds": 1, "speed": False},
-            {"length": STANDARD, "rounds": 1, "speed": True},
-        ]
-
-    def golden_variants(self) -> list[dict[str, OptionValue]]:
-        return [{"length": SHORT}, {"length": SHORT, "speed": True}]
-
-    def max_decisions(self, players: int, options: Options | None = None) -> int:
-        turns = self.turns(players, self.resolve_options(options))
-        data = catalog()
-        per_turn = 1 + len(data.slot_category) + 2 * len(data.scoring) * players
-        return turns * per_turn
-
-    def describe(self, before: State, seat: int, move: Any, viewer: Viewer) -> str:
-        assert isinstance(before, MovieTrailerState)
-        return _notation.describe(before, seat, move, viewer)
-
-    def group(self, before: State) -> str:
-        assert isinstance(before, MovieTrailerState)
-        return _notation.group(before)
-
-    def labels(self) -> Labels:
-        return _notation.labels()
-
-    def names_in(self, view: Any) -> frozenset[str]:
-        return _notation.names_in(view)
-
-    def score_rules(self, players: int, options: Options | None = None) -> str:
-        return _notation.score_rules()
-
-    def explain_score(self, final: State) -> ScoreBreakdown:
-        assert isinstance(final, MovieTrailerState)
-        return _notation.explain_score(final)
-
-    def data(self) -> Mapping[str, Any]:
-        return describe()
-
-    def data_version(self) -> int:
-        return catalog().version
-
-    def heuristic_bots(self) -> Mapping[str, Any]:
-        from games.movie_trailer.heuristic import HeuristicBot
-
-        return {"heuristic": HeuristicBot}

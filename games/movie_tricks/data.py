@@ -1,5 +1,5 @@
 """Movie Tricks' cards, goals, set-up and scoring as plain values, named as `MovieTricksData`
-in proto/premiere/v1/game_data.proto, from the parsed ``cards.toml``."""
+in proto/premiere/v1/movie_tricks.proto, from the parsed ``cards.toml``."""
 
 from __future__ import annotations
 

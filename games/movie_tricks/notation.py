@@ -4,7 +4,7 @@ discards), so every viewer is told the same."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.interface import Labels, ScoreBreakdown, ScorePart, Viewer
 from games.movie_tricks.cards import (
@@ -35,10 +35,8 @@ from games.movie_tricks.moves import (
     PlayCard,
 )
 from games.movie_tricks.scoring import count, family_lines, rows, score_pads
+from games.movie_tricks.state import MovieTricksState
 from games.movie_tricks.views import MovieTricksObservation
-
-if TYPE_CHECKING:
-    from games.movie_tricks.state import MovieTricksState
 
 
 def card_name(card: Card) -> str:

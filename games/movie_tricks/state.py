@@ -12,24 +12,12 @@ A decision with a single legal move is applied by the engine at once, never aske
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.interface import (
-    Game,
-    Labels,
-    Options,
-    OptionSpec,
-    OptionValue,
     Outcome,
-    ScoreBreakdown,
-    State,
-    Viewer,
 )
-from games.movie_tricks import notation as _notation
 from games.movie_tricks.cards import CARDS, COLUMN, DATA, PLAYING, PLUS3, PROPS, SUITS, Card, Goal
-from games.movie_tricks.cards import DATA as _CARD_DATA
-from games.movie_tricks.data import describe
 from games.movie_tricks.moves import (
     MOVE_TYPES,
     BonusToHand,
@@ -644,61 +632,3 @@ def _cards(ids: list[int]) -> tuple[Card, ...]:
 def _tableau(columns: list[list[int]], goal: int | None) -> Tableau:
     """A tableau's view: its columns' card tuples are the shared ones (see `_cards`)."""
     return frozen_record(Tableau, {"columns": tuple(map(_cards, columns)), "goal": goal})
-
-
-class MovieTricks(Game):
-    id: ClassVar[str] = "movie-tricks"
-    title: ClassVar[str] = "Movie Tricks"
-    player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4, 5)
-    options: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec(
-            "family",
-            False,
-            (False, True),
-            "Family variant: smaller bonus deck without a display, no props goals, and scoring "
-            "by completed movies plus 2 points per symbol.",
-        ),
-    )
-    move_types: ClassVar[tuple[type[Any], ...]] = MOVE_TYPES
-
-    def _new(self, players: int, rng: Rng, options: Mapping[str, OptionValue]) -> State:
-        return MovieTricksState(players, rng, bool(options["family"]))
-
-    def max_decisions(self, players: int, options: Options | None = None) -> int:
-        family = bool(self.resolve_options(options)["family"])
-        setup = DATA.setup[players]
-        cards_per_round = players * setup.plays
-        per_round = 3 * cards_per_round + 3 * setup.bonus_picks
-        return rounds_in_game(players, family) * per_round
-
-    def describe(self, before: State, seat: int, move: Any, viewer: Viewer) -> str:
-        assert isinstance(before, MovieTricksState)
-        return _notation.describe(before, seat, move, viewer)
-
-    def group(self, before: State) -> str:
-        assert isinstance(before, MovieTricksState)
-        return _notation.group(before)
-
-    def labels(self) -> Labels:
-        return _notation.labels()
-
-    def names_in(self, view: Any) -> frozenset[str]:
-        return _notation.names_in(view)
-
-    def score_rules(self, players: int, options: Options | None = None) -> str:
-        return _notation.score_rules(bool(self.resolve_options(options)["family"]))
-
-    def explain_score(self, final: State) -> ScoreBreakdown:
-        assert isinstance(final, MovieTricksState)
-        return _notation.explain_score(final)
-
-    def data(self) -> Mapping[str, Any]:
-        return describe()
-
-    def data_version(self) -> int:
-        return _CARD_DATA.version
-
-    def heuristic_bots(self) -> Mapping[str, Any]:
-        from games.movie_tricks.heuristic import HeuristicBot
-
-        return {"heuristic": HeuristicBot}

@@ -7,7 +7,7 @@ import click
 from games import get, ids
 from games.errors import GameError
 from games.interface import parse_options
-from workers.formats import registry as league_formats
+from workers.formats import registry
 
 
 @click.group()
@@ -18,7 +18,7 @@ def league() -> None:
 @league.command("create")
 @click.option("--name", help="A unique name (default: GAME-FORMAT-N).")
 @click.option("--game", "game_id", required=True, type=click.Choice(ids()))
-@click.option("--format", "fmt", required=True, type=click.Choice(league_formats.names()))
+@click.option("--format", "fmt", required=True, type=click.Choice(registry.names()))
 @click.option(
     "--bots", required=True, help="Comma-separated bot names; builtin:NAME for built-ins."
 )

@@ -144,44 +144,29 @@ function intervalText(standing) {
   return ` (${rating(standing.low)}–${rating(standing.high)})`;
 }
 
-// When every standing moved together since this browser last saw the game (the established
-// bots' average is held at 1500, so one bot becoming established moves the whole scale), say
-// so, and why.
-const scaleBaselines = {};
-
+// When the official standings moved because the scale moved (the established bots' average is
+// held at 1500, so one bot becoming established moves every standing), say so, and why. The
+// ladder records each move (ladder/scale.py), so a first-time visitor reads it as well.
 function scaleNotice(board) {
-  const key = `premiere-standings-${board.game}`;
-  const now = Object.fromEntries(board.entries.filter((e) => e.standing).map((e) => [e.player, [e.standing.rating, e.provisional, e.games]]));
-  // Compared with what this browser saw when the page was opened (its last visit's board, or
-  // the first one shown), not with the previous refresh: a scale that moves over several
-  // refreshes, as its matches are rated, still shows as one move.
-  if (!(board.game in scaleBaselines)) {
-    let stored = null;
-    try {
-      stored = JSON.parse(localStorage.getItem(key) || "null");
-    } catch {
-      stored = null;
-    }
-    scaleBaselines[board.game] = stored || now;
-  }
-  const before = scaleBaselines[board.game];
-  try {
-    localStorage.setItem(key, JSON.stringify(now));
-  } catch {
-    // a browser that keeps nothing: no notice
-  }
   const notice = $("scale-notice");
-  // Bots that played no rated match since: whatever moved their standing, it was not them.
-  const idle = Object.keys(now).filter((p) => p in before && before[p][2] === now[p][2]);
-  const shifts = idle.map((p) => now[p][0] - before[p][0]).sort((a, b) => a - b);
-  const joined = Object.keys(now).filter((p) => !now[p][1] && (!(p in before) || before[p][1]));
-  if (shifts.length === 0) return;
-  const median = shifts[Math.floor(shifts.length / 2)];
-  const together = shifts.every((s) => Math.abs(s - median) < Math.max(25, Math.abs(median) / 4));
-  if (Math.abs(median) < 25 || !together) return;
+  const moves = board.scale_moves || [];
+  if (moves.length === 0) {
+    notice.hidden = true;
+    return;
+  }
+  const shift = moves.reduce((sum, move) => sum + move.shift, 0);
+  const joined = [...new Set(moves.flatMap((move) => move.joined))];
+  const departed = [...new Set(moves.flatMap((move) => move.departed))];
+  const reasons = [];
+  if (joined.length) reasons.push(`${joined.join(", ")} became established`);
+  if (departed.length) reasons.push(`${departed.join(", ")} stopped being established`);
+  if (reasons.length === 0) reasons.push("no bot is established yet, so every bot counts in that average");
+  const last = moves[moves.length - 1];
   notice.hidden = false;
-  notice.textContent = `Every official standing moved by about ${median > 0 ? "+" : MINUS}${Math.abs(median).toFixed(0)} since you last looked: the scale moved, not the bots. ` +
-    `The established bots' average is held at 1500${joined.length ? `, and ${joined.join(", ")} became established` : ""}; ` +
+  notice.textContent =
+    `The scale moved: every official standing moved by ${shift > 0 ? "+" : MINUS}${Math.abs(shift).toFixed(0)} points ` +
+    `in the last day (last at ${when(last.at)}), and no bot played better or worse for it. ` +
+    `The established bots' average is held at 1500${reasons.length ? `, and ${reasons.join("; ")}` : ""}; ` +
     "the order and the gaps between bots are what their results say.";
 }
 

@@ -84,6 +84,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_LADDER_HTTP_ADDRESS": ("ladder",),
     "PREMIERE_LADDER_RATE_INTERVAL_S": ("ladder",),
     "PREMIERE_LADDER_RATE_SETTLE_S": ("ladder",),
+    "PREMIERE_LADDER_EXACT_AFTER_S": ("ladder",),
     "PREMIERE_LADDER_OMNISCIENT_DELAY_MOVES": ("ladder",),
     "PREMIERE_LADDER_MAX_LIVE_MATCHES": ("ladder",),
     "PREMIERE_LADDER_MAX_LIVE_VIEWERS": ("ladder",),

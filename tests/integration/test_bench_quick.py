@@ -24,7 +24,7 @@ def test_quick_bench_writes_every_row_with_its_reference_and_ratio(tmp_path: Pat
         [sys.executable, "-m", "bench"], env=env, cwd=ROOT, check=True, capture_output=True
     )
     text = output.read_text()
-    assert "mode: quick" in text
+    assert "last run: " in text and ", quick, " in text
     for section in (
         "bench.playouts",
         "bench.engines",
@@ -33,7 +33,7 @@ def test_quick_bench_writes_every_row_with_its_reference_and_ratio(tmp_path: Pat
         "bench.league",
     ):
         assert f"## {section}" in text
-    goals = text.split("## Goals (issues #28, #29 and #40)")[1].split("\n## ")[0]
+    goals = text.split("## Goals (issues #28, #29, #40 and #44)")[1].split("\n## ")[0]
     for goal in GOALS:
         (line,) = [line for line in goals.splitlines() if line.startswith(f"| {goal.figure} |")]
         measured = line.split("|")[4]
@@ -63,6 +63,16 @@ def test_quick_bench_writes_every_row_with_its_reference_and_ratio(tmp_path: Pat
             assert float(line.split("|")[2].split()[0]) > 0, line
             if "CPU per decision" not in line and not openspiel.available():
                 assert "OpenSpiel not installed" in line
+    # The rows are kept beside the document, so a run of one module keeps the others' figures.
+    env["BENCH_MODULES"] = "bench.playouts"
+    subprocess.run(
+        [sys.executable, "-m", "bench"], env=env, cwd=ROOT, check=True, capture_output=True
+    )
+    again = output.read_text()
+    assert "modules of the last run: bench.playouts\n" in again
+    kept = again.split("## bench.league")[1].split("\n## ")[0]
+    assert "an earlier run: not measured in the last" in kept
+    assert "an earlier run" not in again.split("## bench.playouts")[1].split("\n## ")[0]
     league = text.split("## bench.league")[1].split("\n## ")[0]
     rows = [line for line in league.splitlines() if line.startswith("| league round")]
     assert len(rows) == 6

@@ -32,7 +32,7 @@ from tests.integration.services import (
 )
 from tests.integration.test_authors import CLEAN, author
 from tests.integration.test_leagues import query
-from tests.integration.test_node_bot import node_executable
+from tests.integration.test_node_bot import node_executable, node_package_files
 from tests.spectator.test_dashboard import CHROMIUM, CHROMIUM_ARGS, eventually
 
 NODE = ROOT / "clients" / "node"
@@ -108,7 +108,7 @@ def node_bundle(folder: Path) -> Path:
     node_modules, which make test installs), as docs/hosting.md says."""
     node_executable()
     folder.mkdir(parents=True)
-    for name in ("bot.js", "game_data.js", "heuristics.js", "motion_pictures.js", "package.json"):
+    for name in node_package_files():
         shutil.copy(NODE / name, folder / name)
     shutil.copytree(NODE / "proto", folder / "proto")
     (folder / "premiere-bot.toml").write_text(

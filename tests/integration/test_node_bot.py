@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -23,6 +24,13 @@ INSTALL_HINT = "run `cd clients/node && npm ci` (make test does it for you)"
 
 # "match <id> seat <s> decision <n>: move <i> of <k>", logged for every answer under --verbose.
 DECISION_LINE = re.compile(r"match (\S+) seat (\d+) decision (\d+): move \d+ of \d+")
+
+
+def node_package_files() -> list[str]:
+    """The files the Node client's package carries (its package.json `files`, without the
+    .proto folder) and package.json itself."""
+    listed = json.loads((NODE_CLIENT / "package.json").read_text())["files"]
+    return [name for name in listed if not name.endswith("/")] + ["package.json"]
 
 
 def node_executable() -> str:
@@ -185,7 +193,7 @@ def test_node_bot_runs_outside_the_repository_and_challenges_for_a_rated_match(
     node = node_executable()
     outside = tmp_path / "my-bot"
     outside.mkdir()
-    for name in ("bot.js", "game_data.js", "heuristics.js", "motion_pictures.js", "package.json"):
+    for name in node_package_files():
         shutil.copy(NODE_CLIENT / name, outside / name)
     shutil.copytree(NODE_CLIENT / "proto", outside / "proto")
     (outside / "node_modules").symlink_to(NODE_CLIENT / "node_modules")

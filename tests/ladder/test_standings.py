@@ -22,9 +22,12 @@ from ladder.standings import (
     StandingsParams,
     _covariance,
     compile_log,
+    default_anchor,
+    established,
     extend_log,
     fit,
     fold,
+    scale_shift,
 )
 
 TO_ELO = 400 / math.log(10)
@@ -187,6 +190,22 @@ def test_while_nobody_is_established_every_bot_anchors() -> None:
     by_bot = fit(compile_log([{"a": 1, "b": 2}, {"b": 1, "c": 2}])).by_bot()
     assert all(entry.provisional for entry in by_bot.values())
     assert sum(entry.rating for entry in by_bot.values()) / 3 == pytest.approx(1500, abs=1e-9)
+
+
+def test_the_scale_shift_is_how_far_every_standing_moved_with_the_anchor() -> None:
+    matches = [{"a": 1, "b": 2, "c": 3}] * 3 + [{"c": 1, "a": 2}] * 3 + [{"new": 1, "a": 2}]
+    params = StandingsParams(provisional_games=4)
+    today = fit(compile_log(matches), params)
+    assert established(today) == default_anchor(today) == {"a", "c"}
+    for before in (["a"], ["c"], ["a", "b", "c", "new"], ["b", "ghost"]):
+        then = fit(compile_log(matches), params, anchor=[bot for bot in before if bot != "ghost"])
+        shift = scale_shift(today, before, params)
+        for bot, standing in today.by_bot().items():
+            assert standing.rating - then.by_bot()[bot].rating == pytest.approx(shift, abs=1e-9)
+    assert scale_shift(today, ["a", "c"], params) == pytest.approx(0, abs=1e-9)
+    assert scale_shift(today, ["ghost"], params) == 0.0
+    nobody = fit(compile_log([{"a": 1, "b": 2}]), params)
+    assert established(nobody) == frozenset() and default_anchor(nobody) == {"a", "b"}
 
 
 def test_a_fixed_anchor_pins_its_bots() -> None:

@@ -1,9 +1,9 @@
-"""Motion Pictures' estimate for a search that stops its playouts short (`State.estimate`)."""
+"""Motion Pictures' estimate for a search that stops its playouts short (`Game.estimate`)."""
 
 from __future__ import annotations
 
 from games.rng import Rng, derive_seed
-from tests.motion_pictures.helpers import new_state, play_randomly
+from tests.motion_pictures.helpers import GAME, new_state, play_randomly
 
 
 def test_the_estimate_of_an_ended_match_is_its_final_score() -> None:
@@ -12,7 +12,7 @@ def test_the_estimate_of_an_ended_match_is_its_final_score() -> None:
     outcome = state.outcome()
     assert outcome is not None
     assert state.scored() == outcome
-    assert state.estimate() == tuple(float(score) for score in outcome.scores)
+    assert GAME.estimate(state) == tuple(float(score) for score in outcome.scores)
 
 
 def test_projects_under_way_and_advanced_filmmakers_add_to_the_score_as_it_stands() -> None:
@@ -20,7 +20,7 @@ def test_projects_under_way_and_advanced_filmmakers_add_to_the_score_as_it_stand
     rng = Rng(derive_seed("estimate-mid", 0))
     seen_more = False
     while not state.is_over():
-        estimate = state.estimate()
+        estimate = GAME.estimate(state)
         assert estimate is not None
         scored = state.scored().scores
         assert all(e >= s for e, s in zip(estimate, scored, strict=True))

@@ -1,10 +1,10 @@
-"""Movie Fight's estimate for a search that stops its playouts short (`State.estimate`)."""
+"""Movie Fight's estimate for a search that stops its playouts short (`Game.estimate`)."""
 
 from __future__ import annotations
 
 from games.movie_fight.evaluation import hope
 from games.rng import Rng, derive_seed
-from tests.movie_fight.helpers import cinema, new_state, play_randomly
+from tests.movie_fight.helpers import GAME, cinema, new_state, play_randomly
 
 
 def test_the_estimate_of_an_ended_match_is_its_final_score() -> None:
@@ -12,7 +12,7 @@ def test_the_estimate_of_an_ended_match_is_its_final_score() -> None:
     play_randomly(state, "estimate-end")
     outcome = state.outcome()
     assert outcome is not None
-    assert state.estimate() == tuple(float(score) for score in outcome.scores)
+    assert GAME.estimate(state) == tuple(float(score) for score in outcome.scores)
 
 
 def test_the_estimate_adds_hope_to_the_score_now() -> None:
@@ -21,7 +21,7 @@ def test_the_estimate_adds_hope_to_the_score_now() -> None:
     for _ in range(12):
         seat = state.to_move()[0]
         state.apply(seat, rng.choice(state.legal_moves(seat)))
-    estimate = state.estimate()
+    estimate = GAME.estimate(state)
     assert estimate is not None
     now = state.current_scores()
     assert all(e >= s for e, s in zip(estimate, now, strict=True))
@@ -38,4 +38,4 @@ def test_an_unsatisfied_viewer_is_worth_hope_until_the_last_card() -> None:
 
 
 def test_the_solo_game_has_no_estimate() -> None:
-    assert new_state(1, "estimate-solo").estimate() is None
+    assert GAME.estimate(new_state(1, "estimate-solo")) is None

@@ -2,7 +2,8 @@
 (`premiere_bot.Noted`, `DecisionAnswer.note`); the arbiter stores it with the move and refuses
 one longer than 512 bytes as malformed; while the match runs no surface shows a note (the views
 API, the replay, the live stream); once it has ended the replay shows each note beside its move,
-at 1366 and 390 px."""
+at 1366 and 390 px. The bot's owner alone reads its notes at any time, a running match's too
+(`premiere-bot bots notes`); another author reads none."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.integration.services import start_bot, wait_ended
+from tests.integration.test_authors import author
 from tests.ladder.stack import Stack, running_stack
 from tests.spectator.test_dashboard import eventually
 from tests.spectator.test_rough_edges import BROKEN, WIDTHS, open_tab, visit
@@ -31,7 +33,14 @@ def stack(tmp_path: Path) -> Iterator[Stack]:
 
 
 def test_notes_are_stored_and_shown_only_after_the_end(stack: Stack, browser: Browser) -> None:  # noqa: F811
-    token = stack.arbiter.add_bot("noter")
+    code = stack.arbiter.cli("invites", "create", "--uses", "2").strip()
+    owner, other = stack.folder / "ana", stack.folder / "eve"
+    for home, name in ((owner, "ana"), (other, "eve")):
+        made = author(stack.arbiter, home, "account", "create", name, "--invite", code, "--save")
+        assert made.returncode == 0, made.stderr
+    created = author(stack.arbiter, owner, "bots", "create", "noter")
+    assert created.returncode == 0, created.stderr
+    token = created.stdout.strip()
     bot = start_bot(
         stack.arbiter, "tests.ladder.noting_bot:NotingBot", token, stack.folder / "bot.log"
     )
@@ -75,6 +84,17 @@ def test_notes_are_stored_and_shown_only_after_the_end(stack: Stack, browser: Br
         assert "plan " not in page.inner_text("body") and page.locator(".bot-note").count() == 0
         page.context.close()
         assert problems == []
+        # Its owner reads the notes of the running match; another author reads nothing.
+        mine = author(stack.arbiter, owner, "bots", "notes", "noter", "--match", match_id)
+        assert mine.returncode == 0, mine.stderr
+        shown = [line for line in mine.stdout.splitlines() if line.startswith(match_id)]
+        assert len(shown) >= 3 and all(" running " in line for line in shown), mine.stdout
+        assert "plan 1: first of" in mine.stdout
+        peek = author(stack.arbiter, other, "bots", "notes", "noter", "--match", match_id)
+        assert peek.returncode == 1 and "NOT_FOUND" in peek.stderr, peek
+        assert "plan " not in peek.stdout + peek.stderr
+        anonymous = author(stack.arbiter, stack.folder / "nobody", "bots", "notes", "noter")
+        assert anonymous.returncode == 1 and "plan " not in anonymous.stdout
         wait_ended(stack.arbiter.matches(), match_id)
     finally:
         bot.terminate()
@@ -92,6 +112,8 @@ def test_notes_are_stored_and_shown_only_after_the_end(stack: Stack, browser: Br
     assert all(note.startswith("plan ") for _, note in noted)
     # The fifth answer's note was 600 bytes: refused as malformed, its move defaulted.
     assert ("malformed", "a note of 600 bytes; at most 512") in faults, faults
+    after = author(stack.arbiter, owner, "bots", "notes", "noter")
+    assert after.stdout.count(" ended ") == len(noted), after.stdout
     with urllib.request.urlopen(f"{stack.http}/api/matches/{match_id}/views") as reply:
         views = json.loads(reply.read())
     frames = views["frames"]

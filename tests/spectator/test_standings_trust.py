@@ -150,9 +150,30 @@ def test_standings_a_person_trusts(browser: Browser, tmp_path: Path) -> None:  #
                 ),
                 "the scale notice",
             )
-            assert "the scale moved, not the bots" in notice, notice
+            assert "The scale moved" in notice, notice
+            assert "no bot played better or worse" in notice, notice
             assert "climber became established" in notice, notice
             assert "held at 1500" in notice
+            # The ladder recorded the move: its size is how far the idle anchor-bot moved.
+            recorded = ladder.get(f"/api/games/{GAME}/leaderboard")["scale_moves"]
+            assert [m["joined"] for m in recorded] == [["climber"]], recorded
+            shift = recorded[0]["shift"]
+            assert abs(shift - moved["anchor-bot"]) < 0.25 * abs(moved["anchor-bot"]), (
+                shift,
+                moved,
+            )
+            told = f"{'+' if shift > 0 else chr(0x2212)}{abs(shift):.0f} points"
+            assert told in notice, (told, notice)
+            # A first-time visitor, on a phone, with nothing stored from before, reads it too.
+            first_time, trouble = open_tab(browser, "phone")
+            first_time.goto(f"{ladder.http}/#game={GAME}")
+            first_time.wait_for_selector("#scale-notice:not([hidden])")
+            fresh = first_time.inner_text("#scale-notice")
+            assert told in fresh and "climber became established" in fresh, fresh
+            box = first_time.locator("#scale-notice").bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+            first_time.context.close()
+            assert trouble == []
             page.screenshot(path=str(SCREENSHOTS / "standings-scale-moved.png"), full_page=True)
             page.context.close()
             assert problems == []

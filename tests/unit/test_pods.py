@@ -24,6 +24,7 @@ from hosting.sandbox import Launch, Pool, Runtime, Unavailable, bwrap_argv, limi
 from premiere.cli import main
 from premiere_wire.bundle import Limits as Asked
 from tests.deploy.k8smodels import load
+from tests.integration.services import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "hosted-the-bots-own-token"
@@ -264,6 +265,7 @@ def test_the_kubernetes_runner_outside_a_cluster_says_so(tmp_path: Path) -> None
             "HOME": str(tmp_path),
             "PREMIERE_RUNNER_FETCH_HOST": "127.0.0.1",
             "PREMIERE_RUNNER_WORK": str(tmp_path / "work"),
+            "PREMIERE_RUNNER_METRICS_PORT": str(free_port()),
         },
     )
     assert result.exit_code == 1, result.output

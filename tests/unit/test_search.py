@@ -3,6 +3,9 @@ alone, and beats random play."""
 
 from __future__ import annotations
 
+from importlib import import_module
+from types import ModuleType
+
 import pytest
 
 from games import all_games, get
@@ -11,6 +14,13 @@ from games.interface import Game, Options, State
 from games.play import play_match
 from games.rng import Rng, derive_seed
 from games.search import LEVELS, SearchPlayer, Tuning, search_choice
+
+
+def expected(game: Game) -> ModuleType:
+    """What these tests expect of one game in particular, kept with its own tests:
+    tests/<game>/expected.py."""
+    return import_module(f"tests.{type(game).__module__.split('.')[1]}.expected")
+
 
 PLAYOUTS = 12
 """Enough to exercise the tree (expansion, selection, several determinisations) quickly."""
@@ -49,8 +59,6 @@ def test_search_levels_are_builtins_of_play_match() -> None:
 
 
 GUARD_MATCHES = 1
-GUARD_OPTIONS: dict[str, Options] = {"movie-trailer": {"rounds": 1}}
-"""Movie Trailer with one round (each seat directs once): the guard stays seconds long."""
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
@@ -62,7 +70,7 @@ def test_search_100_beats_random_seats(game: Game) -> None:
         seat = index % players
         bots = ["random"] * players
         bots[seat] = "search:100"
-        options = GUARD_OPTIONS.get(game.id)
+        options: Options | None = getattr(expected(game), "GUARD_OPTIONS", None)
         outcome = play_match(game, players, f"guard/{index}", bots, options).outcome
         assert outcome.ranks[seat] == 1, (index, outcome.scores)
 
@@ -86,42 +94,16 @@ def test_search_levels_are_built_ins_that_decide_from_the_state() -> None:
     assert move == search_choice(game, "search:100", "s", seat, 3, state) and move in legal
 
 
-PINNED: dict[tuple[str, int], dict[str, object]] = {
-    ("magic-trick", 0): {"kind": "sort", "rank": 6, "suit": "yellow"},
-    ("magic-trick", 9): {"kind": "sort", "rank": 5, "suit": "yellow"},
-    ("magic-trick", 29): {"kind": "play", "slot": 2},
-    ("magic-trick", 59): {"kind": "sort", "rank": 6, "suit": "blue"},
-    ("magic-trick", 99): {"kind": "sort", "rank": 7, "suit": "black"},
-    ("motion-pictures", 0): {"card": 7, "kind": "shoot", "slot": 0},
-    ("motion-pictures", 9): {"card": 10, "kind": "shoot", "slot": 0},
-    ("motion-pictures", 29): {"card": 6, "kind": "discard"},
-    ("motion-pictures", 59): {"card": 2, "kind": "discard"},
-    ("movie-fight", 0): {"card": 3, "floor": 1, "kind": "play", "side": "audience"},
-    ("movie-fight", 9): {"card": 2, "kind": "refresh"},
-    ("movie-fight", 29): {"card": 47, "floor": 1, "kind": "play", "side": "screen"},
-    ("movie-trailer", 0): {"film": "peter-pan-1953", "kind": "film"},
-    ("movie-trailer", 9): {"kind": "slot", "slot": 8},
-    ("movie-trailer", 29): {"kind": "tile", "tile": 31},
-    ("movie-trailer", 59): {"film": "the-notebook-2004", "kind": "guess"},
-    ("movie-trailer", 99): {"kind": "slot", "slot": 0},
-    ("movie-tricks", 0): {"boost": False, "card": 3, "kind": "play"},
-    ("movie-tricks", 9): {"boost": False, "card": 18, "kind": "play"},
-    ("movie-tricks", 29): {"boost": False, "card": 1, "kind": "play"},
-    ("movie-tricks", 59): {"card": 34, "kind": "draft"},
-}
-"""search:100's choices at the 1st, 10th, 30th, 60th and 100th decision of more than one move
-along a seeded random walk (Movie Trailer: its speed game), recorded before the search and the
-engines were made faster: a faster search must choose exactly as before. Movie Tricks' first
-choice changed (card 3 to card 5) when its search was retuned (`games.search.TUNING`: a lighter
-heuristic prior and the score margin in search:100's result), and back to card 3 when its
-determinisations' random swaps came to be drawn with `Rng.pair` instead of `Rng.sample`; the
-other choices held. Motion
-Pictures' 10th, Movie Fight's and Movie Trailer's 1st and 100th choices changed when their
-levels became the heuristic's rollouts (`games.search.ROLLOUTS`)."""
+def pinned(game: Game) -> dict[int, dict[str, object]]:
+    """The game's pinned search choices (``SEARCH_PINNED`` in its `expected`)."""
+    pins: dict[int, dict[str, object]] = expected(game).SEARCH_PINNED
+    return pins
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
 def test_search_choices_are_pinned(game: Game) -> None:
+    """search:100 chooses as it did when its choices were pinned (`pinned`)."""
+    pins = pinned(game)
     players = min(n for n in game.player_counts if n >= 2)
     options = game.golden_variants()[-1]
     state = game.new(players, "pinned", options)
@@ -131,37 +113,38 @@ def test_search_choices_are_pinned(game: Game) -> None:
         seat = state.to_move()[0]
         legal = state.legal_moves(seat)
         if len(legal) > 1:
-            if (game.id, index) in PINNED:
+            if index in pins:
                 move = search_choice(game, "search:100", "pinned", seat, index, state)
-                assert game.encode_move(move) == PINNED[game.id, index], index
+                assert game.encode_move(move) == pins[index], index
             index += 1
         state.apply(seat, walk.choice(legal))
-    assert index > max(i for g, i in PINNED if g == game.id)
+    assert index > max(pins)
 
 
 def test_a_horizon_stops_playouts_at_the_games_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With `Tuning.horizon` a playout is scored by `State.estimate` (Movie Fight has one);
+    """With `Tuning.horizon` a playout is scored by `Game.estimate` (Movie Fight has one);
     without, every playout is played to the end and the estimate is never asked."""
-    from games.movie_fight.state import MovieFightState
-
+    game = get("movie-fight")
     calls = 0
-    original = MovieFightState.estimate
+    original = type(game).estimate
 
-    def counted(self: MovieFightState) -> tuple[float, ...] | None:
+    def counted(self: Game, state: State) -> tuple[float, ...] | None:
         nonlocal calls
         calls += 1
-        return original(self)
+        return original(self, state)
 
-    monkeypatch.setattr(MovieFightState, "estimate", counted)
-    state, seat = first_real_decision(get("movie-fight"), 2, {})
-    SearchPlayer(Rng(b"horizon"), PLAYOUTS).choose_in(state, seat)
+    monkeypatch.setattr(type(game), "estimate", counted)
+    state, seat = first_real_decision(game, 2, {})
+    SearchPlayer(Rng(b"horizon"), PLAYOUTS, estimate=game.estimate).choose_in(state, seat)
     assert calls == 0
-    cut = SearchPlayer(Rng(b"horizon"), PLAYOUTS, tuning=Tuning(horizon=2))
-    move = cut.choose_in(state, seat)
-    assert calls >= PLAYOUTS and move in state.legal_moves(seat)
-    assert move == SearchPlayer(Rng(b"horizon"), PLAYOUTS, tuning=Tuning(horizon=2)).choose_in(
+    cut = Tuning(horizon=2)
+    move = SearchPlayer(Rng(b"horizon"), PLAYOUTS, tuning=cut, estimate=game.estimate).choose_in(
         state, seat
     )
+    assert calls >= PLAYOUTS and move in state.legal_moves(seat)
+    assert move == SearchPlayer(
+        Rng(b"horizon"), PLAYOUTS, tuning=cut, estimate=game.estimate
+    ).choose_in(state, seat)
 
 
 def test_an_estimate_ranks_and_spreads_the_seats_results() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import importlib.util
 import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -20,6 +21,7 @@ def load_generator() -> ModuleType:
     if spec is None or spec.loader is None:
         pytest.fail(f"cannot load {PROTO_ROOT / 'generate.py'}")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -40,12 +42,17 @@ def test_buf_lint_passes() -> None:
 
 
 def test_committed_wire_code_is_fresh() -> None:
-    """The wire package's `*_pb2*` files and the SDK's typed views are what `make proto` makes."""
+    """The shared oneofs (game.proto, game_data.proto), the wire package's `*_pb2*` files, the
+    SDK's typed views, the Node client's .proto copies and the Go client's data accessors are
+    what `make proto` makes from the games' .proto files and proto/games.toml."""
     generator = load_generator()
     generated: dict[Path, str] = generator.generate()
     assert generated, "proto/generate.py generated nothing"
     committed: dict[Path, str] = generator.committed()
-    hint = "run `make proto` and commit wire/premiere_wire and clients/python/premiere_bot"
+    hint = (
+        "run `make proto` and commit proto/premiere/v1, wire/premiere_wire, "
+        "clients/python/premiere_bot, clients/node/proto and clients/go"
+    )
     assert sorted(committed) == sorted(generated), f"the generated file set differs: {hint}"
     stale = {}
     for name, text in generated.items():

@@ -49,10 +49,14 @@ def asked_with_one_legal_move(game_id: str) -> bool:
 
 
 def test_which_games_ask_a_decision_with_a_single_legal_move() -> None:
-    ask = {"magic-trick", "movie-trailer"}
-    assert "Magic Trick and Movie Trailer still ask it" in DOC
-    assert {g for g in games.ids() if asked_with_one_legal_move(g)} == ask
-    assert set(games.ids()) - ask == {"movie-tricks", "motion-pictures", "movie-fight"}
+    """The protocol doc names exactly the games that still ask such a decision."""
+    asking = {g for g in games.ids() if asked_with_one_legal_move(g)}
+    ask = [games.get(g).title for g in sorted(asking)]
+    others = [games.get(g).title for g in games.ids() if g not in asking]
+    assert ask and others
+    assert f"{' and '.join(ask)} still ask it" in DOC
+    playing_it = DOC.split("still ask it", 1)[1].split("without asking", 1)[0]
+    assert all(title in playing_it for title in others), playing_it
 
 
 def test_magic_trick_play_and_sleeve_requests_differ_by_their_moves() -> None:

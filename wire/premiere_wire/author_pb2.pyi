@@ -796,3 +796,103 @@ class GetBotEventsResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetBotEventsResponse: _TypeAlias = GetBotEventsResponse  # noqa: Y015
+
+@_typing.final
+class GetBotNotesRequest(_message.Message):
+    """Request for AuthorService.GetBotNotes."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    LIMIT_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """One of the account's bots (every version of it), or NAME@VERSION."""
+    match_id: _builtins.str
+    """Only the notes of this match (its id), when set."""
+    limit: _builtins.int
+    """The newest notes to return (default and at most 500)."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        match_id: _builtins.str = ...,
+        limit: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["limit", b"limit", "match_id", b"match_id", "name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetBotNotesRequest: _TypeAlias = GetBotNotesRequest  # noqa: Y015
+
+@_typing.final
+class BotNote(_message.Message):
+    """A note a bot attached to one of its answers."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    PLY_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    NOTE_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    ENDED_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    """The match the note was made in."""
+    ply: _builtins.int
+    """The move it was attached to: its number in the match's log."""
+    seat: _builtins.int
+    """The seat the bot held (0-based)."""
+    note: _builtins.str
+    """The note, as the bot sent it (at most 512 bytes)."""
+    name: _builtins.str
+    """The version that wrote it (NAME@VERSION)."""
+    ended: _builtins.bool
+    """Whether the match has ended (a note of a running match is shown to nobody else)."""
+    game: _builtins.str
+    """The match's game."""
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        ply: _builtins.int = ...,
+        seat: _builtins.int = ...,
+        note: _builtins.str = ...,
+        name: _builtins.str = ...,
+        ended: _builtins.bool = ...,
+        game: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ended", b"ended", "game", b"game", "match_id", b"match_id", "name", b"name", "note", b"note", "ply", b"ply", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BotNote: _TypeAlias = BotNote  # noqa: Y015
+
+@_typing.final
+class GetBotNotesResponse(_message.Message):
+    """Response of AuthorService.GetBotNotes."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NOTES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def notes(self) -> _containers.RepeatedCompositeFieldContainer[Global___BotNote]:
+        """Oldest first."""
+
+    def __init__(
+        self,
+        *,
+        notes: _abc.Iterable[Global___BotNote] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["notes", b"notes"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetBotNotesResponse: _TypeAlias = GetBotNotesResponse  # noqa: Y015

@@ -94,6 +94,11 @@ class AuthorServiceStub:
                 request_serializer=premiere_dot_v1_dot_author__pb2.GetBotLogsRequest.SerializeToString,
                 response_deserializer=premiere_dot_v1_dot_author__pb2.GetBotLogsResponse.FromString,
                 _registered_method=True)
+        self.GetBotNotes = channel.unary_unary(
+                '/premiere.v1.AuthorService/GetBotNotes',
+                request_serializer=premiere_dot_v1_dot_author__pb2.GetBotNotesRequest.SerializeToString,
+                response_deserializer=premiere_dot_v1_dot_author__pb2.GetBotNotesResponse.FromString,
+                _registered_method=True)
 
 
 class AuthorServiceServicer:
@@ -192,6 +197,15 @@ class AuthorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetBotNotes(self, request, context):
+        """The notes one of the account's bots attached to its answers (DecisionAnswer.note), newest
+        last, including those of a match still being played: the owner may read its own bot's
+        plans at any time, while everyone else sees a note only in the replay of an ended match.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AuthorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -249,6 +263,11 @@ def add_AuthorServiceServicer_to_server(servicer, server):
                     servicer.GetBotLogs,
                     request_deserializer=premiere_dot_v1_dot_author__pb2.GetBotLogsRequest.FromString,
                     response_serializer=premiere_dot_v1_dot_author__pb2.GetBotLogsResponse.SerializeToString,
+            ),
+            'GetBotNotes': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetBotNotes,
+                    request_deserializer=premiere_dot_v1_dot_author__pb2.GetBotNotesRequest.FromString,
+                    response_serializer=premiere_dot_v1_dot_author__pb2.GetBotNotesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -553,6 +572,33 @@ class AuthorService:
             '/premiere.v1.AuthorService/GetBotLogs',
             premiere_dot_v1_dot_author__pb2.GetBotLogsRequest.SerializeToString,
             premiere_dot_v1_dot_author__pb2.GetBotLogsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetBotNotes(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/premiere.v1.AuthorService/GetBotNotes',
+            premiere_dot_v1_dot_author__pb2.GetBotNotesRequest.SerializeToString,
+            premiere_dot_v1_dot_author__pb2.GetBotNotesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -77,6 +77,11 @@ class AuthorServiceStub:
     """What one of the account's hosted bots printed, and what the runner says of it, newest
     last; only the bot's owner can read it.
     """
+    GetBotNotes: _grpc.UnaryUnaryMultiCallable[_author_pb2.GetBotNotesRequest, _author_pb2.GetBotNotesResponse]
+    """The notes one of the account's bots attached to its answers (DecisionAnswer.note), newest
+    last, including those of a match still being played: the owner may read its own bot's
+    plans at any time, while everyone else sees a note only in the replay of an ended match.
+    """
 
 @_typing.type_check_only
 class AuthorServiceAsyncStub(AuthorServiceStub):
@@ -126,6 +131,11 @@ class AuthorServiceAsyncStub(AuthorServiceStub):
     GetBotLogs: _aio.UnaryUnaryMultiCallable[_author_pb2.GetBotLogsRequest, _author_pb2.GetBotLogsResponse]  # type: ignore[assignment]
     """What one of the account's hosted bots printed, and what the runner says of it, newest
     last; only the bot's owner can read it.
+    """
+    GetBotNotes: _aio.UnaryUnaryMultiCallable[_author_pb2.GetBotNotesRequest, _author_pb2.GetBotNotesResponse]  # type: ignore[assignment]
+    """The notes one of the account's bots attached to its answers (DecisionAnswer.note), newest
+    last, including those of a match still being played: the owner may read its own bot's
+    plans at any time, while everyone else sees a note only in the replay of an ended match.
     """
 
 class AuthorServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -239,6 +249,17 @@ class AuthorServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_author_pb2.GetBotLogsResponse, _abc.Awaitable[_author_pb2.GetBotLogsResponse]]:
         """What one of the account's hosted bots printed, and what the runner says of it, newest
         last; only the bot's owner can read it.
+        """
+
+    @_abc_1.abstractmethod
+    def GetBotNotes(
+        self,
+        request: _author_pb2.GetBotNotesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_author_pb2.GetBotNotesResponse, _abc.Awaitable[_author_pb2.GetBotNotesResponse]]:
+        """The notes one of the account's bots attached to its answers (DecisionAnswer.note), newest
+        last, including those of a match still being played: the owner may read its own bot's
+        plans at any time, while everyone else sees a note only in the replay of an ended match.
         """
 
 def add_AuthorServiceServicer_to_server(servicer: AuthorServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -22,87 +22,36 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from . import magic_trick_pb2 as premiere_dot_v1_dot_magic__trick__pb2
 from . import motion_pictures_pb2 as premiere_dot_v1_dot_motion__pictures__pb2
+from . import movie_fight_pb2 as premiere_dot_v1_dot_movie__fight__pb2
+from . import movie_trailer_pb2 as premiere_dot_v1_dot_movie__trailer__pb2
 from . import movie_tricks_pb2 as premiere_dot_v1_dot_movie__tricks__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1bpremiere/v1/game_data.proto\x12\x0bpremiere.v1\x1a!premiere/v1/motion_pictures.proto\x1a\x1epremiere/v1/movie_tricks.proto\"\"\n\x12GetGameDataRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\":\n\x13GetGameDataResponse\x12#\n\x04\x64\x61ta\x18\x01 \x01(\x0b\x32\x15.premiere.v1.GameData\"\x15\n\x13ListGameDataRequest\">\n\x0fGameDataSummary\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0e\n\x06\x64igest\x18\x03 \x01(\t\"C\n\x14ListGameDataResponse\x12+\n\x05games\x18\x01 \x03(\x0b\x32\x1c.premiere.v1.GameDataSummary\"v\n\nGameOption\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x15\n\rdefault_value\x18\x03 \x01(\t\x12\x0e\n\x06values\x18\x04 \x03(\t\x12\x0b\n\x03min\x18\x05 \x01(\x05\x12\x0b\n\x03max\x18\x06 \x01(\x05\x12\x0b\n\x03\x64oc\x18\x07 \x01(\t\"/\n\x0fReferencePlayer\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06rating\x18\x02 \x01(\x01\"\xe1\x03\n\x08GameData\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x15\n\rplayer_counts\x18\x03 \x03(\r\x12(\n\x07options\x18\x04 \x03(\x0b\x32\x17.premiere.v1.GameOption\x12\x37\n\x11reference_players\x18\x05 \x03(\x0b\x32\x1c.premiere.v1.ReferencePlayer\x12\x0e\n\x06\x64igest\x18\x06 \x01(\t\x12\x0f\n\x07version\x18\x07 \x01(\r\x12\x34\n\x0cmovie_tricks\x18\n \x01(\x0b\x32\x1c.premiere.v1.MovieTricksDataH\x00\x12\x32\n\x0bmagic_trick\x18\x0b \x01(\x0b\x32\x1b.premiere.v1.MagicTrickDataH\x00\x12\x36\n\rmovie_trailer\x18\x0c \x01(\x0b\x32\x1d.premiere.v1.MovieTrailerDataH\x00\x12:\n\x0fmotion_pictures\x18\r \x01(\x0b\x32\x1f.premiere.v1.MotionPicturesDataH\x00\x12\x32\n\x0bmovie_fight\x18\x0e \x01(\x0b\x32\x1b.premiere.v1.MovieFightDataH\x00\x42\x0b\n\tgame_data\"+\n\nDataSource\x12\r\n\x05\x65ntry\x18\x01 \x01(\t\x12\x0e\n\x06source\x18\x02 \x01(\t\"\x9a\x01\n\x0eMagicTrickData\x12\r\n\x05suits\x18\x01 \x03(\t\x12\r\n\x05trump\x18\x02 \x01(\t\x12\r\n\x05ranks\x18\x03 \x03(\x05\x12*\n\x05\x64\x65\x61ls\x18\x04 \x03(\x0b\x32\x1b.premiere.v1.MagicTrickDeal\x12\x16\n\x0e\x62id_met_points\x18\x05 \x01(\x05\x12\x17\n\x0fprestige_points\x18\x06 \x01(\x05\"c\n\x0eMagicTrickDeal\x12\x0f\n\x07players\x18\x01 \x01(\x05\x12\x11\n\thand_size\x18\x02 \x01(\x05\x12\x15\n\rsuits_removed\x18\x03 \x01(\x05\x12\x16\n\x0e\x63\x61rd_set_aside\x18\x04 \x01(\x08\"\xc4\x03\n\x0eMovieFightData\x12\x0e\n\x06genres\x18\x01 \x03(\t\x12\x0c\n\x04wild\x18\x02 \x01(\t\x12\x11\n\tequipment\x18\x03 \x03(\t\x12\x0e\n\x06rounds\x18\x04 \x01(\x05\x12\r\n\x05offer\x18\x05 \x01(\x05\x12.\n\x05\x63\x61rds\x18\x06 \x03(\x0b\x32\x1f.premiere.v1.MovieFightCardData\x12.\n\x05tiles\x18\x07 \x03(\x0b\x32\x1f.premiere.v1.MovieFightTileData\x12/\n\x05goals\x18\x08 \x01(\x0b\x32 .premiere.v1.MovieFightGoalsData\x12=\n\rautoma_levels\x18\t \x03(\x0b\x32&.premiere.v1.MovieFightAutomaLevelData\x12;\n\x0c\x61utoma_cards\x18\n \x03(\x0b\x32%.premiere.v1.MovieFightAutomaCardData\x12\x15\n\rticket_winner\x18\x0b \x01(\x05\x12\x14\n\x0cticket_loser\x18\x0c \x01(\x05\x12(\n\x07sources\x18\r \x03(\x0b\x32\x17.premiere.v1.DataSource\"3\n\x0eMovieFightTier\x12\x11\n\tthreshold\x18\x01 \x01(\x05\x12\x0e\n\x06points\x18\x02 \x01(\x05\"\xb7\x01\n\x19MovieFightRequirementData\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12*\n\x05tiers\x18\x02 \x03(\x0b\x32\x1b.premiere.v1.MovieFightTier\x12\r\n\x05genre\x18\x03 \x01(\t\x12\x0f\n\x07pattern\x18\x04 \x03(\t\x12\x0e\n\x06genres\x18\x05 \x03(\t\x12\x11\n\tequipment\x18\x06 \x03(\t\x12\x0f\n\x07viewers\x18\x07 \x03(\t\x12\x0c\n\x04side\x18\x08 \x01(\t\"h\n\x11MovieFightBarData\x12\x0e\n\x06genres\x18\x01 \x03(\t\x12\x11\n\tequipment\x18\x02 \x03(\t\x12\x0f\n\x07tickets\x18\x03 \x01(\x05\x12\x0e\n\x06points\x18\x04 \x01(\x05\x12\x0f\n\x07viewers\x18\x05 \x03(\t\"o\n\x14MovieFightEffectData\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04side\x18\x02 \x01(\t\x12\r\n\x05group\x18\x03 \x01(\x08\x12\x0c\n\x04need\x18\x04 \x01(\t\x12\r\n\x05genre\x18\x05 \x01(\t\x12\x0f\n\x07viewers\x18\x06 \x03(\t\"\xd2\x02\n\x12MovieFightCardData\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\x0e\n\x06viewer\x18\x02 \x01(\t\x12;\n\x0brequirement\x18\x03 \x01(\x0b\x32&.premiere.v1.MovieFightRequirementData\x12\x34\n\x0c\x61udience_bar\x18\x04 \x01(\x0b\x32\x1e.premiere.v1.MovieFightBarData\x12\x0e\n\x06genres\x18\x05 \x03(\t\x12\x11\n\tequipment\x18\x06 \x03(\t\x12\x0f\n\x07tickets\x18\x07 \x01(\x05\x12\x0e\n\x06points\x18\x08 \x01(\x05\x12\x31\n\x06\x65\x66\x66\x65\x63t\x18\t \x01(\x0b\x32!.premiere.v1.MovieFightEffectData\x12\x32\n\nscreen_bar\x18\n \x01(\x0b\x32\x1e.premiere.v1.MovieFightBarData\"\xae\x01\n\x12MovieFightTileData\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\x31\n\x01\x61\x18\x02 \x03(\x0b\x32&.premiere.v1.MovieFightRequirementData\x12\x31\n\x01\x62\x18\x03 \x03(\x0b\x32&.premiere.v1.MovieFightRequirementData\x12\x10\n\x08\x61_points\x18\x04 \x01(\x05\x12\x10\n\x08\x62_points\x18\x05 \x01(\x05\"}\n\x13MovieFightGoalsData\x12\x11\n\tequipment\x18\x01 \x03(\x05\x12\x14\n\x0cviewers_from\x18\x02 \x01(\x05\x12\x0f\n\x07viewers\x18\x03 \x03(\x05\x12\x15\n\rtickets_small\x18\x04 \x03(\x05\x12\x15\n\rtickets_large\x18\x05 \x03(\x05\"K\n\x19MovieFightAutomaLevelData\x12\r\n\x05level\x18\x01 \x01(\x05\x12\x0e\n\x06points\x18\x02 \x01(\x05\x12\x0f\n\x07tickets\x18\x03 \x01(\x05\"g\n\x18MovieFightAutomaCardData\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04take\x18\x02 \x01(\x05\x12\x0c\n\x04play\x18\x03 \x01(\t\x12\x10\n\x08\x61\x63tivate\x18\x04 \x01(\x08\x12\x0f\n\x07refresh\x18\x05 \x01(\x08\"\xfd\x02\n\x12MotionPicturesData\x12\x0c\n\x04wild\x18\x01 \x01(\t\x12\x0e\n\x06skills\x18\x02 \x03(\t\x12\x13\n\x0bspecialties\x18\x03 \x03(\t\x12\x38\n\nfilmmakers\x18\x04 \x03(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\x12\x34\n\x08projects\x18\x05 \x03(\x0b\x32\".premiere.v1.MotionPicturesProject\x12\x35\n\ttrilogies\x18\x06 \x03(\x0b\x32\".premiere.v1.MotionPicturesTrilogy\x12.\n\x05goals\x18\x07 \x03(\x0b\x32\x1f.premiere.v1.MotionPicturesGoal\x12\x33\n\x05rules\x18\x08 \x01(\x0b\x32$.premiere.v1.MotionPicturesRulesData\x12(\n\x07sources\x18\t \x03(\x0b\x32\x17.premiere.v1.DataSource\"\xce\x02\n\x17MotionPicturesRulesData\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x13\n\x0brow_colours\x18\x02 \x01(\x05\x12\x0c\n\x04hand\x18\x03 \x01(\x05\x12\x0c\n\x04\x65ras\x18\x04 \x01(\x05\x12\x19\n\x11projects_per_side\x18\x05 \x01(\x05\x12\x11\n\tbig_goals\x18\x06 \x01(\x05\x12\x15\n\rtrilogy_bonus\x18\x07 \x01(\x05\x12\x1f\n\x17skills_per_trilogy_fame\x18\x08 \x01(\x05\x12\x17\n\x0fhire_match_cost\x18\t \x01(\x05\x12\x15\n\rhire_any_cost\x18\n \x01(\x05\x12\x15\n\raudition_cost\x18\x0b \x01(\x05\x12\x34\n\x08\x65ra_pile\x18\x0c \x03(\x0b\x32\".premiere.v1.MotionPicturesEraPile\x12\x12\n\nera_rounds\x18\r \x01(\x05\":\n\x15MotionPicturesEraPile\x12\x0f\n\x07players\x18\x01 \x01(\x05\x12\x10\n\x08projects\x18\x02 \x01(\x05\"\x91\x03\n\x0fMovieTricksData\x12\r\n\x05suits\x18\x01 \x03(\t\x12\x13\n\x0bprops_kinds\x18\x02 \x03(\t\x12\x12\n\ncategories\x18\x03 \x03(\t\x12+\n\x05\x63\x61rds\x18\x04 \x03(\x0b\x32\x1c.premiere.v1.MovieTricksCard\x12\x0f\n\x07playing\x18\x05 \x03(\x05\x12\x30\n\x05start\x18\x06 \x03(\x0b\x32!.premiere.v1.MovieTricksStartCard\x12\r\n\x05\x62onus\x18\x07 \x03(\x05\x12+\n\x05goals\x18\x08 \x03(\x0b\x32\x1c.premiere.v1.MovieTricksGoal\x12\x14\n\x0croles_points\x18\t \x03(\x05\x12,\n\x05setup\x18\n \x03(\x0b\x32\x1d.premiere.v1.MovieTricksSetup\x12,\n\x05rules\x18\x0b \x01(\x0b\x32\x1d.premiere.v1.MovieTricksRules\x12(\n\x07sources\x18\x0c \x03(\x0b\x32\x17.premiere.v1.DataSource\",\n\x14MovieTricksStartCard\x12\t\n\x01\x61\x18\x01 \x01(\x05\x12\t\n\x01\x62\x18\x02 \x01(\x05\"\xd3\x01\n\x10MovieTricksSetup\x12\x0f\n\x07players\x18\x01 \x01(\x05\x12\x0c\n\x04\x62lue\x18\x02 \x01(\x08\x12\x16\n\x0eremoved_values\x18\x03 \x03(\x05\x12\x0c\n\x04\x64\x65\x61l\x18\x04 \x01(\x05\x12\x0e\n\x06unused\x18\x05 \x01(\x05\x12\x11\n\tdraw_deck\x18\x06 \x01(\x05\x12\x0e\n\x06market\x18\x07 \x01(\x05\x12\r\n\x05plays\x18\x08 \x01(\x05\x12\r\n\x05\x62onus\x18\t \x01(\x05\x12\x14\n\x0c\x66\x61mily_bonus\x18\n \x01(\x05\x12\x13\n\x0b\x62onus_picks\x18\x0b \x01(\x05\"\xe4\x01\n\x10MovieTricksRules\x12\x0f\n\x07\x64isplay\x18\x01 \x01(\x05\x12\x13\n\x0bplus3_bonus\x18\x02 \x01(\x05\x12\x13\n\x0b\x62\x61ng_points\x18\x03 \x01(\x05\x12\x1b\n\x13roles_balance_bonus\x18\x04 \x01(\x05\x12\x17\n\x0fsoundtrack_most\x18\x05 \x01(\x05\x12\x19\n\x11soundtrack_middle\x18\x06 \x01(\x05\x12\x19\n\x11soundtrack_fewest\x18\x07 \x01(\x05\x12\x1c\n\x14\x66\x61mily_symbol_points\x18\x08 \x01(\x05\x12\x0b\n\x03\x64ie\x18\t \x03(\x05\"\xaf\x02\n\x10MovieTrailerData\x12\x39\n\ncategories\x18\x01 \x03(\x0b\x32%.premiere.v1.MovieTrailerCategoryData\x12\x17\n\x0fslot_categories\x18\x02 \x03(\x05\x12\x35\n\x07scoring\x18\x03 \x03(\x0b\x32$.premiere.v1.MovieTrailerScoringTile\x12\x30\n\x07lengths\x18\x04 \x03(\x0b\x32\x1f.premiere.v1.MovieTrailerLength\x12\x30\n\x05tiles\x18\x05 \x03(\x0b\x32!.premiere.v1.MovieTrailerTileData\x12,\n\x05\x66ilms\x18\x06 \x03(\x0b\x32\x1d.premiere.v1.MovieTrailerFilm\"f\n\x18MovieTrailerCategoryData\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05label\x18\x02 \x01(\t\x12\r\n\x05slots\x18\x03 \x01(\x05\x12\x0e\n\x06\x62order\x18\x04 \x01(\t\x12\x0e\n\x06source\x18\x05 \x01(\t\"_\n\x17MovieTrailerScoringTile\x12\x0f\n\x07numeral\x18\x01 \x01(\t\x12\x10\n\x08\x64irector\x18\x02 \x01(\x05\x12\x11\n\tspectator\x18\x03 \x01(\x05\x12\x0e\n\x06source\x18\x04 \x01(\t\"F\n\x12MovieTrailerLength\x12\x0f\n\x07players\x18\x01 \x01(\x05\x12\x10\n\x08standard\x18\x02 \x01(\x05\x12\r\n\x05short\x18\x03 \x01(\x05\"f\n\x14MovieTrailerTileData\x12\x0e\n\x06number\x18\x01 \x01(\x05\x12\x0f\n\x07\x63oncept\x18\x02 \x01(\t\x12\r\n\x05label\x18\x03 \x01(\t\x12\x0e\n\x06\x62order\x18\x04 \x01(\t\x12\x0e\n\x06source\x18\x05 \x01(\t\"x\n\x10MovieTrailerFilm\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0c\n\x04year\x18\x03 \x01(\x05\x12\x0e\n\x06source\x18\x04 \x01(\t\x12+\n\x04\x66its\x18\x05 \x03(\x0b\x32\x1d.premiere.v1.MovieTrailerFits\"3\n\x10MovieTrailerFits\x12\x10\n\x08\x63\x61tegory\x18\x01 \x01(\t\x12\r\n\x05tiles\x18\x02 \x03(\x05\x32\xb8\x01\n\x0fGameDataService\x12P\n\x0bGetGameData\x12\x1f.premiere.v1.GetGameDataRequest\x1a .premiere.v1.GetGameDataResponse\x12S\n\x0cListGameData\x12 .premiere.v1.ListGameDataRequest\x1a!.premiere.v1.ListGameDataResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1bpremiere/v1/game_data.proto\x12\x0bpremiere.v1\x1a\x1dpremiere/v1/magic_trick.proto\x1a!premiere/v1/motion_pictures.proto\x1a\x1dpremiere/v1/movie_fight.proto\x1a\x1fpremiere/v1/movie_trailer.proto\x1a\x1epremiere/v1/movie_tricks.proto\"\"\n\x12GetGameDataRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\":\n\x13GetGameDataResponse\x12#\n\x04\x64\x61ta\x18\x01 \x01(\x0b\x32\x15.premiere.v1.GameData\"\x15\n\x13ListGameDataRequest\">\n\x0fGameDataSummary\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0e\n\x06\x64igest\x18\x03 \x01(\t\"C\n\x14ListGameDataResponse\x12+\n\x05games\x18\x01 \x03(\x0b\x32\x1c.premiere.v1.GameDataSummary\"v\n\nGameOption\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x15\n\rdefault_value\x18\x03 \x01(\t\x12\x0e\n\x06values\x18\x04 \x03(\t\x12\x0b\n\x03min\x18\x05 \x01(\x05\x12\x0b\n\x03max\x18\x06 \x01(\x05\x12\x0b\n\x03\x64oc\x18\x07 \x01(\t\"/\n\x0fReferencePlayer\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06rating\x18\x02 \x01(\x01\"\xe1\x03\n\x08GameData\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x15\n\rplayer_counts\x18\x03 \x03(\r\x12(\n\x07options\x18\x04 \x03(\x0b\x32\x17.premiere.v1.GameOption\x12\x37\n\x11reference_players\x18\x05 \x03(\x0b\x32\x1c.premiere.v1.ReferencePlayer\x12\x0e\n\x06\x64igest\x18\x06 \x01(\t\x12\x0f\n\x07version\x18\x07 \x01(\r\x12\x34\n\x0cmovie_tricks\x18\n \x01(\x0b\x32\x1c.premiere.v1.MovieTricksDataH\x00\x12\x32\n\x0bmagic_trick\x18\x0b \x01(\x0b\x32\x1b.premiere.v1.MagicTrickDataH\x00\x12\x36\n\rmovie_trailer\x18\x0c \x01(\x0b\x32\x1d.premiere.v1.MovieTrailerDataH\x00\x12:\n\x0fmotion_pictures\x18\r \x01(\x0b\x32\x1f.premiere.v1.MotionPicturesDataH\x00\x12\x32\n\x0bmovie_fight\x18\x0e \x01(\x0b\x32\x1b.premiere.v1.MovieFightDataH\x00\x42\x0b\n\tgame_data2\xb8\x01\n\x0fGameDataService\x12P\n\x0bGetGameData\x12\x1f.premiere.v1.GetGameDataRequest\x1a .premiere.v1.GetGameDataResponse\x12S\n\x0cListGameData\x12 .premiere.v1.ListGameDataRequest\x1a!.premiere.v1.ListGameDataResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'premiere.v1.game_data_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GETGAMEDATAREQUEST']._serialized_start=111
-  _globals['_GETGAMEDATAREQUEST']._serialized_end=145
-  _globals['_GETGAMEDATARESPONSE']._serialized_start=147
-  _globals['_GETGAMEDATARESPONSE']._serialized_end=205
-  _globals['_LISTGAMEDATAREQUEST']._serialized_start=207
-  _globals['_LISTGAMEDATAREQUEST']._serialized_end=228
-  _globals['_GAMEDATASUMMARY']._serialized_start=230
-  _globals['_GAMEDATASUMMARY']._serialized_end=292
-  _globals['_LISTGAMEDATARESPONSE']._serialized_start=294
-  _globals['_LISTGAMEDATARESPONSE']._serialized_end=361
-  _globals['_GAMEOPTION']._serialized_start=363
-  _globals['_GAMEOPTION']._serialized_end=481
-  _globals['_REFERENCEPLAYER']._serialized_start=483
-  _globals['_REFERENCEPLAYER']._serialized_end=530
-  _globals['_GAMEDATA']._serialized_start=533
-  _globals['_GAMEDATA']._serialized_end=1014
-  _globals['_DATASOURCE']._serialized_start=1016
-  _globals['_DATASOURCE']._serialized_end=1059
-  _globals['_MAGICTRICKDATA']._serialized_start=1062
-  _globals['_MAGICTRICKDATA']._serialized_end=1216
-  _globals['_MAGICTRICKDEAL']._serialized_start=1218
-  _globals['_MAGICTRICKDEAL']._serialized_end=1317
-  _globals['_MOVIEFIGHTDATA']._serialized_start=1320
-  _globals['_MOVIEFIGHTDATA']._serialized_end=1772
-  _globals['_MOVIEFIGHTTIER']._serialized_start=1774
-  _globals['_MOVIEFIGHTTIER']._serialized_end=1825
-  _globals['_MOVIEFIGHTREQUIREMENTDATA']._serialized_start=1828
-  _globals['_MOVIEFIGHTREQUIREMENTDATA']._serialized_end=2011
-  _globals['_MOVIEFIGHTBARDATA']._serialized_start=2013
-  _globals['_MOVIEFIGHTBARDATA']._serialized_end=2117
-  _globals['_MOVIEFIGHTEFFECTDATA']._serialized_start=2119
-  _globals['_MOVIEFIGHTEFFECTDATA']._serialized_end=2230
-  _globals['_MOVIEFIGHTCARDDATA']._serialized_start=2233
-  _globals['_MOVIEFIGHTCARDDATA']._serialized_end=2571
-  _globals['_MOVIEFIGHTTILEDATA']._serialized_start=2574
-  _globals['_MOVIEFIGHTTILEDATA']._serialized_end=2748
-  _globals['_MOVIEFIGHTGOALSDATA']._serialized_start=2750
-  _globals['_MOVIEFIGHTGOALSDATA']._serialized_end=2875
-  _globals['_MOVIEFIGHTAUTOMALEVELDATA']._serialized_start=2877
-  _globals['_MOVIEFIGHTAUTOMALEVELDATA']._serialized_end=2952
-  _globals['_MOVIEFIGHTAUTOMACARDDATA']._serialized_start=2954
-  _globals['_MOVIEFIGHTAUTOMACARDDATA']._serialized_end=3057
-  _globals['_MOTIONPICTURESDATA']._serialized_start=3060
-  _globals['_MOTIONPICTURESDATA']._serialized_end=3441
-  _globals['_MOTIONPICTURESRULESDATA']._serialized_start=3444
-  _globals['_MOTIONPICTURESRULESDATA']._serialized_end=3778
-  _globals['_MOTIONPICTURESERAPILE']._serialized_start=3780
-  _globals['_MOTIONPICTURESERAPILE']._serialized_end=3838
-  _globals['_MOVIETRICKSDATA']._serialized_start=3841
-  _globals['_MOVIETRICKSDATA']._serialized_end=4242
-  _globals['_MOVIETRICKSSTARTCARD']._serialized_start=4244
-  _globals['_MOVIETRICKSSTARTCARD']._serialized_end=4288
-  _globals['_MOVIETRICKSSETUP']._serialized_start=4291
-  _globals['_MOVIETRICKSSETUP']._serialized_end=4502
-  _globals['_MOVIETRICKSRULES']._serialized_start=4505
-  _globals['_MOVIETRICKSRULES']._serialized_end=4733
-  _globals['_MOVIETRAILERDATA']._serialized_start=4736
-  _globals['_MOVIETRAILERDATA']._serialized_end=5039
-  _globals['_MOVIETRAILERCATEGORYDATA']._serialized_start=5041
-  _globals['_MOVIETRAILERCATEGORYDATA']._serialized_end=5143
-  _globals['_MOVIETRAILERSCORINGTILE']._serialized_start=5145
-  _globals['_MOVIETRAILERSCORINGTILE']._serialized_end=5240
-  _globals['_MOVIETRAILERLENGTH']._serialized_start=5242
-  _globals['_MOVIETRAILERLENGTH']._serialized_end=5312
-  _globals['_MOVIETRAILERTILEDATA']._serialized_start=5314
-  _globals['_MOVIETRAILERTILEDATA']._serialized_end=5416
-  _globals['_MOVIETRAILERFILM']._serialized_start=5418
-  _globals['_MOVIETRAILERFILM']._serialized_end=5538
-  _globals['_MOVIETRAILERFITS']._serialized_start=5540
-  _globals['_MOVIETRAILERFITS']._serialized_end=5591
-  _globals['_GAMEDATASERVICE']._serialized_start=5594
-  _globals['_GAMEDATASERVICE']._serialized_end=5778
+  _globals['_GETGAMEDATAREQUEST']._serialized_start=206
+  _globals['_GETGAMEDATAREQUEST']._serialized_end=240
+  _globals['_GETGAMEDATARESPONSE']._serialized_start=242
+  _globals['_GETGAMEDATARESPONSE']._serialized_end=300
+  _globals['_LISTGAMEDATAREQUEST']._serialized_start=302
+  _globals['_LISTGAMEDATAREQUEST']._serialized_end=323
+  _globals['_GAMEDATASUMMARY']._serialized_start=325
+  _globals['_GAMEDATASUMMARY']._serialized_end=387
+  _globals['_LISTGAMEDATARESPONSE']._serialized_start=389
+  _globals['_LISTGAMEDATARESPONSE']._serialized_end=456
+  _globals['_GAMEOPTION']._serialized_start=458
+  _globals['_GAMEOPTION']._serialized_end=576
+  _globals['_REFERENCEPLAYER']._serialized_start=578
+  _globals['_REFERENCEPLAYER']._serialized_end=625
+  _globals['_GAMEDATA']._serialized_start=628
+  _globals['_GAMEDATA']._serialized_end=1109
+  _globals['_GAMEDATASERVICE']._serialized_start=1112
+  _globals['_GAMEDATASERVICE']._serialized_end=1296
 # @@protoc_insertion_point(module_scope)

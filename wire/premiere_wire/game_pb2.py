@@ -23,13 +23,13 @@ _sym_db = _symbol_database.Default()
 
 
 from . import magic_trick_pb2 as premiere_dot_v1_dot_magic__trick__pb2
-from . import movie_trailer_pb2 as premiere_dot_v1_dot_movie__trailer__pb2
 from . import motion_pictures_pb2 as premiere_dot_v1_dot_motion__pictures__pb2
 from . import movie_fight_pb2 as premiere_dot_v1_dot_movie__fight__pb2
+from . import movie_trailer_pb2 as premiere_dot_v1_dot_movie__trailer__pb2
 from . import movie_tricks_pb2 as premiere_dot_v1_dot_movie__tricks__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16premiere/v1/game.proto\x12\x0bpremiere.v1\x1a\x1dpremiere/v1/magic_trick.proto\x1a\x1fpremiere/v1/movie_trailer.proto\x1a!premiere/v1/motion_pictures.proto\x1a\x1dpremiere/v1/movie_fight.proto\x1a\x1epremiere/v1/movie_tricks.proto\"\xca\x02\n\x0bObservation\x12;\n\x0cmovie_tricks\x18\x01 \x01(\x0b\x32#.premiere.v1.MovieTricksObservationH\x00\x12\x39\n\x0bmagic_trick\x18\x02 \x01(\x0b\x32\".premiere.v1.MagicTrickObservationH\x00\x12=\n\rmovie_trailer\x18\x03 \x01(\x0b\x32$.premiere.v1.MovieTrailerObservationH\x00\x12\x41\n\x0fmotion_pictures\x18\x04 \x01(\x0b\x32&.premiere.v1.MotionPicturesObservationH\x00\x12\x39\n\x0bmovie_fight\x18\x05 \x01(\x0b\x32\".premiere.v1.MovieFightObservationH\x00\x42\x06\n\x04game\"\xa0\x02\n\x04Move\x12\x34\n\x0cmovie_tricks\x18\x01 \x01(\x0b\x32\x1c.premiere.v1.MovieTricksMoveH\x00\x12\x32\n\x0bmagic_trick\x18\x02 \x01(\x0b\x32\x1b.premiere.v1.MagicTrickMoveH\x00\x12\x36\n\rmovie_trailer\x18\x03 \x01(\x0b\x32\x1d.premiere.v1.MovieTrailerMoveH\x00\x12:\n\x0fmotion_pictures\x18\x04 \x01(\x0b\x32\x1f.premiere.v1.MotionPicturesMoveH\x00\x12\x32\n\x0bmovie_fight\x18\x05 \x01(\x0b\x32\x1b.premiere.v1.MovieFightMoveH\x00\x42\x06\n\x04gameb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16premiere/v1/game.proto\x12\x0bpremiere.v1\x1a\x1dpremiere/v1/magic_trick.proto\x1a!premiere/v1/motion_pictures.proto\x1a\x1dpremiere/v1/movie_fight.proto\x1a\x1fpremiere/v1/movie_trailer.proto\x1a\x1epremiere/v1/movie_tricks.proto\"\xca\x02\n\x0bObservation\x12;\n\x0cmovie_tricks\x18\x01 \x01(\x0b\x32#.premiere.v1.MovieTricksObservationH\x00\x12\x39\n\x0bmagic_trick\x18\x02 \x01(\x0b\x32\".premiere.v1.MagicTrickObservationH\x00\x12=\n\rmovie_trailer\x18\x03 \x01(\x0b\x32$.premiere.v1.MovieTrailerObservationH\x00\x12\x41\n\x0fmotion_pictures\x18\x04 \x01(\x0b\x32&.premiere.v1.MotionPicturesObservationH\x00\x12\x39\n\x0bmovie_fight\x18\x05 \x01(\x0b\x32\".premiere.v1.MovieFightObservationH\x00\x42\x06\n\x04game\"\xa0\x02\n\x04Move\x12\x34\n\x0cmovie_tricks\x18\x01 \x01(\x0b\x32\x1c.premiere.v1.MovieTricksMoveH\x00\x12\x32\n\x0bmagic_trick\x18\x02 \x01(\x0b\x32\x1b.premiere.v1.MagicTrickMoveH\x00\x12\x36\n\rmovie_trailer\x18\x03 \x01(\x0b\x32\x1d.premiere.v1.MovieTrailerMoveH\x00\x12:\n\x0fmotion_pictures\x18\x04 \x01(\x0b\x32\x1f.premiere.v1.MotionPicturesMoveH\x00\x12\x32\n\x0bmovie_fight\x18\x05 \x01(\x0b\x32\x1b.premiere.v1.MovieFightMoveH\x00\x42\x06\n\x04gameb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)

@@ -473,3 +473,90 @@ class MagicTrickMove(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
 Global___MagicTrickMove: _TypeAlias = MagicTrickMove  # noqa: Y015
+
+@_typing.final
+class MagicTrickData(_message.Message):
+    """--- Data: the game's part of GameData (game_data.proto) -------------------------------------
+
+    Magic Trick's deck and scoring.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SUITS_FIELD_NUMBER: _builtins.int
+    TRUMP_FIELD_NUMBER: _builtins.int
+    RANKS_FIELD_NUMBER: _builtins.int
+    DEALS_FIELD_NUMBER: _builtins.int
+    BID_MET_POINTS_FIELD_NUMBER: _builtins.int
+    PRESTIGE_POINTS_FIELD_NUMBER: _builtins.int
+    trump: _builtins.str
+    """The trump suit: its cards beat every other suit."""
+    bid_met_points: _builtins.int
+    """Points for a hand whose tricks equal the sleeve card's rank (the bid)."""
+    prestige_points: _builtins.int
+    """Extra points for a met bid that also took as many distinct suits as the bid (option
+    "prestige").
+    """
+    @_builtins.property
+    def suits(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The suits, in the deck's order; cards are (suit, rank)."""
+
+    @_builtins.property
+    def ranks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The ranks of each suit, lowest first."""
+
+    @_builtins.property
+    def deals(self) -> _containers.RepeatedCompositeFieldContainer[Global___MagicTrickDeal]:
+        """The set-up per table size."""
+
+    def __init__(
+        self,
+        *,
+        suits: _abc.Iterable[_builtins.str] | None = ...,
+        trump: _builtins.str = ...,
+        ranks: _abc.Iterable[_builtins.int] | None = ...,
+        deals: _abc.Iterable[Global___MagicTrickDeal] | None = ...,
+        bid_met_points: _builtins.int = ...,
+        prestige_points: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid_met_points", b"bid_met_points", "deals", b"deals", "prestige_points", b"prestige_points", "ranks", b"ranks", "suits", b"suits", "trump", b"trump"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MagicTrickData: _TypeAlias = MagicTrickData  # noqa: Y015
+
+@_typing.final
+class MagicTrickDeal(_message.Message):
+    """Magic Trick's set-up for one table size."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    HAND_SIZE_FIELD_NUMBER: _builtins.int
+    SUITS_REMOVED_FIELD_NUMBER: _builtins.int
+    CARD_SET_ASIDE_FIELD_NUMBER: _builtins.int
+    players: _builtins.int
+    """Number of players."""
+    hand_size: _builtins.int
+    """Cards dealt to each player."""
+    suits_removed: _builtins.int
+    """Non-trump suits taken out of the game at set-up."""
+    card_set_aside: _builtins.bool
+    """Whether one random card is put aside face up before each deal."""
+    def __init__(
+        self,
+        *,
+        players: _builtins.int = ...,
+        hand_size: _builtins.int = ...,
+        suits_removed: _builtins.int = ...,
+        card_set_aside: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_set_aside", b"card_set_aside", "hand_size", b"hand_size", "players", b"players", "suits_removed", b"suits_removed"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MagicTrickDeal: _TypeAlias = MagicTrickDeal  # noqa: Y015

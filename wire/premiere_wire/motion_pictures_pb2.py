@@ -22,57 +22,64 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from . import data_source_pb2 as premiere_dot_v1_dot_data__source__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!premiere/v1/motion_pictures.proto\x12\x0bpremiere.v1\"G\n\x15MotionPicturesAbility\x12\x0e\n\x06timing\x18\x01 \x01(\t\x12\x0e\n\x06\x65\x66\x66\x65\x63t\x18\x02 \x01(\t\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x05\"\xa8\x01\n\x17MotionPicturesFilmmaker\x12\n\n\x02id\x18\x01 \x01(\x05\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x11\n\tspecialty\x18\x04 \x01(\t\x12\x0e\n\x06skills\x18\x05 \x03(\t\x12\r\n\x05start\x18\x06 \x01(\x05\x12\x33\n\x07\x61\x62ility\x18\x07 \x01(\x0b\x32\".premiere.v1.MotionPicturesAbility\"1\n\x13MotionPicturesBonus\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04\x66\x61me\x18\x02 \x01(\x05\"\x9d\x02\n\x15MotionPicturesProject\x12\n\n\x02id\x18\x01 \x01(\x05\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0b\n\x03\x65ra\x18\x04 \x01(\x05\x12\x0c\n\x04type\x18\x05 \x01(\t\x12\x12\n\x05genre\x18\x06 \x01(\tH\x00\x88\x01\x01\x12\r\n\x05needs\x18\x07 \x03(\t\x12\x11\n\tforbidden\x18\x08 \x03(\t\x12\r\n\x05\x63ount\x18\t \x01(\x05\x12\x0c\n\x04\x66\x61me\x18\n \x01(\x05\x12\x33\n\x07\x61\x62ility\x18\x0b \x01(\x0b\x32\".premiere.v1.MotionPicturesAbility\x12/\n\x05\x62onus\x18\x0c \x01(\x0b\x32 .premiere.v1.MotionPicturesBonusB\x08\n\x06_genre\"\\\n\x15MotionPicturesTrilogy\x12\n\n\x02id\x18\x01 \x01(\x05\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\r\n\x05genre\x18\x04 \x01(\t\x12\x0c\n\x04\x66\x61me\x18\x05 \x01(\x05\"D\n\x17MotionPicturesCondition\x12\x0c\n\x04type\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\r\n\x05\x63ount\x18\x03 \x01(\x05\"\x90\x01\n\x12MotionPicturesGoal\x12\n\n\x02id\x18\x01 \x01(\x05\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0b\n\x03\x62ig\x18\x04 \x01(\x08\x12\x37\n\tcondition\x18\x05 \x01(\x0b\x32$.premiere.v1.MotionPicturesCondition\x12\x0c\n\x04\x66\x61me\x18\x06 \x01(\x05\"T\n\x18MotionPicturesFilmmakers\x12\x38\n\nfilmmakers\x18\x01 \x03(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\"\x9b\x01\n\x12MotionPicturesSlot\x12\x0c\n\x04slot\x18\x01 \x01(\x05\x12\x0b\n\x03gap\x18\x02 \x01(\x05\x12\x33\n\x07project\x18\x03 \x01(\x0b\x32\".premiere.v1.MotionPicturesProject\x12\x35\n\x06placed\x18\x04 \x03(\x0b\x32%.premiere.v1.MotionPicturesFilmmakers\"\xc7\x02\n\x14MotionPicturesStudio\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x11\n\thand_size\x18\x02 \x01(\x05\x12\x11\n\tdraw_size\x18\x03 \x01(\x05\x12\x35\n\x07\x64iscard\x18\x04 \x03(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\x12\x14\n\x0ctrilogy_size\x18\x05 \x01(\x05\x12\x33\n\x05\x66ired\x18\x06 \x03(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\x12\x35\n\tcompleted\x18\x07 \x03(\x0b\x32\".premiere.v1.MotionPicturesProject\x12\x34\n\x0bsmall_goals\x18\x08 \x03(\x0b\x32\x1f.premiere.v1.MotionPicturesGoal\x12\x0c\n\x04\x66\x61me\x18\t \x01(\x05\"\x9c\x06\n\x19MotionPicturesObservation\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x0b\n\x03\x65ra\x18\x03 \x01(\x05\x12\x0c\n\x04\x65ras\x18\x04 \x01(\x05\x12\r\n\x05round\x18\x05 \x01(\x05\x12\r\n\x05phase\x18\x06 \x01(\t\x12\x11\n\x04turn\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\x14\n\x0cstart_player\x18\x08 \x01(\x05\x12\x12\n\nera_ending\x18\t \x01(\x08\x12\x16\n\tlast_turn\x18\n \x01(\x05H\x02\x88\x01\x01\x12\x32\n\x04hand\x18\x0b \x03(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\x12;\n\rtrilogy_cards\x18\x0c \x03(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\x12\x31\n\x03row\x18\r \x03(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\x12\x11\n\tdeck_size\x18\x0e \x01(\x05\x12\x11\n\tera_piles\x18\x0f \x03(\x05\x12\x33\n\x07trilogy\x18\x10 \x01(\x0b\x32\".premiere.v1.MotionPicturesTrilogy\x12\x32\n\tbig_goals\x18\x11 \x03(\x0b\x32\x1f.premiere.v1.MotionPicturesGoal\x12\x34\n\x0bsmall_goals\x18\x12 \x03(\x0b\x32\x1f.premiere.v1.MotionPicturesGoal\x12.\n\x05slots\x18\x13 \x03(\x0b\x32\x1f.premiere.v1.MotionPicturesSlot\x12\x32\n\x07studios\x18\x14 \x03(\x0b\x32!.premiere.v1.MotionPicturesStudio\x12\x34\n\x06hiring\x18\x15 \x01(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\x12\x13\n\x0b\x61uditioning\x18\x16 \x01(\x08\x12\x15\n\rdiscards_left\x18\x17 \x01(\x05\x42\x07\n\x05_seatB\x07\n\x05_turnB\x0c\n\n_last_turn\"1\n\x13MotionPicturesShoot\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\x12\x0c\n\x04slot\x18\x02 \x01(\x05\"+\n\x1bMotionPicturesCommitTrilogy\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"8\n\x17MotionPicturesHireMatch\x12\x0f\n\x07\x64iscard\x18\x01 \x01(\x05\x12\x0c\n\x04hire\x18\x02 \x01(\x05\"%\n\x15MotionPicturesHireAny\x12\x0c\n\x04hire\x18\x01 \x01(\x05\"\x18\n\x16MotionPicturesAudition\"(\n\x15MotionPicturesRecruit\x12\x0f\n\x07\x64iscard\x18\x01 \x01(\x05\"%\n\x15MotionPicturesDiscard\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"\"\n\x12MotionPicturesFire\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"%\n\x15MotionPicturesRefresh\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"\x14\n\x12MotionPicturesSkip\"\xc0\x04\n\x12MotionPicturesMove\x12\x31\n\x05shoot\x18\x01 \x01(\x0b\x32 .premiere.v1.MotionPicturesShootH\x00\x12;\n\x07trilogy\x18\x02 \x01(\x0b\x32(.premiere.v1.MotionPicturesCommitTrilogyH\x00\x12:\n\nhire_match\x18\x03 \x01(\x0b\x32$.premiere.v1.MotionPicturesHireMatchH\x00\x12\x36\n\x08hire_any\x18\x04 \x01(\x0b\x32\".premiere.v1.MotionPicturesHireAnyH\x00\x12\x37\n\x08\x61udition\x18\x05 \x01(\x0b\x32#.premiere.v1.MotionPicturesAuditionH\x00\x12\x35\n\x07recruit\x18\x06 \x01(\x0b\x32\".premiere.v1.MotionPicturesRecruitH\x00\x12\x35\n\x07\x64iscard\x18\x07 \x01(\x0b\x32\".premiere.v1.MotionPicturesDiscardH\x00\x12/\n\x04\x66ire\x18\x08 \x01(\x0b\x32\x1f.premiere.v1.MotionPicturesFireH\x00\x12\x35\n\x07refresh\x18\t \x01(\x0b\x32\".premiere.v1.MotionPicturesRefreshH\x00\x12/\n\x04skip\x18\n \x01(\x0b\x32\x1f.premiere.v1.MotionPicturesSkipH\x00\x42\x06\n\x04kindb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!premiere/v1/motion_pictures.proto\x12\x0bpremiere.v1\x1a\x1dpremiere/v1/data_source.proto\"G\n\x15MotionPicturesAbility\x12\x0e\n\x06timing\x18\x01 \x01(\t\x12\x0e\n\x06\x65\x66\x66\x65\x63t\x18\x02 \x01(\t\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x05\"\xa8\x01\n\x17MotionPicturesFilmmaker\x12\n\n\x02id\x18\x01 \x01(\x05\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x11\n\tspecialty\x18\x04 \x01(\t\x12\x0e\n\x06skills\x18\x05 \x03(\t\x12\r\n\x05start\x18\x06 \x01(\x05\x12\x33\n\x07\x61\x62ility\x18\x07 \x01(\x0b\x32\".premiere.v1.MotionPicturesAbility\"1\n\x13MotionPicturesBonus\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04\x66\x61me\x18\x02 \x01(\x05\"\x9d\x02\n\x15MotionPicturesProject\x12\n\n\x02id\x18\x01 \x01(\x05\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0b\n\x03\x65ra\x18\x04 \x01(\x05\x12\x0c\n\x04type\x18\x05 \x01(\t\x12\x12\n\x05genre\x18\x06 \x01(\tH\x00\x88\x01\x01\x12\r\n\x05needs\x18\x07 \x03(\t\x12\x11\n\tforbidden\x18\x08 \x03(\t\x12\r\n\x05\x63ount\x18\t \x01(\x05\x12\x0c\n\x04\x66\x61me\x18\n \x01(\x05\x12\x33\n\x07\x61\x62ility\x18\x0b \x01(\x0b\x32\".premiere.v1.MotionPicturesAbility\x12/\n\x05\x62onus\x18\x0c \x01(\x0b\x32 .premiere.v1.MotionPicturesBonusB\x08\n\x06_genre\"\\\n\x15MotionPicturesTrilogy\x12\n\n\x02id\x18\x01 \x01(\x05\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\r\n\x05genre\x18\x04 \x01(\t\x12\x0c\n\x04\x66\x61me\x18\x05 \x01(\x05\"D\n\x17MotionPicturesCondition\x12\x0c\n\x04type\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\r\n\x05\x63ount\x18\x03 \x01(\x05\"\x90\x01\n\x12MotionPicturesGoal\x12\n\n\x02id\x18\x01 \x01(\x05\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x0b\n\x03\x62ig\x18\x04 \x01(\x08\x12\x37\n\tcondition\x18\x05 \x01(\x0b\x32$.premiere.v1.MotionPicturesCondition\x12\x0c\n\x04\x66\x61me\x18\x06 \x01(\x05\"T\n\x18MotionPicturesFilmmakers\x12\x38\n\nfilmmakers\x18\x01 \x03(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\"\x9b\x01\n\x12MotionPicturesSlot\x12\x0c\n\x04slot\x18\x01 \x01(\x05\x12\x0b\n\x03gap\x18\x02 \x01(\x05\x12\x33\n\x07project\x18\x03 \x01(\x0b\x32\".premiere.v1.MotionPicturesProject\x12\x35\n\x06placed\x18\x04 \x03(\x0b\x32%.premiere.v1.MotionPicturesFilmmakers\"\xc7\x02\n\x14MotionPicturesStudio\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x11\n\thand_size\x18\x02 \x01(\x05\x12\x11\n\tdraw_size\x18\x03 \x01(\x05\x12\x35\n\x07\x64iscard\x18\x04 \x03(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\x12\x14\n\x0ctrilogy_size\x18\x05 \x01(\x05\x12\x33\n\x05\x66ired\x18\x06 \x03(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\x12\x35\n\tcompleted\x18\x07 \x03(\x0b\x32\".premiere.v1.MotionPicturesProject\x12\x34\n\x0bsmall_goals\x18\x08 \x03(\x0b\x32\x1f.premiere.v1.MotionPicturesGoal\x12\x0c\n\x04\x66\x61me\x18\t \x01(\x05\"\x9c\x06\n\x19MotionPicturesObservation\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x0b\n\x03\x65ra\x18\x03 \x01(\x05\x12\x0c\n\x04\x65ras\x18\x04 \x01(\x05\x12\r\n\x05round\x18\x05 \x01(\x05\x12\r\n\x05phase\x18\x06 \x01(\t\x12\x11\n\x04turn\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\x14\n\x0cstart_player\x18\x08 \x01(\x05\x12\x12\n\nera_ending\x18\t \x01(\x08\x12\x16\n\tlast_turn\x18\n \x01(\x05H\x02\x88\x01\x01\x12\x32\n\x04hand\x18\x0b \x03(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\x12;\n\rtrilogy_cards\x18\x0c \x03(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\x12\x31\n\x03row\x18\r \x03(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\x12\x11\n\tdeck_size\x18\x0e \x01(\x05\x12\x11\n\tera_piles\x18\x0f \x03(\x05\x12\x33\n\x07trilogy\x18\x10 \x01(\x0b\x32\".premiere.v1.MotionPicturesTrilogy\x12\x32\n\tbig_goals\x18\x11 \x03(\x0b\x32\x1f.premiere.v1.MotionPicturesGoal\x12\x34\n\x0bsmall_goals\x18\x12 \x03(\x0b\x32\x1f.premiere.v1.MotionPicturesGoal\x12.\n\x05slots\x18\x13 \x03(\x0b\x32\x1f.premiere.v1.MotionPicturesSlot\x12\x32\n\x07studios\x18\x14 \x03(\x0b\x32!.premiere.v1.MotionPicturesStudio\x12\x34\n\x06hiring\x18\x15 \x01(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\x12\x13\n\x0b\x61uditioning\x18\x16 \x01(\x08\x12\x15\n\rdiscards_left\x18\x17 \x01(\x05\x42\x07\n\x05_seatB\x07\n\x05_turnB\x0c\n\n_last_turn\"1\n\x13MotionPicturesShoot\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\x12\x0c\n\x04slot\x18\x02 \x01(\x05\"+\n\x1bMotionPicturesCommitTrilogy\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"8\n\x17MotionPicturesHireMatch\x12\x0f\n\x07\x64iscard\x18\x01 \x01(\x05\x12\x0c\n\x04hire\x18\x02 \x01(\x05\"%\n\x15MotionPicturesHireAny\x12\x0c\n\x04hire\x18\x01 \x01(\x05\"\x18\n\x16MotionPicturesAudition\"(\n\x15MotionPicturesRecruit\x12\x0f\n\x07\x64iscard\x18\x01 \x01(\x05\"%\n\x15MotionPicturesDiscard\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"\"\n\x12MotionPicturesFire\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"%\n\x15MotionPicturesRefresh\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"\x14\n\x12MotionPicturesSkip\"\xc0\x04\n\x12MotionPicturesMove\x12\x31\n\x05shoot\x18\x01 \x01(\x0b\x32 .premiere.v1.MotionPicturesShootH\x00\x12;\n\x07trilogy\x18\x02 \x01(\x0b\x32(.premiere.v1.MotionPicturesCommitTrilogyH\x00\x12:\n\nhire_match\x18\x03 \x01(\x0b\x32$.premiere.v1.MotionPicturesHireMatchH\x00\x12\x36\n\x08hire_any\x18\x04 \x01(\x0b\x32\".premiere.v1.MotionPicturesHireAnyH\x00\x12\x37\n\x08\x61udition\x18\x05 \x01(\x0b\x32#.premiere.v1.MotionPicturesAuditionH\x00\x12\x35\n\x07recruit\x18\x06 \x01(\x0b\x32\".premiere.v1.MotionPicturesRecruitH\x00\x12\x35\n\x07\x64iscard\x18\x07 \x01(\x0b\x32\".premiere.v1.MotionPicturesDiscardH\x00\x12/\n\x04\x66ire\x18\x08 \x01(\x0b\x32\x1f.premiere.v1.MotionPicturesFireH\x00\x12\x35\n\x07refresh\x18\t \x01(\x0b\x32\".premiere.v1.MotionPicturesRefreshH\x00\x12/\n\x04skip\x18\n \x01(\x0b\x32\x1f.premiere.v1.MotionPicturesSkipH\x00\x42\x06\n\x04kind\"\xfd\x02\n\x12MotionPicturesData\x12\x0c\n\x04wild\x18\x01 \x01(\t\x12\x0e\n\x06skills\x18\x02 \x03(\t\x12\x13\n\x0bspecialties\x18\x03 \x03(\t\x12\x38\n\nfilmmakers\x18\x04 \x03(\x0b\x32$.premiere.v1.MotionPicturesFilmmaker\x12\x34\n\x08projects\x18\x05 \x03(\x0b\x32\".premiere.v1.MotionPicturesProject\x12\x35\n\ttrilogies\x18\x06 \x03(\x0b\x32\".premiere.v1.MotionPicturesTrilogy\x12.\n\x05goals\x18\x07 \x03(\x0b\x32\x1f.premiere.v1.MotionPicturesGoal\x12\x33\n\x05rules\x18\x08 \x01(\x0b\x32$.premiere.v1.MotionPicturesRulesData\x12(\n\x07sources\x18\t \x03(\x0b\x32\x17.premiere.v1.DataSource\"\xce\x02\n\x17MotionPicturesRulesData\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x13\n\x0brow_colours\x18\x02 \x01(\x05\x12\x0c\n\x04hand\x18\x03 \x01(\x05\x12\x0c\n\x04\x65ras\x18\x04 \x01(\x05\x12\x19\n\x11projects_per_side\x18\x05 \x01(\x05\x12\x11\n\tbig_goals\x18\x06 \x01(\x05\x12\x15\n\rtrilogy_bonus\x18\x07 \x01(\x05\x12\x1f\n\x17skills_per_trilogy_fame\x18\x08 \x01(\x05\x12\x17\n\x0fhire_match_cost\x18\t \x01(\x05\x12\x15\n\rhire_any_cost\x18\n \x01(\x05\x12\x15\n\raudition_cost\x18\x0b \x01(\x05\x12\x34\n\x08\x65ra_pile\x18\x0c \x03(\x0b\x32\".premiere.v1.MotionPicturesEraPile\x12\x12\n\nera_rounds\x18\r \x01(\x05\":\n\x15MotionPicturesEraPile\x12\x0f\n\x07players\x18\x01 \x01(\x05\x12\x10\n\x08projects\x18\x02 \x01(\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'premiere.v1.motion_pictures_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_MOTIONPICTURESABILITY']._serialized_start=50
-  _globals['_MOTIONPICTURESABILITY']._serialized_end=121
-  _globals['_MOTIONPICTURESFILMMAKER']._serialized_start=124
-  _globals['_MOTIONPICTURESFILMMAKER']._serialized_end=292
-  _globals['_MOTIONPICTURESBONUS']._serialized_start=294
-  _globals['_MOTIONPICTURESBONUS']._serialized_end=343
-  _globals['_MOTIONPICTURESPROJECT']._serialized_start=346
-  _globals['_MOTIONPICTURESPROJECT']._serialized_end=631
-  _globals['_MOTIONPICTURESTRILOGY']._serialized_start=633
-  _globals['_MOTIONPICTURESTRILOGY']._serialized_end=725
-  _globals['_MOTIONPICTURESCONDITION']._serialized_start=727
-  _globals['_MOTIONPICTURESCONDITION']._serialized_end=795
-  _globals['_MOTIONPICTURESGOAL']._serialized_start=798
-  _globals['_MOTIONPICTURESGOAL']._serialized_end=942
-  _globals['_MOTIONPICTURESFILMMAKERS']._serialized_start=944
-  _globals['_MOTIONPICTURESFILMMAKERS']._serialized_end=1028
-  _globals['_MOTIONPICTURESSLOT']._serialized_start=1031
-  _globals['_MOTIONPICTURESSLOT']._serialized_end=1186
-  _globals['_MOTIONPICTURESSTUDIO']._serialized_start=1189
-  _globals['_MOTIONPICTURESSTUDIO']._serialized_end=1516
-  _globals['_MOTIONPICTURESOBSERVATION']._serialized_start=1519
-  _globals['_MOTIONPICTURESOBSERVATION']._serialized_end=2315
-  _globals['_MOTIONPICTURESSHOOT']._serialized_start=2317
-  _globals['_MOTIONPICTURESSHOOT']._serialized_end=2366
-  _globals['_MOTIONPICTURESCOMMITTRILOGY']._serialized_start=2368
-  _globals['_MOTIONPICTURESCOMMITTRILOGY']._serialized_end=2411
-  _globals['_MOTIONPICTURESHIREMATCH']._serialized_start=2413
-  _globals['_MOTIONPICTURESHIREMATCH']._serialized_end=2469
-  _globals['_MOTIONPICTURESHIREANY']._serialized_start=2471
-  _globals['_MOTIONPICTURESHIREANY']._serialized_end=2508
-  _globals['_MOTIONPICTURESAUDITION']._serialized_start=2510
-  _globals['_MOTIONPICTURESAUDITION']._serialized_end=2534
-  _globals['_MOTIONPICTURESRECRUIT']._serialized_start=2536
-  _globals['_MOTIONPICTURESRECRUIT']._serialized_end=2576
-  _globals['_MOTIONPICTURESDISCARD']._serialized_start=2578
-  _globals['_MOTIONPICTURESDISCARD']._serialized_end=2615
-  _globals['_MOTIONPICTURESFIRE']._serialized_start=2617
-  _globals['_MOTIONPICTURESFIRE']._serialized_end=2651
-  _globals['_MOTIONPICTURESREFRESH']._serialized_start=2653
-  _globals['_MOTIONPICTURESREFRESH']._serialized_end=2690
-  _globals['_MOTIONPICTURESSKIP']._serialized_start=2692
-  _globals['_MOTIONPICTURESSKIP']._serialized_end=2712
-  _globals['_MOTIONPICTURESMOVE']._serialized_start=2715
-  _globals['_MOTIONPICTURESMOVE']._serialized_end=3291
+  _globals['_MOTIONPICTURESABILITY']._serialized_start=81
+  _globals['_MOTIONPICTURESABILITY']._serialized_end=152
+  _globals['_MOTIONPICTURESFILMMAKER']._serialized_start=155
+  _globals['_MOTIONPICTURESFILMMAKER']._serialized_end=323
+  _globals['_MOTIONPICTURESBONUS']._serialized_start=325
+  _globals['_MOTIONPICTURESBONUS']._serialized_end=374
+  _globals['_MOTIONPICTURESPROJECT']._serialized_start=377
+  _globals['_MOTIONPICTURESPROJECT']._serialized_end=662
+  _globals['_MOTIONPICTURESTRILOGY']._serialized_start=664
+  _globals['_MOTIONPICTURESTRILOGY']._serialized_end=756
+  _globals['_MOTIONPICTURESCONDITION']._serialized_start=758
+  _globals['_MOTIONPICTURESCONDITION']._serialized_end=826
+  _globals['_MOTIONPICTURESGOAL']._serialized_start=829
+  _globals['_MOTIONPICTURESGOAL']._serialized_end=973
+  _globals['_MOTIONPICTURESFILMMAKERS']._serialized_start=975
+  _globals['_MOTIONPICTURESFILMMAKERS']._serialized_end=1059
+  _globals['_MOTIONPICTURESSLOT']._serialized_start=1062
+  _globals['_MOTIONPICTURESSLOT']._serialized_end=1217
+  _globals['_MOTIONPICTURESSTUDIO']._serialized_start=1220
+  _globals['_MOTIONPICTURESSTUDIO']._serialized_end=1547
+  _globals['_MOTIONPICTURESOBSERVATION']._serialized_start=1550
+  _globals['_MOTIONPICTURESOBSERVATION']._serialized_end=2346
+  _globals['_MOTIONPICTURESSHOOT']._serialized_start=2348
+  _globals['_MOTIONPICTURESSHOOT']._serialized_end=2397
+  _globals['_MOTIONPICTURESCOMMITTRILOGY']._serialized_start=2399
+  _globals['_MOTIONPICTURESCOMMITTRILOGY']._serialized_end=2442
+  _globals['_MOTIONPICTURESHIREMATCH']._serialized_start=2444
+  _globals['_MOTIONPICTURESHIREMATCH']._serialized_end=2500
+  _globals['_MOTIONPICTURESHIREANY']._serialized_start=2502
+  _globals['_MOTIONPICTURESHIREANY']._serialized_end=2539
+  _globals['_MOTIONPICTURESAUDITION']._serialized_start=2541
+  _globals['_MOTIONPICTURESAUDITION']._serialized_end=2565
+  _globals['_MOTIONPICTURESRECRUIT']._serialized_start=2567
+  _globals['_MOTIONPICTURESRECRUIT']._serialized_end=2607
+  _globals['_MOTIONPICTURESDISCARD']._serialized_start=2609
+  _globals['_MOTIONPICTURESDISCARD']._serialized_end=2646
+  _globals['_MOTIONPICTURESFIRE']._serialized_start=2648
+  _globals['_MOTIONPICTURESFIRE']._serialized_end=2682
+  _globals['_MOTIONPICTURESREFRESH']._serialized_start=2684
+  _globals['_MOTIONPICTURESREFRESH']._serialized_end=2721
+  _globals['_MOTIONPICTURESSKIP']._serialized_start=2723
+  _globals['_MOTIONPICTURESSKIP']._serialized_end=2743
+  _globals['_MOTIONPICTURESMOVE']._serialized_start=2746
+  _globals['_MOTIONPICTURESMOVE']._serialized_end=3322
+  _globals['_MOTIONPICTURESDATA']._serialized_start=3325
+  _globals['_MOTIONPICTURESDATA']._serialized_end=3706
+  _globals['_MOTIONPICTURESRULESDATA']._serialized_start=3709
+  _globals['_MOTIONPICTURESRULESDATA']._serialized_end=4043
+  _globals['_MOTIONPICTURESERAPILE']._serialized_start=4045
+  _globals['_MOTIONPICTURESERAPILE']._serialized_end=4103
 # @@protoc_insertion_point(module_scope)

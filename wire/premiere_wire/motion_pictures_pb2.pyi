@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from . import data_source_pb2 as _data_source_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -878,3 +879,175 @@ class MotionPicturesMove(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
 Global___MotionPicturesMove: _TypeAlias = MotionPicturesMove  # noqa: Y015
+
+@_typing.final
+class MotionPicturesData(_message.Message):
+    """--- Data: the game's part of GameData (game_data.proto) -------------------------------------
+
+    Motion Pictures' cards and rules figures. Cards are the observation's own messages, with
+    the same ids.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    WILD_FIELD_NUMBER: _builtins.int
+    SKILLS_FIELD_NUMBER: _builtins.int
+    SPECIALTIES_FIELD_NUMBER: _builtins.int
+    FILMMAKERS_FIELD_NUMBER: _builtins.int
+    PROJECTS_FIELD_NUMBER: _builtins.int
+    TRILOGIES_FIELD_NUMBER: _builtins.int
+    GOALS_FIELD_NUMBER: _builtins.int
+    RULES_FIELD_NUMBER: _builtins.int
+    SOURCES_FIELD_NUMBER: _builtins.int
+    wild: _builtins.str
+    """The name of the wildcard skill (any one skill)."""
+    @_builtins.property
+    def skills(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The skill icons."""
+
+    @_builtins.property
+    def specialties(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The specialties (background colours)."""
+
+    @_builtins.property
+    def filmmakers(self) -> _containers.RepeatedCompositeFieldContainer[Global___MotionPicturesFilmmaker]:
+        """Every filmmaker card, by id; `start` is its starting set (1-4), 0 for advanced ones."""
+
+    @_builtins.property
+    def projects(self) -> _containers.RepeatedCompositeFieldContainer[Global___MotionPicturesProject]:
+        """Every project card, by id."""
+
+    @_builtins.property
+    def trilogies(self) -> _containers.RepeatedCompositeFieldContainer[Global___MotionPicturesTrilogy]:
+        """The trilogy cards, by id."""
+
+    @_builtins.property
+    def goals(self) -> _containers.RepeatedCompositeFieldContainer[Global___MotionPicturesGoal]:
+        """The big and small goals, by id."""
+
+    @_builtins.property
+    def rules(self) -> Global___MotionPicturesRulesData:
+        """The rules figures."""
+
+    @_builtins.property
+    def sources(self) -> _containers.RepeatedCompositeFieldContainer[_data_source_pb2.DataSource]:
+        """Where each card comes from, by code."""
+
+    def __init__(
+        self,
+        *,
+        wild: _builtins.str = ...,
+        skills: _abc.Iterable[_builtins.str] | None = ...,
+        specialties: _abc.Iterable[_builtins.str] | None = ...,
+        filmmakers: _abc.Iterable[Global___MotionPicturesFilmmaker] | None = ...,
+        projects: _abc.Iterable[Global___MotionPicturesProject] | None = ...,
+        trilogies: _abc.Iterable[Global___MotionPicturesTrilogy] | None = ...,
+        goals: _abc.Iterable[Global___MotionPicturesGoal] | None = ...,
+        rules: Global___MotionPicturesRulesData | None = ...,
+        sources: _abc.Iterable[_data_source_pb2.DataSource] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["rules", b"rules"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["filmmakers", b"filmmakers", "goals", b"goals", "projects", b"projects", "rules", b"rules", "skills", b"skills", "sources", b"sources", "specialties", b"specialties", "trilogies", b"trilogies", "wild", b"wild"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MotionPicturesData: _TypeAlias = MotionPicturesData  # noqa: Y015
+
+@_typing.final
+class MotionPicturesRulesData(_message.Message):
+    """Motion Pictures' rules figures."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROW_FIELD_NUMBER: _builtins.int
+    ROW_COLOURS_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    ERAS_FIELD_NUMBER: _builtins.int
+    PROJECTS_PER_SIDE_FIELD_NUMBER: _builtins.int
+    BIG_GOALS_FIELD_NUMBER: _builtins.int
+    TRILOGY_BONUS_FIELD_NUMBER: _builtins.int
+    SKILLS_PER_TRILOGY_FAME_FIELD_NUMBER: _builtins.int
+    HIRE_MATCH_COST_FIELD_NUMBER: _builtins.int
+    HIRE_ANY_COST_FIELD_NUMBER: _builtins.int
+    AUDITION_COST_FIELD_NUMBER: _builtins.int
+    ERA_PILE_FIELD_NUMBER: _builtins.int
+    ERA_ROUNDS_FIELD_NUMBER: _builtins.int
+    row: _builtins.int
+    """Filmmakers in the row."""
+    row_colours: _builtins.int
+    """Distinct specialties the row must show."""
+    hand: _builtins.int
+    """Hand size."""
+    eras: _builtins.int
+    """Eras in a match."""
+    projects_per_side: _builtins.int
+    """Projects on each side of the board."""
+    big_goals: _builtins.int
+    """Big goals in play."""
+    trilogy_bonus: _builtins.int
+    """Fame for winning a trilogy."""
+    skills_per_trilogy_fame: _builtins.int
+    """Skills per point of trilogy fame."""
+    hire_match_cost: _builtins.int
+    """Discards a hire of a matching specialty costs."""
+    hire_any_cost: _builtins.int
+    """Discards a hire of any specialty costs."""
+    audition_cost: _builtins.int
+    """Discards an audition costs."""
+    era_rounds: _builtins.int
+    """Premiere's limit: an era also ends after this many rounds."""
+    @_builtins.property
+    def era_pile(self) -> _containers.RepeatedCompositeFieldContainer[Global___MotionPicturesEraPile]:
+        """Projects in each era's pile, by table size."""
+
+    def __init__(
+        self,
+        *,
+        row: _builtins.int = ...,
+        row_colours: _builtins.int = ...,
+        hand: _builtins.int = ...,
+        eras: _builtins.int = ...,
+        projects_per_side: _builtins.int = ...,
+        big_goals: _builtins.int = ...,
+        trilogy_bonus: _builtins.int = ...,
+        skills_per_trilogy_fame: _builtins.int = ...,
+        hire_match_cost: _builtins.int = ...,
+        hire_any_cost: _builtins.int = ...,
+        audition_cost: _builtins.int = ...,
+        era_pile: _abc.Iterable[Global___MotionPicturesEraPile] | None = ...,
+        era_rounds: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audition_cost", b"audition_cost", "big_goals", b"big_goals", "era_pile", b"era_pile", "era_rounds", b"era_rounds", "eras", b"eras", "hand", b"hand", "hire_any_cost", b"hire_any_cost", "hire_match_cost", b"hire_match_cost", "projects_per_side", b"projects_per_side", "row", b"row", "row_colours", b"row_colours", "skills_per_trilogy_fame", b"skills_per_trilogy_fame", "trilogy_bonus", b"trilogy_bonus"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MotionPicturesRulesData: _TypeAlias = MotionPicturesRulesData  # noqa: Y015
+
+@_typing.final
+class MotionPicturesEraPile(_message.Message):
+    """An era pile's size at one table size."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    PROJECTS_FIELD_NUMBER: _builtins.int
+    players: _builtins.int
+    """Number of players."""
+    projects: _builtins.int
+    """Projects in the pile."""
+    def __init__(
+        self,
+        *,
+        players: _builtins.int = ...,
+        projects: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["players", b"players", "projects", b"projects"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MotionPicturesEraPile: _TypeAlias = MotionPicturesEraPile  # noqa: Y015

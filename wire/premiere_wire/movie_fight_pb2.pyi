@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from . import data_source_pb2 as _data_source_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -449,3 +450,497 @@ class MovieFightMove(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
 Global___MovieFightMove: _TypeAlias = MovieFightMove  # noqa: Y015
+
+@_typing.final
+class MovieFightData(_message.Message):
+    """--- Data: the game's part of GameData (game_data.proto) -------------------------------------
+
+    Movie Fight's cards, cinema tiles, goals and automa.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GENRES_FIELD_NUMBER: _builtins.int
+    WILD_FIELD_NUMBER: _builtins.int
+    EQUIPMENT_FIELD_NUMBER: _builtins.int
+    ROUNDS_FIELD_NUMBER: _builtins.int
+    OFFER_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    TILES_FIELD_NUMBER: _builtins.int
+    GOALS_FIELD_NUMBER: _builtins.int
+    AUTOMA_LEVELS_FIELD_NUMBER: _builtins.int
+    AUTOMA_CARDS_FIELD_NUMBER: _builtins.int
+    TICKET_WINNER_FIELD_NUMBER: _builtins.int
+    TICKET_LOSER_FIELD_NUMBER: _builtins.int
+    SOURCES_FIELD_NUMBER: _builtins.int
+    wild: _builtins.str
+    """The name of the wild genre (it counts as any genre)."""
+    rounds: _builtins.int
+    """Rounds in a match."""
+    offer: _builtins.int
+    """Cards in the offer."""
+    ticket_winner: _builtins.int
+    """Points for the solo player when its tickets beat the automa's."""
+    ticket_loser: _builtins.int
+    """Points for the solo player when its tickets lose to the automa's."""
+    @_builtins.property
+    def genres(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The genres, in the rulebook's order."""
+
+    @_builtins.property
+    def equipment(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The equipment kinds."""
+
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieFightCardData]:
+        """The 65 entertainment cards, by number; observations and moves name a card by its number."""
+
+    @_builtins.property
+    def tiles(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieFightTileData]:
+        """The cinema tiles, by number (MovieFightCinema.tile)."""
+
+    @_builtins.property
+    def goals(self) -> Global___MovieFightGoalsData:
+        """The goals card."""
+
+    @_builtins.property
+    def automa_levels(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieFightAutomaLevelData]:
+        """The solo automa's levels (option "level")."""
+
+    @_builtins.property
+    def automa_cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieFightAutomaCardData]:
+        """The automa's seven cards."""
+
+    @_builtins.property
+    def sources(self) -> _containers.RepeatedCompositeFieldContainer[_data_source_pb2.DataSource]:
+        """Where each entry comes from."""
+
+    def __init__(
+        self,
+        *,
+        genres: _abc.Iterable[_builtins.str] | None = ...,
+        wild: _builtins.str = ...,
+        equipment: _abc.Iterable[_builtins.str] | None = ...,
+        rounds: _builtins.int = ...,
+        offer: _builtins.int = ...,
+        cards: _abc.Iterable[Global___MovieFightCardData] | None = ...,
+        tiles: _abc.Iterable[Global___MovieFightTileData] | None = ...,
+        goals: Global___MovieFightGoalsData | None = ...,
+        automa_levels: _abc.Iterable[Global___MovieFightAutomaLevelData] | None = ...,
+        automa_cards: _abc.Iterable[Global___MovieFightAutomaCardData] | None = ...,
+        ticket_winner: _builtins.int = ...,
+        ticket_loser: _builtins.int = ...,
+        sources: _abc.Iterable[_data_source_pb2.DataSource] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["goals", b"goals"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["automa_cards", b"automa_cards", "automa_levels", b"automa_levels", "cards", b"cards", "equipment", b"equipment", "genres", b"genres", "goals", b"goals", "offer", b"offer", "rounds", b"rounds", "sources", b"sources", "ticket_loser", b"ticket_loser", "ticket_winner", b"ticket_winner", "tiles", b"tiles", "wild", b"wild"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieFightData: _TypeAlias = MovieFightData  # noqa: Y015
+
+@_typing.final
+class MovieFightTier(_message.Message):
+    """One step of a requirement's scale: reaching `threshold` scores `points`."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    THRESHOLD_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    threshold: _builtins.int
+    """The measure to reach."""
+    points: _builtins.int
+    """The points it scores (the highest tier reached counts)."""
+    def __init__(
+        self,
+        *,
+        threshold: _builtins.int = ...,
+        points: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["points", b"points", "threshold", b"threshold"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieFightTier: _TypeAlias = MovieFightTier  # noqa: Y015
+
+@_typing.final
+class MovieFightRequirementData(_message.Message):
+    """A viewer's scoring requirement, or a cinema floor condition (one tier worth 1)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    TIERS_FIELD_NUMBER: _builtins.int
+    GENRE_FIELD_NUMBER: _builtins.int
+    PATTERN_FIELD_NUMBER: _builtins.int
+    GENRES_FIELD_NUMBER: _builtins.int
+    EQUIPMENT_FIELD_NUMBER: _builtins.int
+    VIEWERS_FIELD_NUMBER: _builtins.int
+    SIDE_FIELD_NUMBER: _builtins.int
+    kind: _builtins.str
+    """The measure: "genre-count", "sequence", "all", "distinct-viewers", "upgraded",
+    "distinct-genres", "tickets", "distinct-equipment", "equipment-count", "wild" or
+    "bonus-points" (docs/rules/movie-fight.md).
+    """
+    genre: _builtins.str
+    """The genre counted ("genre-count"); empty otherwise."""
+    side: _builtins.str
+    """The side counted: "audience", "screen" or "any"."""
+    @_builtins.property
+    def tiers(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieFightTier]:
+        """The scale, lowest threshold first; for "all" and "sequence" the measure is 1 when met."""
+
+    @_builtins.property
+    def pattern(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """For "sequence": genres alternating with separators ("|" next to, "?" any card between)."""
+
+    @_builtins.property
+    def genres(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The genres that must all show ("all"), or that count."""
+
+    @_builtins.property
+    def equipment(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The equipment kinds that count."""
+
+    @_builtins.property
+    def viewers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The viewers that count."""
+
+    def __init__(
+        self,
+        *,
+        kind: _builtins.str = ...,
+        tiers: _abc.Iterable[Global___MovieFightTier] | None = ...,
+        genre: _builtins.str = ...,
+        pattern: _abc.Iterable[_builtins.str] | None = ...,
+        genres: _abc.Iterable[_builtins.str] | None = ...,
+        equipment: _abc.Iterable[_builtins.str] | None = ...,
+        viewers: _abc.Iterable[_builtins.str] | None = ...,
+        side: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["equipment", b"equipment", "genre", b"genre", "genres", b"genres", "kind", b"kind", "pattern", b"pattern", "side", b"side", "tiers", b"tiers", "viewers", b"viewers"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieFightRequirementData: _TypeAlias = MovieFightRequirementData  # noqa: Y015
+
+@_typing.final
+class MovieFightBarData(_message.Message):
+    """What an upgrade bar adds once its card is upgraded on that side."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GENRES_FIELD_NUMBER: _builtins.int
+    EQUIPMENT_FIELD_NUMBER: _builtins.int
+    TICKETS_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    VIEWERS_FIELD_NUMBER: _builtins.int
+    tickets: _builtins.int
+    """Tickets added."""
+    points: _builtins.int
+    """Victory points added."""
+    @_builtins.property
+    def genres(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Genres added."""
+
+    @_builtins.property
+    def equipment(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Equipment added."""
+
+    @_builtins.property
+    def viewers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Viewers added."""
+
+    def __init__(
+        self,
+        *,
+        genres: _abc.Iterable[_builtins.str] | None = ...,
+        equipment: _abc.Iterable[_builtins.str] | None = ...,
+        tickets: _builtins.int = ...,
+        points: _builtins.int = ...,
+        viewers: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["equipment", b"equipment", "genres", b"genres", "points", b"points", "tickets", b"tickets", "viewers", b"viewers"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieFightBarData: _TypeAlias = MovieFightBarData  # noqa: Y015
+
+@_typing.final
+class MovieFightEffectData(_message.Message):
+    """A screen card's effect."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    SIDE_FIELD_NUMBER: _builtins.int
+    GROUP_FIELD_NUMBER: _builtins.int
+    NEED_FIELD_NUMBER: _builtins.int
+    GENRE_FIELD_NUMBER: _builtins.int
+    VIEWERS_FIELD_NUMBER: _builtins.int
+    kind: _builtins.str
+    """"upgrade" or "downgrade-upgrade"."""
+    side: _builtins.str
+    """The side of the card it upgrades: "audience", "screen" or "any"."""
+    group: _builtins.bool
+    """True when every player may use it (each on their own cinema)."""
+    need: _builtins.str
+    """What the upgraded card must show: "", "ticket", "viewer", "points", "equipment" or
+    "genre".
+    """
+    genre: _builtins.str
+    """The genre needed (need "genre")."""
+    @_builtins.property
+    def viewers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The viewers needed (need "viewer")."""
+
+    def __init__(
+        self,
+        *,
+        kind: _builtins.str = ...,
+        side: _builtins.str = ...,
+        group: _builtins.bool = ...,
+        need: _builtins.str = ...,
+        genre: _builtins.str = ...,
+        viewers: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["genre", b"genre", "group", b"group", "kind", b"kind", "need", b"need", "side", b"side", "viewers", b"viewers"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieFightEffectData: _TypeAlias = MovieFightEffectData  # noqa: Y015
+
+@_typing.final
+class MovieFightCardData(_message.Message):
+    """One entertainment card, both sides."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NUMBER_FIELD_NUMBER: _builtins.int
+    VIEWER_FIELD_NUMBER: _builtins.int
+    REQUIREMENT_FIELD_NUMBER: _builtins.int
+    AUDIENCE_BAR_FIELD_NUMBER: _builtins.int
+    GENRES_FIELD_NUMBER: _builtins.int
+    EQUIPMENT_FIELD_NUMBER: _builtins.int
+    TICKETS_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    EFFECT_FIELD_NUMBER: _builtins.int
+    SCREEN_BAR_FIELD_NUMBER: _builtins.int
+    number: _builtins.int
+    """Its printed number (1-65): the id observations and moves use."""
+    viewer: _builtins.str
+    """Audience side: who the viewer is."""
+    tickets: _builtins.int
+    """Screen side: tickets."""
+    points: _builtins.int
+    """Screen side: victory points."""
+    @_builtins.property
+    def requirement(self) -> Global___MovieFightRequirementData:
+        """Audience side: the viewer's requirement, scored on its floor."""
+
+    @_builtins.property
+    def audience_bar(self) -> Global___MovieFightBarData:
+        """Audience side: the upgrade bar."""
+
+    @_builtins.property
+    def genres(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Screen side: the genres, in the order printed."""
+
+    @_builtins.property
+    def equipment(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Screen side: the equipment."""
+
+    @_builtins.property
+    def effect(self) -> Global___MovieFightEffectData:
+        """Screen side: the effect."""
+
+    @_builtins.property
+    def screen_bar(self) -> Global___MovieFightBarData:
+        """Screen side: the upgrade bar."""
+
+    def __init__(
+        self,
+        *,
+        number: _builtins.int = ...,
+        viewer: _builtins.str = ...,
+        requirement: Global___MovieFightRequirementData | None = ...,
+        audience_bar: Global___MovieFightBarData | None = ...,
+        genres: _abc.Iterable[_builtins.str] | None = ...,
+        equipment: _abc.Iterable[_builtins.str] | None = ...,
+        tickets: _builtins.int = ...,
+        points: _builtins.int = ...,
+        effect: Global___MovieFightEffectData | None = ...,
+        screen_bar: Global___MovieFightBarData | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["audience_bar", b"audience_bar", "effect", b"effect", "requirement", b"requirement", "screen_bar", b"screen_bar"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audience_bar", b"audience_bar", "effect", b"effect", "equipment", b"equipment", "genres", b"genres", "number", b"number", "points", b"points", "requirement", b"requirement", "screen_bar", b"screen_bar", "tickets", b"tickets", "viewer", b"viewer"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieFightCardData: _TypeAlias = MovieFightCardData  # noqa: Y015
+
+@_typing.final
+class MovieFightTileData(_message.Message):
+    """A double-sided cinema tile: one condition per floor on each side."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NUMBER_FIELD_NUMBER: _builtins.int
+    A_FIELD_NUMBER: _builtins.int
+    B_FIELD_NUMBER: _builtins.int
+    A_POINTS_FIELD_NUMBER: _builtins.int
+    B_POINTS_FIELD_NUMBER: _builtins.int
+    number: _builtins.int
+    """Its number (MovieFightCinema.tile)."""
+    a_points: _builtins.int
+    """Points when both side A conditions hold at the end."""
+    b_points: _builtins.int
+    """Points when both side B conditions hold at the end."""
+    @_builtins.property
+    def a(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieFightRequirementData]:
+        """Side A's conditions: the 2nd floor's, then the 1st floor's."""
+
+    @_builtins.property
+    def b(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieFightRequirementData]:
+        """Side B's conditions: the 2nd floor's, then the 1st floor's."""
+
+    def __init__(
+        self,
+        *,
+        number: _builtins.int = ...,
+        a: _abc.Iterable[Global___MovieFightRequirementData] | None = ...,
+        b: _abc.Iterable[Global___MovieFightRequirementData] | None = ...,
+        a_points: _builtins.int = ...,
+        b_points: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["a", b"a", "a_points", b"a_points", "b", b"b", "b_points", b"b_points", "number", b"number"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieFightTileData: _TypeAlias = MovieFightTileData  # noqa: Y015
+
+@_typing.final
+class MovieFightGoalsData(_message.Message):
+    """Movie Fight's goals card."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EQUIPMENT_FIELD_NUMBER: _builtins.int
+    VIEWERS_FROM_FIELD_NUMBER: _builtins.int
+    VIEWERS_FIELD_NUMBER: _builtins.int
+    TICKETS_SMALL_FIELD_NUMBER: _builtins.int
+    TICKETS_LARGE_FIELD_NUMBER: _builtins.int
+    viewers_from: _builtins.int
+    """The least number of distinct viewers on one floor that scores."""
+    @_builtins.property
+    def equipment(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Points for 1, 2, 3, 4 distinct equipment kinds anywhere."""
+
+    @_builtins.property
+    def viewers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Points for viewers_from, viewers_from + 1, ... distinct viewers on one floor."""
+
+    @_builtins.property
+    def tickets_small(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Points by ticket place (most first) at 2-3 players."""
+
+    @_builtins.property
+    def tickets_large(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Points by ticket place (most first) at 4-5 players."""
+
+    def __init__(
+        self,
+        *,
+        equipment: _abc.Iterable[_builtins.int] | None = ...,
+        viewers_from: _builtins.int = ...,
+        viewers: _abc.Iterable[_builtins.int] | None = ...,
+        tickets_small: _abc.Iterable[_builtins.int] | None = ...,
+        tickets_large: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["equipment", b"equipment", "tickets_large", b"tickets_large", "tickets_small", b"tickets_small", "viewers", b"viewers", "viewers_from", b"viewers_from"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieFightGoalsData: _TypeAlias = MovieFightGoalsData  # noqa: Y015
+
+@_typing.final
+class MovieFightAutomaLevelData(_message.Message):
+    """One level of the solo automa."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LEVEL_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    TICKETS_FIELD_NUMBER: _builtins.int
+    level: _builtins.int
+    """The level (option "level")."""
+    points: _builtins.int
+    """The automa's points."""
+    tickets: _builtins.int
+    """The automa's tickets."""
+    def __init__(
+        self,
+        *,
+        level: _builtins.int = ...,
+        points: _builtins.int = ...,
+        tickets: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["level", b"level", "points", b"points", "tickets", b"tickets"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieFightAutomaLevelData: _TypeAlias = MovieFightAutomaLevelData  # noqa: Y015
+
+@_typing.final
+class MovieFightAutomaCardData(_message.Message):
+    """One of the automa's cards: it takes offer slot `take` and plays the card."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    TAKE_FIELD_NUMBER: _builtins.int
+    PLAY_FIELD_NUMBER: _builtins.int
+    ACTIVATE_FIELD_NUMBER: _builtins.int
+    REFRESH_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The card's name (MovieFightAutoma.flipped)."""
+    take: _builtins.int
+    """The offer slot taken, 1 for the oldest card (0 for the refresh card)."""
+    play: _builtins.str
+    """"audience" or "screen"."""
+    activate: _builtins.bool
+    """Whether a screen's effect is activated."""
+    refresh: _builtins.bool
+    """True for the card that refreshes the offer first."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        take: _builtins.int = ...,
+        play: _builtins.str = ...,
+        activate: _builtins.bool = ...,
+        refresh: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["activate", b"activate", "name", b"name", "play", b"play", "refresh", b"refresh", "take", b"take"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieFightAutomaCardData: _TypeAlias = MovieFightAutomaCardData  # noqa: Y015

@@ -398,3 +398,268 @@ class MovieTrailerMove(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
 Global___MovieTrailerMove: _TypeAlias = MovieTrailerMove  # noqa: Y015
+
+@_typing.final
+class MovieTrailerData(_message.Message):
+    """--- Data: the game's part of GameData (game_data.proto) -------------------------------------
+
+    Movie Trailer's board, scoring tiles, lengths, clue tiles and film catalog.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CATEGORIES_FIELD_NUMBER: _builtins.int
+    SLOT_CATEGORIES_FIELD_NUMBER: _builtins.int
+    SCORING_FIELD_NUMBER: _builtins.int
+    LENGTHS_FIELD_NUMBER: _builtins.int
+    TILES_FIELD_NUMBER: _builtins.int
+    FILMS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def categories(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieTrailerCategoryData]:
+        """The board's categories, in slot order."""
+
+    @_builtins.property
+    def slot_categories(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Each board slot's category, as an index into `categories` (MovieTrailerSlot.slot)."""
+
+    @_builtins.property
+    def scoring(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieTrailerScoringTile]:
+        """The scoring tiles I..VI, in order (Movie Points; observations count half points)."""
+
+    @_builtins.property
+    def lengths(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieTrailerLength]:
+        """Turns per match by table size."""
+
+    @_builtins.property
+    def tiles(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieTrailerTileData]:
+        """The clue tiles, by number (observations name tiles by number; 0 is a face-down tile)."""
+
+    @_builtins.property
+    def films(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieTrailerFilm]:
+        """The film catalog (observations name films by id)."""
+
+    def __init__(
+        self,
+        *,
+        categories: _abc.Iterable[Global___MovieTrailerCategoryData] | None = ...,
+        slot_categories: _abc.Iterable[_builtins.int] | None = ...,
+        scoring: _abc.Iterable[Global___MovieTrailerScoringTile] | None = ...,
+        lengths: _abc.Iterable[Global___MovieTrailerLength] | None = ...,
+        tiles: _abc.Iterable[Global___MovieTrailerTileData] | None = ...,
+        films: _abc.Iterable[Global___MovieTrailerFilm] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["categories", b"categories", "films", b"films", "lengths", b"lengths", "scoring", b"scoring", "slot_categories", b"slot_categories", "tiles", b"tiles"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieTrailerData: _TypeAlias = MovieTrailerData  # noqa: Y015
+
+@_typing.final
+class MovieTrailerCategoryData(_message.Message):
+    """A category of the board."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    LABEL_FIELD_NUMBER: _builtins.int
+    SLOTS_FIELD_NUMBER: _builtins.int
+    BORDER_FIELD_NUMBER: _builtins.int
+    SOURCE_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """Its id, e.g. "leading-role"."""
+    label: _builtins.str
+    """Its printed label."""
+    slots: _builtins.int
+    """Board slots of this category."""
+    border: _builtins.str
+    """Border colour of its tiles."""
+    source: _builtins.str
+    """"rulebook" or "reconstructed"."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        label: _builtins.str = ...,
+        slots: _builtins.int = ...,
+        border: _builtins.str = ...,
+        source: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["border", b"border", "label", b"label", "name", b"name", "slots", b"slots", "source", b"source"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieTrailerCategoryData: _TypeAlias = MovieTrailerCategoryData  # noqa: Y015
+
+@_typing.final
+class MovieTrailerScoringTile(_message.Message):
+    """A scoring tile."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NUMERAL_FIELD_NUMBER: _builtins.int
+    DIRECTOR_FIELD_NUMBER: _builtins.int
+    SPECTATOR_FIELD_NUMBER: _builtins.int
+    SOURCE_FIELD_NUMBER: _builtins.int
+    numeral: _builtins.str
+    """Its numeral, "I" to "VI"."""
+    director: _builtins.int
+    """Movie Points for the Director."""
+    spectator: _builtins.int
+    """Movie Points for the right guesser."""
+    source: _builtins.str
+    """"rulebook" or "reconstructed"."""
+    def __init__(
+        self,
+        *,
+        numeral: _builtins.str = ...,
+        director: _builtins.int = ...,
+        spectator: _builtins.int = ...,
+        source: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["director", b"director", "numeral", b"numeral", "source", b"source", "spectator", b"spectator"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieTrailerScoringTile: _TypeAlias = MovieTrailerScoringTile  # noqa: Y015
+
+@_typing.final
+class MovieTrailerLength(_message.Message):
+    """Turns per match at one table size."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    STANDARD_FIELD_NUMBER: _builtins.int
+    SHORT_FIELD_NUMBER: _builtins.int
+    players: _builtins.int
+    """Number of players."""
+    standard: _builtins.int
+    """Turns of a standard game."""
+    short: _builtins.int
+    """Turns of a short game."""
+    def __init__(
+        self,
+        *,
+        players: _builtins.int = ...,
+        standard: _builtins.int = ...,
+        short: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["players", b"players", "short", b"short", "standard", b"standard"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieTrailerLength: _TypeAlias = MovieTrailerLength  # noqa: Y015
+
+@_typing.final
+class MovieTrailerTileData(_message.Message):
+    """A clue tile."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NUMBER_FIELD_NUMBER: _builtins.int
+    CONCEPT_FIELD_NUMBER: _builtins.int
+    LABEL_FIELD_NUMBER: _builtins.int
+    BORDER_FIELD_NUMBER: _builtins.int
+    SOURCE_FIELD_NUMBER: _builtins.int
+    number: _builtins.int
+    """Its number (1-144)."""
+    concept: _builtins.str
+    """The concept it shows, e.g. "desert"."""
+    label: _builtins.str
+    """Its printed label."""
+    border: _builtins.str
+    """Its border colour."""
+    source: _builtins.str
+    """"rulebook" or "reconstructed"."""
+    def __init__(
+        self,
+        *,
+        number: _builtins.int = ...,
+        concept: _builtins.str = ...,
+        label: _builtins.str = ...,
+        border: _builtins.str = ...,
+        source: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["border", b"border", "concept", b"concept", "label", b"label", "number", b"number", "source", b"source"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieTrailerTileData: _TypeAlias = MovieTrailerTileData  # noqa: Y015
+
+@_typing.final
+class MovieTrailerFilm(_message.Message):
+    """A film of the catalog."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ID_FIELD_NUMBER: _builtins.int
+    TITLE_FIELD_NUMBER: _builtins.int
+    YEAR_FIELD_NUMBER: _builtins.int
+    SOURCE_FIELD_NUMBER: _builtins.int
+    FITS_FIELD_NUMBER: _builtins.int
+    id: _builtins.str
+    """Its id, e.g. "king-kong-1933"."""
+    title: _builtins.str
+    """Its title."""
+    year: _builtins.int
+    """Its year."""
+    source: _builtins.str
+    """"rulebook" when the rulebook names it, else "reconstructed"."""
+    @_builtins.property
+    def fits(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieTrailerFits]:
+        """Per category, in `categories` order: the tiles that fit this film there."""
+
+    def __init__(
+        self,
+        *,
+        id: _builtins.str = ...,
+        title: _builtins.str = ...,
+        year: _builtins.int = ...,
+        source: _builtins.str = ...,
+        fits: _abc.Iterable[Global___MovieTrailerFits] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["fits", b"fits", "id", b"id", "source", b"source", "title", b"title", "year", b"year"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieTrailerFilm: _TypeAlias = MovieTrailerFilm  # noqa: Y015
+
+@_typing.final
+class MovieTrailerFits(_message.Message):
+    """The tiles that fit a film in one category."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CATEGORY_FIELD_NUMBER: _builtins.int
+    TILES_FIELD_NUMBER: _builtins.int
+    category: _builtins.str
+    """The category's id."""
+    @_builtins.property
+    def tiles(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Tile numbers, ascending."""
+
+    def __init__(
+        self,
+        *,
+        category: _builtins.str = ...,
+        tiles: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["category", b"category", "tiles", b"tiles"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieTrailerFits: _TypeAlias = MovieTrailerFits  # noqa: Y015

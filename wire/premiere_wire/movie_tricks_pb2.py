@@ -22,43 +22,52 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from . import data_source_pb2 as premiere_dot_v1_dot_data__source__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1epremiere/v1/movie_tricks.proto\x12\x0bpremiere.v1\"\xba\x01\n\x0fMovieTricksCard\x12\n\n\x02id\x18\x01 \x01(\x05\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\x12\x11\n\x04suit\x18\x04 \x01(\tH\x00\x88\x01\x01\x12\r\n\x05value\x18\x05 \x01(\x05\x12\x15\n\x08\x63\x61tegory\x18\x06 \x01(\tH\x01\x88\x01\x01\x12\x0f\n\x07symbols\x18\x07 \x03(\t\x12\x0c\n\x04\x62lue\x18\x08 \x01(\x08\x12\x11\n\tduplicate\x18\t \x01(\x08\x42\x07\n\x05_suitB\x0b\n\t_category\".\n\x0fMovieTricksGoal\x12\x0c\n\x04need\x18\x01 \x01(\x05\x12\r\n\x05stars\x18\x02 \x01(\x05\"\\\n\x0fMovieTricksPlay\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12*\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x1c.premiere.v1.MovieTricksCard\x12\x0f\n\x07\x62oosted\x18\x03 \x01(\x08\"?\n\x10MovieTricksCards\x12+\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x1c.premiere.v1.MovieTricksCard\"`\n\x12MovieTricksTableau\x12.\n\x07\x63olumns\x18\x01 \x03(\x0b\x32\x1d.premiere.v1.MovieTricksCards\x12\x11\n\x04goal\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_goal\"\x9c\x06\n\x16MovieTricksObservation\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x0e\n\x06\x66\x61mily\x18\x03 \x01(\x08\x12\r\n\x05round\x18\x04 \x01(\x05\x12\x0e\n\x06rounds\x18\x05 \x01(\x05\x12\r\n\x05phase\x18\x06 \x01(\t\x12\x11\n\x04turn\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\x10\n\x08\x64irector\x18\x08 \x01(\x05\x12\x12\n\x05trump\x18\t \x01(\tH\x02\x88\x01\x01\x12*\n\x04hand\x18\n \x03(\x0b\x32\x1c.premiere.v1.MovieTricksCard\x12\x12\n\nhand_sizes\x18\x0b \x03(\x05\x12\x32\n\x0bknown_hands\x18\x0c \x03(\x0b\x32\x1d.premiere.v1.MovieTricksCards\x12+\n\x05plays\x18\r \x03(\x0b\x32\x1c.premiere.v1.MovieTricksPlay\x12\x12\n\npick_order\x18\x0e \x03(\x05\x12\x13\n\x0b\x62onus_order\x18\x0f \x03(\x05\x12,\n\x06market\x18\x10 \x03(\x0b\x32\x1c.premiere.v1.MovieTricksCard\x12-\n\x07\x64isplay\x18\x11 \x03(\x0b\x32\x1c.premiere.v1.MovieTricksCard\x12\x12\n\nbonus_deck\x18\x12 \x01(\x05\x12\x11\n\tdraw_deck\x18\x13 \x01(\x05\x12.\n\x08\x64iscards\x18\x14 \x03(\x0b\x32\x1c.premiere.v1.MovieTricksCard\x12+\n\x05goals\x18\x15 \x03(\x0b\x32\x1c.premiere.v1.MovieTricksGoal\x12\x17\n\x0fgoals_discarded\x18\x16 \x03(\x05\x12\x31\n\x08tableaus\x18\x17 \x03(\x0b\x32\x1f.premiere.v1.MovieTricksTableau\x12\x16\n\tprops_die\x18\x18 \x01(\x05H\x03\x88\x01\x01\x12\x1b\n\x0esoundtrack_die\x18\x19 \x01(\x05H\x04\x88\x01\x01\x42\x07\n\x05_seatB\x07\n\x05_turnB\x08\n\x06_trumpB\x0c\n\n_props_dieB\x11\n\x0f_soundtrack_die\"2\n\x13MovieTricksPlayCard\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\x12\r\n\x05\x62oost\x18\x02 \x01(\x08\"$\n\x14MovieTricksDraftCard\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"$\n\x14MovieTricksClaimGoal\x12\x0c\n\x04need\x18\x01 \x01(\x05\"\x18\n\x16MovieTricksDeclineGoal\"&\n\x16MovieTricksBonusToHand\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\")\n\x19MovieTricksBonusToTableau\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"\'\n\x17MovieTricksDiscardBonus\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"&\n\x16MovieTricksChooseTrump\x12\x0c\n\x04suit\x18\x01 \x01(\t\"\xdc\x03\n\x0fMovieTricksMove\x12\x30\n\x04play\x18\x01 \x01(\x0b\x32 .premiere.v1.MovieTricksPlayCardH\x00\x12\x32\n\x05\x64raft\x18\x02 \x01(\x0b\x32!.premiere.v1.MovieTricksDraftCardH\x00\x12\x32\n\x05\x63laim\x18\x03 \x01(\x0b\x32!.premiere.v1.MovieTricksClaimGoalH\x00\x12\x36\n\x07\x64\x65\x63line\x18\x04 \x01(\x0b\x32#.premiere.v1.MovieTricksDeclineGoalH\x00\x12\x39\n\nbonus_hand\x18\x05 \x01(\x0b\x32#.premiere.v1.MovieTricksBonusToHandH\x00\x12?\n\rbonus_tableau\x18\x06 \x01(\x0b\x32&.premiere.v1.MovieTricksBonusToTableauH\x00\x12=\n\rbonus_discard\x18\x07 \x01(\x0b\x32$.premiere.v1.MovieTricksDiscardBonusH\x00\x12\x34\n\x05trump\x18\x08 \x01(\x0b\x32#.premiere.v1.MovieTricksChooseTrumpH\x00\x42\x06\n\x04kindb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1epremiere/v1/movie_tricks.proto\x12\x0bpremiere.v1\x1a\x1dpremiere/v1/data_source.proto\"\xba\x01\n\x0fMovieTricksCard\x12\n\n\x02id\x18\x01 \x01(\x05\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\x12\x11\n\x04suit\x18\x04 \x01(\tH\x00\x88\x01\x01\x12\r\n\x05value\x18\x05 \x01(\x05\x12\x15\n\x08\x63\x61tegory\x18\x06 \x01(\tH\x01\x88\x01\x01\x12\x0f\n\x07symbols\x18\x07 \x03(\t\x12\x0c\n\x04\x62lue\x18\x08 \x01(\x08\x12\x11\n\tduplicate\x18\t \x01(\x08\x42\x07\n\x05_suitB\x0b\n\t_category\".\n\x0fMovieTricksGoal\x12\x0c\n\x04need\x18\x01 \x01(\x05\x12\r\n\x05stars\x18\x02 \x01(\x05\"\\\n\x0fMovieTricksPlay\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12*\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x1c.premiere.v1.MovieTricksCard\x12\x0f\n\x07\x62oosted\x18\x03 \x01(\x08\"?\n\x10MovieTricksCards\x12+\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x1c.premiere.v1.MovieTricksCard\"`\n\x12MovieTricksTableau\x12.\n\x07\x63olumns\x18\x01 \x03(\x0b\x32\x1d.premiere.v1.MovieTricksCards\x12\x11\n\x04goal\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_goal\"\x9c\x06\n\x16MovieTricksObservation\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x0e\n\x06\x66\x61mily\x18\x03 \x01(\x08\x12\r\n\x05round\x18\x04 \x01(\x05\x12\x0e\n\x06rounds\x18\x05 \x01(\x05\x12\r\n\x05phase\x18\x06 \x01(\t\x12\x11\n\x04turn\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\x10\n\x08\x64irector\x18\x08 \x01(\x05\x12\x12\n\x05trump\x18\t \x01(\tH\x02\x88\x01\x01\x12*\n\x04hand\x18\n \x03(\x0b\x32\x1c.premiere.v1.MovieTricksCard\x12\x12\n\nhand_sizes\x18\x0b \x03(\x05\x12\x32\n\x0bknown_hands\x18\x0c \x03(\x0b\x32\x1d.premiere.v1.MovieTricksCards\x12+\n\x05plays\x18\r \x03(\x0b\x32\x1c.premiere.v1.MovieTricksPlay\x12\x12\n\npick_order\x18\x0e \x03(\x05\x12\x13\n\x0b\x62onus_order\x18\x0f \x03(\x05\x12,\n\x06market\x18\x10 \x03(\x0b\x32\x1c.premiere.v1.MovieTricksCard\x12-\n\x07\x64isplay\x18\x11 \x03(\x0b\x32\x1c.premiere.v1.MovieTricksCard\x12\x12\n\nbonus_deck\x18\x12 \x01(\x05\x12\x11\n\tdraw_deck\x18\x13 \x01(\x05\x12.\n\x08\x64iscards\x18\x14 \x03(\x0b\x32\x1c.premiere.v1.MovieTricksCard\x12+\n\x05goals\x18\x15 \x03(\x0b\x32\x1c.premiere.v1.MovieTricksGoal\x12\x17\n\x0fgoals_discarded\x18\x16 \x03(\x05\x12\x31\n\x08tableaus\x18\x17 \x03(\x0b\x32\x1f.premiere.v1.MovieTricksTableau\x12\x16\n\tprops_die\x18\x18 \x01(\x05H\x03\x88\x01\x01\x12\x1b\n\x0esoundtrack_die\x18\x19 \x01(\x05H\x04\x88\x01\x01\x42\x07\n\x05_seatB\x07\n\x05_turnB\x08\n\x06_trumpB\x0c\n\n_props_dieB\x11\n\x0f_soundtrack_die\"2\n\x13MovieTricksPlayCard\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\x12\r\n\x05\x62oost\x18\x02 \x01(\x08\"$\n\x14MovieTricksDraftCard\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"$\n\x14MovieTricksClaimGoal\x12\x0c\n\x04need\x18\x01 \x01(\x05\"\x18\n\x16MovieTricksDeclineGoal\"&\n\x16MovieTricksBonusToHand\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\")\n\x19MovieTricksBonusToTableau\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"\'\n\x17MovieTricksDiscardBonus\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\x05\"&\n\x16MovieTricksChooseTrump\x12\x0c\n\x04suit\x18\x01 \x01(\t\"\xdc\x03\n\x0fMovieTricksMove\x12\x30\n\x04play\x18\x01 \x01(\x0b\x32 .premiere.v1.MovieTricksPlayCardH\x00\x12\x32\n\x05\x64raft\x18\x02 \x01(\x0b\x32!.premiere.v1.MovieTricksDraftCardH\x00\x12\x32\n\x05\x63laim\x18\x03 \x01(\x0b\x32!.premiere.v1.MovieTricksClaimGoalH\x00\x12\x36\n\x07\x64\x65\x63line\x18\x04 \x01(\x0b\x32#.premiere.v1.MovieTricksDeclineGoalH\x00\x12\x39\n\nbonus_hand\x18\x05 \x01(\x0b\x32#.premiere.v1.MovieTricksBonusToHandH\x00\x12?\n\rbonus_tableau\x18\x06 \x01(\x0b\x32&.premiere.v1.MovieTricksBonusToTableauH\x00\x12=\n\rbonus_discard\x18\x07 \x01(\x0b\x32$.premiere.v1.MovieTricksDiscardBonusH\x00\x12\x34\n\x05trump\x18\x08 \x01(\x0b\x32#.premiere.v1.MovieTricksChooseTrumpH\x00\x42\x06\n\x04kind\"\x91\x03\n\x0fMovieTricksData\x12\r\n\x05suits\x18\x01 \x03(\t\x12\x13\n\x0bprops_kinds\x18\x02 \x03(\t\x12\x12\n\ncategories\x18\x03 \x03(\t\x12+\n\x05\x63\x61rds\x18\x04 \x03(\x0b\x32\x1c.premiere.v1.MovieTricksCard\x12\x0f\n\x07playing\x18\x05 \x03(\x05\x12\x30\n\x05start\x18\x06 \x03(\x0b\x32!.premiere.v1.MovieTricksStartCard\x12\r\n\x05\x62onus\x18\x07 \x03(\x05\x12+\n\x05goals\x18\x08 \x03(\x0b\x32\x1c.premiere.v1.MovieTricksGoal\x12\x14\n\x0croles_points\x18\t \x03(\x05\x12,\n\x05setup\x18\n \x03(\x0b\x32\x1d.premiere.v1.MovieTricksSetup\x12,\n\x05rules\x18\x0b \x01(\x0b\x32\x1d.premiere.v1.MovieTricksRules\x12(\n\x07sources\x18\x0c \x03(\x0b\x32\x17.premiere.v1.DataSource\",\n\x14MovieTricksStartCard\x12\t\n\x01\x61\x18\x01 \x01(\x05\x12\t\n\x01\x62\x18\x02 \x01(\x05\"\xd3\x01\n\x10MovieTricksSetup\x12\x0f\n\x07players\x18\x01 \x01(\x05\x12\x0c\n\x04\x62lue\x18\x02 \x01(\x08\x12\x16\n\x0eremoved_values\x18\x03 \x03(\x05\x12\x0c\n\x04\x64\x65\x61l\x18\x04 \x01(\x05\x12\x0e\n\x06unused\x18\x05 \x01(\x05\x12\x11\n\tdraw_deck\x18\x06 \x01(\x05\x12\x0e\n\x06market\x18\x07 \x01(\x05\x12\r\n\x05plays\x18\x08 \x01(\x05\x12\r\n\x05\x62onus\x18\t \x01(\x05\x12\x14\n\x0c\x66\x61mily_bonus\x18\n \x01(\x05\x12\x13\n\x0b\x62onus_picks\x18\x0b \x01(\x05\"\xe4\x01\n\x10MovieTricksRules\x12\x0f\n\x07\x64isplay\x18\x01 \x01(\x05\x12\x13\n\x0bplus3_bonus\x18\x02 \x01(\x05\x12\x13\n\x0b\x62\x61ng_points\x18\x03 \x01(\x05\x12\x1b\n\x13roles_balance_bonus\x18\x04 \x01(\x05\x12\x17\n\x0fsoundtrack_most\x18\x05 \x01(\x05\x12\x19\n\x11soundtrack_middle\x18\x06 \x01(\x05\x12\x19\n\x11soundtrack_fewest\x18\x07 \x01(\x05\x12\x1c\n\x14\x66\x61mily_symbol_points\x18\x08 \x01(\x05\x12\x0b\n\x03\x64ie\x18\t \x03(\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'premiere.v1.movie_tricks_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_MOVIETRICKSCARD']._serialized_start=48
-  _globals['_MOVIETRICKSCARD']._serialized_end=234
-  _globals['_MOVIETRICKSGOAL']._serialized_start=236
-  _globals['_MOVIETRICKSGOAL']._serialized_end=282
-  _globals['_MOVIETRICKSPLAY']._serialized_start=284
-  _globals['_MOVIETRICKSPLAY']._serialized_end=376
-  _globals['_MOVIETRICKSCARDS']._serialized_start=378
-  _globals['_MOVIETRICKSCARDS']._serialized_end=441
-  _globals['_MOVIETRICKSTABLEAU']._serialized_start=443
-  _globals['_MOVIETRICKSTABLEAU']._serialized_end=539
-  _globals['_MOVIETRICKSOBSERVATION']._serialized_start=542
-  _globals['_MOVIETRICKSOBSERVATION']._serialized_end=1338
-  _globals['_MOVIETRICKSPLAYCARD']._serialized_start=1340
-  _globals['_MOVIETRICKSPLAYCARD']._serialized_end=1390
-  _globals['_MOVIETRICKSDRAFTCARD']._serialized_start=1392
-  _globals['_MOVIETRICKSDRAFTCARD']._serialized_end=1428
-  _globals['_MOVIETRICKSCLAIMGOAL']._serialized_start=1430
-  _globals['_MOVIETRICKSCLAIMGOAL']._serialized_end=1466
-  _globals['_MOVIETRICKSDECLINEGOAL']._serialized_start=1468
-  _globals['_MOVIETRICKSDECLINEGOAL']._serialized_end=1492
-  _globals['_MOVIETRICKSBONUSTOHAND']._serialized_start=1494
-  _globals['_MOVIETRICKSBONUSTOHAND']._serialized_end=1532
-  _globals['_MOVIETRICKSBONUSTOTABLEAU']._serialized_start=1534
-  _globals['_MOVIETRICKSBONUSTOTABLEAU']._serialized_end=1575
-  _globals['_MOVIETRICKSDISCARDBONUS']._serialized_start=1577
-  _globals['_MOVIETRICKSDISCARDBONUS']._serialized_end=1616
-  _globals['_MOVIETRICKSCHOOSETRUMP']._serialized_start=1618
-  _globals['_MOVIETRICKSCHOOSETRUMP']._serialized_end=1656
-  _globals['_MOVIETRICKSMOVE']._serialized_start=1659
-  _globals['_MOVIETRICKSMOVE']._serialized_end=2135
+  _globals['_MOVIETRICKSCARD']._serialized_start=79
+  _globals['_MOVIETRICKSCARD']._serialized_end=265
+  _globals['_MOVIETRICKSGOAL']._serialized_start=267
+  _globals['_MOVIETRICKSGOAL']._serialized_end=313
+  _globals['_MOVIETRICKSPLAY']._serialized_start=315
+  _globals['_MOVIETRICKSPLAY']._serialized_end=407
+  _globals['_MOVIETRICKSCARDS']._serialized_start=409
+  _globals['_MOVIETRICKSCARDS']._serialized_end=472
+  _globals['_MOVIETRICKSTABLEAU']._serialized_start=474
+  _globals['_MOVIETRICKSTABLEAU']._serialized_end=570
+  _globals['_MOVIETRICKSOBSERVATION']._serialized_start=573
+  _globals['_MOVIETRICKSOBSERVATION']._serialized_end=1369
+  _globals['_MOVIETRICKSPLAYCARD']._serialized_start=1371
+  _globals['_MOVIETRICKSPLAYCARD']._serialized_end=1421
+  _globals['_MOVIETRICKSDRAFTCARD']._serialized_start=1423
+  _globals['_MOVIETRICKSDRAFTCARD']._serialized_end=1459
+  _globals['_MOVIETRICKSCLAIMGOAL']._serialized_start=1461
+  _globals['_MOVIETRICKSCLAIMGOAL']._serialized_end=1497
+  _globals['_MOVIETRICKSDECLINEGOAL']._serialized_start=1499
+  _globals['_MOVIETRICKSDECLINEGOAL']._serialized_end=1523
+  _globals['_MOVIETRICKSBONUSTOHAND']._serialized_start=1525
+  _globals['_MOVIETRICKSBONUSTOHAND']._serialized_end=1563
+  _globals['_MOVIETRICKSBONUSTOTABLEAU']._serialized_start=1565
+  _globals['_MOVIETRICKSBONUSTOTABLEAU']._serialized_end=1606
+  _globals['_MOVIETRICKSDISCARDBONUS']._serialized_start=1608
+  _globals['_MOVIETRICKSDISCARDBONUS']._serialized_end=1647
+  _globals['_MOVIETRICKSCHOOSETRUMP']._serialized_start=1649
+  _globals['_MOVIETRICKSCHOOSETRUMP']._serialized_end=1687
+  _globals['_MOVIETRICKSMOVE']._serialized_start=1690
+  _globals['_MOVIETRICKSMOVE']._serialized_end=2166
+  _globals['_MOVIETRICKSDATA']._serialized_start=2169
+  _globals['_MOVIETRICKSDATA']._serialized_end=2570
+  _globals['_MOVIETRICKSSTARTCARD']._serialized_start=2572
+  _globals['_MOVIETRICKSSTARTCARD']._serialized_end=2616
+  _globals['_MOVIETRICKSSETUP']._serialized_start=2619
+  _globals['_MOVIETRICKSSETUP']._serialized_end=2830
+  _globals['_MOVIETRICKSRULES']._serialized_start=2833
+  _globals['_MOVIETRICKSRULES']._serialized_end=3061
 # @@protoc_insertion_point(module_scope)

@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from . import data_source_pb2 as _data_source_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -599,3 +600,245 @@ class MovieTricksMove(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
 Global___MovieTricksMove: _TypeAlias = MovieTricksMove  # noqa: Y015
+
+@_typing.final
+class MovieTricksData(_message.Message):
+    """--- Data: the game's part of GameData (game_data.proto) -------------------------------------
+
+    Movie Tricks' cards, goals, set-up and scoring. Cards are the observation's own messages,
+    with the same ids.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SUITS_FIELD_NUMBER: _builtins.int
+    PROPS_KINDS_FIELD_NUMBER: _builtins.int
+    CATEGORIES_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    PLAYING_FIELD_NUMBER: _builtins.int
+    START_FIELD_NUMBER: _builtins.int
+    BONUS_FIELD_NUMBER: _builtins.int
+    GOALS_FIELD_NUMBER: _builtins.int
+    ROLES_POINTS_FIELD_NUMBER: _builtins.int
+    SETUP_FIELD_NUMBER: _builtins.int
+    RULES_FIELD_NUMBER: _builtins.int
+    SOURCES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def suits(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The suits, in the trump choice's order."""
+
+    @_builtins.property
+    def props_kinds(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The kinds of props symbols."""
+
+    @_builtins.property
+    def categories(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The tableau columns, left to right."""
+
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieTricksCard]:
+        """Every card face, by id: playing cards, both sides of each starting card, bonus cards."""
+
+    @_builtins.property
+    def playing(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Ids of the playing cards."""
+
+    @_builtins.property
+    def start(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieTricksStartCard]:
+        """The starting cards: the ids of each one's two sides."""
+
+    @_builtins.property
+    def bonus(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Ids of the bonus cards (+3 cards included)."""
+
+    @_builtins.property
+    def goals(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieTricksGoal]:
+        """The props goals."""
+
+    @_builtins.property
+    def roles_points(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Roles points by count of villains (and again of heroes); a count past the end scores as
+        the last entry.
+        """
+
+    @_builtins.property
+    def setup(self) -> _containers.RepeatedCompositeFieldContainer[Global___MovieTricksSetup]:
+        """The set-up per table size."""
+
+    @_builtins.property
+    def rules(self) -> Global___MovieTricksRules:
+        """Score pad, bonus display and die figures."""
+
+    @_builtins.property
+    def sources(self) -> _containers.RepeatedCompositeFieldContainer[_data_source_pb2.DataSource]:
+        """Where each card comes from, by code."""
+
+    def __init__(
+        self,
+        *,
+        suits: _abc.Iterable[_builtins.str] | None = ...,
+        props_kinds: _abc.Iterable[_builtins.str] | None = ...,
+        categories: _abc.Iterable[_builtins.str] | None = ...,
+        cards: _abc.Iterable[Global___MovieTricksCard] | None = ...,
+        playing: _abc.Iterable[_builtins.int] | None = ...,
+        start: _abc.Iterable[Global___MovieTricksStartCard] | None = ...,
+        bonus: _abc.Iterable[_builtins.int] | None = ...,
+        goals: _abc.Iterable[Global___MovieTricksGoal] | None = ...,
+        roles_points: _abc.Iterable[_builtins.int] | None = ...,
+        setup: _abc.Iterable[Global___MovieTricksSetup] | None = ...,
+        rules: Global___MovieTricksRules | None = ...,
+        sources: _abc.Iterable[_data_source_pb2.DataSource] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["rules", b"rules"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bonus", b"bonus", "cards", b"cards", "categories", b"categories", "goals", b"goals", "playing", b"playing", "props_kinds", b"props_kinds", "roles_points", b"roles_points", "rules", b"rules", "setup", b"setup", "sources", b"sources", "start", b"start", "suits", b"suits"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieTricksData: _TypeAlias = MovieTricksData  # noqa: Y015
+
+@_typing.final
+class MovieTricksStartCard(_message.Message):
+    """A starting card's two sides."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    A_FIELD_NUMBER: _builtins.int
+    B_FIELD_NUMBER: _builtins.int
+    a: _builtins.int
+    """Card id of side A."""
+    b: _builtins.int
+    """Card id of side B."""
+    def __init__(
+        self,
+        *,
+        a: _builtins.int = ...,
+        b: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["a", b"a", "b", b"b"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieTricksStartCard: _TypeAlias = MovieTricksStartCard  # noqa: Y015
+
+@_typing.final
+class MovieTricksSetup(_message.Message):
+    """Movie Tricks' set-up for one table size."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    BLUE_FIELD_NUMBER: _builtins.int
+    REMOVED_VALUES_FIELD_NUMBER: _builtins.int
+    DEAL_FIELD_NUMBER: _builtins.int
+    UNUSED_FIELD_NUMBER: _builtins.int
+    DRAW_DECK_FIELD_NUMBER: _builtins.int
+    MARKET_FIELD_NUMBER: _builtins.int
+    PLAYS_FIELD_NUMBER: _builtins.int
+    BONUS_FIELD_NUMBER: _builtins.int
+    FAMILY_BONUS_FIELD_NUMBER: _builtins.int
+    BONUS_PICKS_FIELD_NUMBER: _builtins.int
+    players: _builtins.int
+    """Number of players."""
+    blue: _builtins.bool
+    """Whether the blue-quote cards are in play."""
+    deal: _builtins.int
+    """Cards per hand."""
+    unused: _builtins.int
+    """Dealt-out cards returned unseen."""
+    draw_deck: _builtins.int
+    """Cards of the face-down draw pile."""
+    market: _builtins.int
+    """Cards in each market."""
+    plays: _builtins.int
+    """Cards each player plays per round."""
+    bonus: _builtins.int
+    """Bonus cards used."""
+    family_bonus: _builtins.int
+    """Bonus cards used in the family variant."""
+    bonus_picks: _builtins.int
+    """Bonus choices per round."""
+    @_builtins.property
+    def removed_values(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Values taken out before dealing."""
+
+    def __init__(
+        self,
+        *,
+        players: _builtins.int = ...,
+        blue: _builtins.bool = ...,
+        removed_values: _abc.Iterable[_builtins.int] | None = ...,
+        deal: _builtins.int = ...,
+        unused: _builtins.int = ...,
+        draw_deck: _builtins.int = ...,
+        market: _builtins.int = ...,
+        plays: _builtins.int = ...,
+        bonus: _builtins.int = ...,
+        family_bonus: _builtins.int = ...,
+        bonus_picks: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blue", b"blue", "bonus", b"bonus", "bonus_picks", b"bonus_picks", "deal", b"deal", "draw_deck", b"draw_deck", "family_bonus", b"family_bonus", "market", b"market", "players", b"players", "plays", b"plays", "removed_values", b"removed_values", "unused", b"unused"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieTricksSetup: _TypeAlias = MovieTricksSetup  # noqa: Y015
+
+@_typing.final
+class MovieTricksRules(_message.Message):
+    """Movie Tricks' score pad, bonus display and die."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DISPLAY_FIELD_NUMBER: _builtins.int
+    PLUS3_BONUS_FIELD_NUMBER: _builtins.int
+    BANG_POINTS_FIELD_NUMBER: _builtins.int
+    ROLES_BALANCE_BONUS_FIELD_NUMBER: _builtins.int
+    SOUNDTRACK_MOST_FIELD_NUMBER: _builtins.int
+    SOUNDTRACK_MIDDLE_FIELD_NUMBER: _builtins.int
+    SOUNDTRACK_FEWEST_FIELD_NUMBER: _builtins.int
+    FAMILY_SYMBOL_POINTS_FIELD_NUMBER: _builtins.int
+    DIE_FIELD_NUMBER: _builtins.int
+    display: _builtins.int
+    """Bonus cards on display."""
+    plus3_bonus: _builtins.int
+    """What a +3 card adds to a played card's value."""
+    bang_points: _builtins.int
+    """Points per bang symbol."""
+    roles_balance_bonus: _builtins.int
+    """Bonus for as many villains as heroes."""
+    soundtrack_most: _builtins.int
+    """Soundtrack points for the most notes."""
+    soundtrack_middle: _builtins.int
+    """Soundtrack points for the middle."""
+    soundtrack_fewest: _builtins.int
+    """Soundtrack points for the fewest notes."""
+    family_symbol_points: _builtins.int
+    """Family variant: points per symbol."""
+    @_builtins.property
+    def die(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The die's faces."""
+
+    def __init__(
+        self,
+        *,
+        display: _builtins.int = ...,
+        plus3_bonus: _builtins.int = ...,
+        bang_points: _builtins.int = ...,
+        roles_balance_bonus: _builtins.int = ...,
+        soundtrack_most: _builtins.int = ...,
+        soundtrack_middle: _builtins.int = ...,
+        soundtrack_fewest: _builtins.int = ...,
+        family_symbol_points: _builtins.int = ...,
+        die: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bang_points", b"bang_points", "die", b"die", "display", b"display", "family_symbol_points", b"family_symbol_points", "plus3_bonus", b"plus3_bonus", "roles_balance_bonus", b"roles_balance_bonus", "soundtrack_fewest", b"soundtrack_fewest", "soundtrack_middle", b"soundtrack_middle", "soundtrack_most", b"soundtrack_most"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MovieTricksRules: _TypeAlias = MovieTricksRules  # noqa: Y015

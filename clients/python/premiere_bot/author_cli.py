@@ -84,6 +84,7 @@ def add_commands(commands: Any, connection: Callable[[argparse.ArgumentParser], 
         ("activate", "seat one of a bot's versions from now on (a roll back)"),
         ("events", "a bot's standing (validating, rated, probation, ...) and why"),
         ("logs", "what a hosted bot printed, and what the runner said of it (yours only)"),
+        ("notes", "the notes a bot attached to its answers, running matches too (yours only)"),
     ):
         parser = bot_verbs.add_parser(verb, help=text, description=text[0].upper() + text[1:])
         if verb != "list":
@@ -99,6 +100,11 @@ def add_commands(commands: Any, connection: Callable[[argparse.ArgumentParser], 
             )
             parser.add_argument(
                 "--timeout", type=float, default=300, help="seconds --wait waits (default 300)"
+            )
+        if verb == "notes":
+            parser.add_argument("--match", help="only the notes of this match")
+            parser.add_argument(
+                "--limit", type=int, default=100, help="the newest notes to show (default 100)"
             )
         if verb == "logs":
             parser.add_argument("--match", help="only the lines printed during this match")
@@ -267,6 +273,20 @@ async def _bots(args: argparse.Namespace) -> int:
         for line in got.lines:
             when = line.at.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
             print(f"{when} {line.source:<6} {line.line}")
+    elif verb == "notes":
+        got = await _call(
+            args,
+            "GetBotNotes",
+            author_pb2.GetBotNotesRequest(
+                name=args.name, match_id=args.match or "", limit=max(1, min(args.limit, 500))
+            ),
+            token,
+        )
+        if not got.notes:
+            _err(f"no notes of {args.name} (its answers carry none yet)")
+        for note in got.notes:
+            state = "ended" if note.ended else "running"
+            print(f"{note.match_id} {state:<7} move {note.ply:<4} seat {note.seat}  {note.note}")
     else:
         events = await _events(args, token)
         if args.wait and events.state != args.wait:

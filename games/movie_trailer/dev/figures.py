@@ -1,7 +1,7 @@
 """Movie Trailer figures for docs/rules/movie-trailer.md: the catalog's ambiguity under the
 heuristic Director, and on which scoring tile heuristic tables name the film.
 
-python tools/movie_trailer_figures.py [MATCHES] [PLAYERS]
+python -m games.movie_trailer.dev.figures [MATCHES] [PLAYERS]
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ def main(matches: int, players: int) -> None:
                     consistent(film, state.placements, data.slot_category) for film in data.films
                 )
                 consistent_after[len(face_up)].append(count)
-        for turn in state.past:
-            numeral = data.scoring[turn.scoring_tile].numeral if turn.guessed_by else "none"
+        for past in state.past:
+            tile = past.scoring_tile
+            numeral = "none" if not past.guessed_by or tile is None else data.scoring[tile].numeral
             found_on[numeral] += 1
     print(f"{matches} matches of {players} heuristic seats, {len(data.films)} catalog films")
     for k in sorted(consistent_after):

@@ -1,7 +1,7 @@
 """How many rounds Motion Pictures eras last, for docs/rules/motion-pictures.md: the longest
 era seen and how many eras reached the engine's round cap (`limits.era_rounds`).
 
-python tools/motion_pictures_era_rounds.py GAMES BOT [FIRST]
+python -m games.motion_pictures.dev.era_rounds GAMES BOT [FIRST]
 
 BOT is `random` or `heuristic` (every seat); player counts 2, 3 and 4 take turns.
 """

@@ -1,6 +1,7 @@
 """The Node bot copied out of the repository and installed as its README says (`npm ci`), run
-with --heuristic against a real arbiter: it fetches each game's data and beats random seats on
-mean rank in every game. One bot process plays the five games together (heuristic_matches.py)."""
+with --example against a real arbiter: the worked example strategy (example.js, Movie Trailer's
+guesser) fetches the game's data and beats random seats, and every other game is played at
+random without a fault. One bot process plays the games together (heuristic_matches.py)."""
 
 from __future__ import annotations
 
@@ -14,16 +15,14 @@ import pytest
 
 from tests.integration.heuristic_matches import IN_FLIGHT, MATCHES, every_game, play
 from tests.integration.services import ROOT, Arbiter
+from tests.integration.test_node_bot import node_package_files
 
 NODE_CLIENT = ROOT / "clients" / "node"
-PACKAGE = (
-    "bot.js",
-    "game_data.js",
-    "heuristics.js",
-    "motion_pictures.js",
-    "package.json",
-    "package-lock.json",
-)
+EXAMPLE_GAME = "movie-trailer"
+"""The game example.js plays."""
+
+OTHER_MATCHES = 4
+"""Matches of each other game: played at random, they only need to finish cleanly."""
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +32,7 @@ def outside(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.fail("node and npm are not on PATH: install Node.js 20 to test clients/node")
     folder = tmp_path_factory.mktemp("node-outside") / "my-bot"
     folder.mkdir()
-    for name in PACKAGE:
+    for name in [*node_package_files(), "package-lock.json"]:
         shutil.copy(NODE_CLIENT / name, folder / name)
     shutil.copytree(NODE_CLIENT / "proto", folder / "proto")
     assert not folder.resolve().is_relative_to(ROOT)
@@ -53,7 +52,7 @@ def node_bot(outside: Path, arbiter: Arbiter, tmp_path: Path) -> Iterator[Path]:
     log = tmp_path / "node.log"
     slots = str(IN_FLIGHT)
     process = subprocess.Popen(
-        ["node", "bot.js", "--heuristic", "--max-matches", slots, "--arbiter", arbiter.address],
+        ["node", "bot.js", "--example", "--max-matches", slots, "--arbiter", arbiter.address],
         env=os.environ | {"PREMIERE_BOT_TOKEN": arbiter.add_bot("node")},
         cwd=outside,
         stdout=log.open("ab"),
@@ -66,11 +65,14 @@ def node_bot(outside: Path, arbiter: Arbiter, tmp_path: Path) -> Iterator[Path]:
         process.wait(10)
 
 
-def test_the_node_bot_beats_random_seats_in_every_game(arbiter: Arbiter, node_bot: Path) -> None:
-    tallies = play(arbiter, "node", every_game(), MATCHES)
+def test_the_node_example_beats_random_seats_and_plays_every_game(
+    arbiter: Arbiter, node_bot: Path
+) -> None:
+    (example,) = play(arbiter, "node", [EXAMPLE_GAME], MATCHES)
+    others = play(arbiter, "node", [g for g in every_game() if g != EXAMPLE_GAME], OTHER_MATCHES)
     log = node_bot.read_text()
-    report = "\n".join(f"node {tally}" for tally in tallies)
+    report = "\n".join(f"node {tally}" for tally in [example, *others])
     print(report)
-    assert "strategy failed" not in log, log[-4000:]
-    assert all(tally.faults == 0 for tally in tallies), report + "\n" + log[-4000:]
-    assert all(tally.beats_random for tally in tallies), report
+    assert "strategy failed" not in log and "no game data" not in log, log[-4000:]
+    assert all(tally.faults == 0 for tally in [example, *others]), report + "\n" + log[-4000:]
+    assert example.beats_random, report

@@ -1,23 +1,20 @@
 # ruff: noqa: E501
-"""Write games/movie_trailer/catalog.toml from the shorthand in tools/movie_trailer_*.py.
+"""Write games/movie_trailer/catalog.toml from the shorthand in `films` and `tiles`.
 
-Run ``python tools/movie_trailer_catalog.py``; the data file it writes is what the engine reads
-(and what ships). Edit the shorthand or the data file, not both.
+Run ``python -m games.movie_trailer.dev.catalog``; the data file it writes is what the engine
+reads (and what ships). Edit the shorthand and rerun it: tests/movie_trailer checks that it
+writes the committed data file byte for byte.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from games.movie_trailer.dev import films, tiles
 
-import movie_trailer_films as films  # noqa: E402
-import movie_trailer_tiles as tiles  # noqa: E402
-
-OUTPUT = HERE.parent / "games" / "movie_trailer" / "catalog.toml"
+OUTPUT = Path(__file__).resolve().parents[1] / "catalog.toml"
+"""The data file the engine reads (`games.movie_trailer.catalog`)."""
 
 SUFFIX = {
     "L": "leading-role",
@@ -37,8 +34,8 @@ HEADER = """\
 #
 # Every entry says where it comes from: "rulebook" when the rulebook states it, "reconstructed"
 # when Premiere chose it. A film marked "rulebook" is named by the rulebook; which tiles fit it
-# is always Premiere's reading. Written by tools/movie_trailer_catalog.py; the engine reads this
-# file and hard-codes none of it. docs/rules/movie-trailer.md explains the choices.
+# is always Premiere's reading. Written by games/movie_trailer/dev/catalog.py; the engine reads
+# this file and hard-codes none of it. docs/rules/movie-trailer.md explains the choices.
 
 version = 1
 """
@@ -81,7 +78,7 @@ lengths = [
 """
 
 
-BROADER = {
+BROADER: dict[str, dict[str, tuple[str, ...]]] = {
     "place": {
         "new-york": ("city",),
         "london": ("city",),
@@ -231,5 +228,5 @@ def render() -> str:
 
 if __name__ == "__main__":
     OUTPUT.parent.mkdir(parents=True, exist_ok=True)
-    OUTPUT.write_text(render())
+    OUTPUT.write_text(render(), encoding="utf-8")
     print(f"wrote {OUTPUT}")

@@ -1,8 +1,8 @@
 # ruff: noqa: SIM905
 """The 144 Movie Trailer clue tiles, by border colour, as the catalog tool's input.
 
-Rewritten into games/movie_trailer/catalog.toml by tools/movie_trailer_catalog.py; the data file
-is what ships. ``STATED`` concepts appear in the rulebook's examples; three of them carry the
+Rewritten into games/movie_trailer/catalog.toml by `games.movie_trailer.dev.catalog`; the data
+file is what ships. ``STATED`` concepts appear in the rulebook's examples; three of them carry the
 tile number the rulebook gives (11 galaxy, 40 spaceships, 67 computer).
 """
 

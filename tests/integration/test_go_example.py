@@ -1,7 +1,8 @@
 """The Go bot copied out of the repository with the .proto files and built as its README says
-(build.sh with PREMIERE_PROTO, Debian's Go toolchain, nothing downloaded), run with -heuristic
-against a real arbiter: it fetches each game's data and beats random seats on mean rank in every
-game. One bot process plays the five games together (heuristic_matches.py)."""
+(build.sh with PREMIERE_PROTO, Debian's Go toolchain, nothing downloaded), run with -example
+against a real arbiter: the worked example strategy (example.go, Movie Trailer's guesser)
+fetches the game's data and beats random seats, and every other game is played at random
+without a fault. One bot process plays the games together (heuristic_matches.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ from tests.integration.heuristic_matches import IN_FLIGHT, MATCHES, every_game, 
 from tests.integration.services import ROOT, Arbiter
 
 GO_CLIENT = ROOT / "clients" / "go"
+EXAMPLE_GAME = "movie-trailer"
+"""The game example.go plays."""
+
+OTHER_MATCHES = 4
+"""Matches of each other game: played at random, they only need to finish cleanly."""
 TOOLS = ("go", "protoc", "protoc-gen-go", "protoc-gen-go-grpc")
 
 
@@ -48,7 +54,7 @@ def go_binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def go_bot(go_binary: Path, arbiter: Arbiter, tmp_path: Path) -> Iterator[Path]:
     log = tmp_path / "go.log"
     process = subprocess.Popen(
-        [str(go_binary), "-heuristic", "-max-matches", str(IN_FLIGHT), "-arbiter", arbiter.address],
+        [str(go_binary), "-example", "-max-matches", str(IN_FLIGHT), "-arbiter", arbiter.address],
         env=os.environ | {"PREMIERE_BOT_TOKEN": arbiter.add_bot("gopher")},
         stdout=log.open("ab"),
         stderr=subprocess.STDOUT,
@@ -60,11 +66,14 @@ def go_bot(go_binary: Path, arbiter: Arbiter, tmp_path: Path) -> Iterator[Path]:
         process.wait(10)
 
 
-def test_the_go_bot_beats_random_seats_in_every_game(arbiter: Arbiter, go_bot: Path) -> None:
-    tallies = play(arbiter, "gopher", every_game(), MATCHES)
+def test_the_go_example_beats_random_seats_and_plays_every_game(
+    arbiter: Arbiter, go_bot: Path
+) -> None:
+    (example,) = play(arbiter, "gopher", [EXAMPLE_GAME], MATCHES)
+    others = play(arbiter, "gopher", [g for g in every_game() if g != EXAMPLE_GAME], OTHER_MATCHES)
     log = go_bot.read_text()
-    report = "\n".join(f"go {tally}" for tally in tallies)
+    report = "\n".join(f"go {tally}" for tally in [example, *others])
     print(report)
     assert "no game data" not in log, log[-4000:]
-    assert all(tally.faults == 0 for tally in tallies), report + "\n" + log[-4000:]
-    assert all(tally.beats_random for tally in tallies), report
+    assert all(tally.faults == 0 for tally in [example, *others]), report + "\n" + log[-4000:]
+    assert example.beats_random, report
