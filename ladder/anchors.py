@@ -20,7 +20,7 @@ from psycopg.pq import TransactionStatus
 
 from games import registry
 from games.bots import bot_names
-from ladder.store import GAME_LOCK_KEY, reference_ratings, tuples
+from ladder.apply import GAME_LOCK_KEY, reference_ratings, tuples
 
 __all__ = ["Anchor", "anchors", "remove_anchor", "set_anchor"]
 

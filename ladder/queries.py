@@ -40,7 +40,7 @@ from ladder.standings import (
     fold,
 )
 from ladder.store import pins_of, reference_ratings, tuples
-from server.codec import kind_field
+from premiere_wire.convert import kind_field
 
 __all__ = [
     "BadRequest",

@@ -16,6 +16,7 @@ from grpc_reflection.v1alpha import reflection
 from prometheus_client import start_http_server
 from psycopg.conninfo import conninfo_to_dict
 
+from premiere.clean_errors import CleanErrors
 from premiere.config import metrics_host
 from premiere.gc_tuning import tune_for_service
 from premiere.tls import add_port, server_options
@@ -32,7 +33,6 @@ from server.arbiter import Arbiter
 from server.authors import AuthorService
 from server.authors import add_to_server as add_authors
 from server.config import ArbiterSettings
-from server.errors import CleanErrors
 from server.events import EventHub
 from server.game_data import GameDataService
 from server.gateway import BotGateway

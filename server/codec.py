@@ -14,18 +14,8 @@ from google.protobuf.descriptor import FieldDescriptor
 from games.errors import MalformedMove
 from games.interface import Game
 from premiere_wire import bot_gateway_pb2, game_pb2
-from premiere_wire.convert import ConversionError, build, fill
+from premiere_wire.convert import ConversionError, build, fill, kind_field, wire_field
 from server.encoder import Memo, encoder, fresh_encoder, remember, varint
-
-
-def wire_field(game_id: str) -> str:
-    """The oneof field that carries a game's messages: "magic-trick" -> "magic_trick"."""
-    return game_id.replace("-", "_")
-
-
-def kind_field(kind: str) -> str:
-    """The oneof field of a move kind: "bonus-hand" -> "bonus_hand"."""
-    return kind.replace("-", "_")
 
 
 def has_wire_messages(game: Game) -> bool:

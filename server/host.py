@@ -15,12 +15,12 @@ from games.errors import IllegalMove, MalformedMove
 from games.interface import Outcome, options_as_text
 from games.play import step
 from games.values import to_plain
+from premiere.game_data import game_data
+from premiere.outcome import outcome_to_wire
 from premiere_wire import bot_gateway_pb2
 from server import builtins, metrics
 from server.codec import decision_request_bytes, move_from_wire
 from server.events import EndEvent, EventHub, FaultEvent, MoveEvent
-from server.game_data import game_data
-from server.outcome import outcome_to_wire
 from server.router import Bots, Disconnected, Request
 from server.store import FaultRecord, Fenced, MatchSpec, MoveRecord, Store
 

@@ -11,6 +11,7 @@ import grpc
 
 import games
 from games.interface import EVERYONE, SPECTATOR, Game, State, Viewer, options_as_text
+from premiere.outcome import outcome_to_wire
 from premiere_wire import match_pb2, match_pb2_grpc
 from server.arbiter import MAX_BATCH, Arbiter, BadRequest
 from server.codec import move_to_wire, observation_to_wire
@@ -18,7 +19,6 @@ from server.config import ArbiterSettings
 from server.events import EndEvent, Event, EventHub, FaultEvent, MoveEvent
 from server.gateway import bearer_token
 from server.limits import LimitExceeded, Slots, peer_host
-from server.outcome import outcome_to_wire
 from server.store import FaultRecord, MoveRecord, Row, Store
 
 LOG_POLL_S = 0.5

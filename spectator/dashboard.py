@@ -3,8 +3,9 @@
 The page (``spectator/static/index.html`` with ``dashboard.js`` and ``dashboard.css``) is plain
 HTML and a vanilla JavaScript module with no build step. It reads the JSON API of the same
 service: a game picker, the leaderboard, a player's rating-history chart, the recent matches
-page by page, and a replay view, with the matches being played now on top (``live_strip.js``); it
-refreshes itself every few seconds. The chart library is
+page by page (each linked to its replay page, ``/replay/<match>``, the one place that shows a
+match's moves), with the matches being played now on top (``live_strip.js``); it refreshes
+itself every few seconds. The chart library is
 vendored under ``static/vendor/`` (see its README): the page loads nothing from elsewhere, and
 its Content-Security-Policy says so. The spectator pages beside it (replays, live matches, bots,
 leagues) are served by ``spectator.pages`` with the same headers (``page_headers``).

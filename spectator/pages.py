@@ -43,6 +43,10 @@ from ladder.queries import BadRequest, NotFound
 from spectator import profiles, replays
 from spectator.dashboard import STATIC, page_headers
 from spectator.ids import canonical_match_id
+from spectator.leagues import league as league_detail
+from spectator.leagues import list_leagues
+from spectator.plain import plain
+from spectator.running import running_matches
 
 _T = TypeVar("_T")
 
@@ -197,7 +201,7 @@ def _page(
 
 
 def add_routes(app: web.Application, ladder: Any) -> None:
-    """``ladder`` is the ``ladder.app.Ladder`` whose connection pool the queries use."""
+    """``ladder`` is the ``ladder.service.Ladder`` whose connection pool the queries use."""
 
     async def run(query: Callable[..., _T], *args: Any) -> _T:
         pool: ConnectionPool[Any] = ladder.pool
@@ -207,8 +211,6 @@ def add_routes(app: web.Application, ladder: Any) -> None:
                 return query(conn, *args)
 
         return await asyncio.to_thread(work)
-
-    from ladder.app import plain  # the dataclass-to-JSON helper of the JSON API
 
     def build(match_id: str) -> tuple[bytes, bool]:
         pool: ConnectionPool[Any] = ladder.pool
@@ -249,14 +251,14 @@ def add_routes(app: web.Application, ladder: Any) -> None:
         )
 
     async def leagues(request: web.Request) -> web.Response:
-        return web.json_response({"leagues": plain(await run(profiles.list_leagues))})
+        return web.json_response({"leagues": plain(await run(list_leagues))})
 
     async def league(request: web.Request) -> web.Response:
         text = request.query.get("since")
         if text is not None and (not text.isdigit() or len(text) > 6):
             raise BadRequest(f"since is a round number, not {text[:20]!r}")
         since = int(text) if text is not None else None
-        found = await run(profiles.league, request.match_info["name"], 50, since)
+        found = await run(league_detail, request.match_info["name"], 50, since)
         return web.json_response({**plain(found), "since": since})
 
     # The running matches' tables, each re-executed once and then advanced move by move.
@@ -264,7 +266,7 @@ def add_routes(app: web.Application, ladder: Any) -> None:
     advancing = asyncio.Lock()
 
     def running_tables(conn: Any) -> list[dict[str, Any]]:
-        matches = profiles.running_matches(conn)
+        matches = running_matches(conn)
         keys = [(m.match_id, m.game, m.decisions) for m in matches]
         now = replays.tables(conn, keys, running)
         stalled = replays.waiting(conn, [m.match_id for m in matches])

@@ -1,35 +1,41 @@
-"""What the spectator pages show beside the leaderboard: a bot's page (ratings, recent matches,
-health), the leagues (format, schedule, standings, rounds and their matches, progress), and the
-matches running now.
+"""What the spectator pages show of bots and their authors beside the leaderboard: every bot
+(``list_bots``), a bot's page (ratings, recent matches, faults, health) and an author's.
 
 Read-only queries over the ladder's tables and, like the replays, the arbiter's match tables
-and the workers' league tables (``docs/architecture.md``). Nothing here reveals what a running
-match hides: no seeds (of matches or leagues), no moves of running matches, no fault details of
-running matches (a detail may name the card a bot tried to play).
+(``docs/architecture.md``). Nothing here reveals what a running match hides: no seeds, no moves
+of running matches, no fault details of running matches (a detail may name the card a bot
+tried to play). The leagues' pages read ``spectator.leagues``, the running matches
+``spectator.running``.
 """
 
 from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import psycopg
 
 from ladder import elo, queries
+from ladder.metrics_snapshot import BEGUN
 from ladder.queries import BUILTIN_PREFIX, NotFound, _player_id
 from ladder.store import tuples
-from workers.formats import match_points
 
 Connection = psycopg.Connection[Any]
 
+
 RECENT_MATCHES = 20
+
+
 MAX_PAGE = 500
+
+
 RECENT_FAULTS = 20
-RUNNING_LIMIT = 100
-MAX_PROGRESS_ROUNDS = 2000
+
+
 WINDOWS = (("day", datetime.timedelta(days=1)), ("week", datetime.timedelta(days=7)))
+
+
 FAULT_KINDS = ("timeout", "illegal", "malformed", "disconnect")
 
 
@@ -288,11 +294,6 @@ def _faults(cur: Any, seat_filter: str, key: Any) -> tuple[Fault, ...]:
     )
 
 
-BEGUN = "coalesce(m.started_at, m.created_at)"
-"""When a match began, as the health windows count it: the expression of the index
-``matches_begun`` (migration 0013), which these queries need to read only the window's matches."""
-
-
 def health_queries(seat_filter: str) -> tuple[str, str, str]:
     """A player's seats, moves (latency) and faults over matches begun since a moment; each
     takes the player's key (``seat_filter``'s one parameter) and the moment."""
@@ -411,6 +412,8 @@ class AuthorProfile:
 
 
 AUTHOR_RECENT = 10
+
+
 AUTHOR_LEAGUES = 20
 
 
@@ -462,353 +465,4 @@ def author_profile(conn: Connection, name: str) -> AuthorProfile:
             for m, g, s, at, p in recent
         ),
         leagues=tuple({"name": n, "game": g, "format": f, "status": s} for n, g, f, s in leagues),
-    )
-
-
-# --- leagues --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class LeagueSummary:
-    name: str
-    game: str
-    format: str
-    players: int
-    bots: tuple[str, ...]
-    status: str
-    schedule: str
-    rounds: int | None
-    rounds_closed: int
-    rounds_opened: int
-    tables: int
-    tables_done: int
-    created_at: datetime.datetime
-    finished_at: datetime.datetime | None
-
-
-@dataclass(frozen=True, slots=True)
-class LeagueTable:
-    table: int
-    group: str | None
-    seats: tuple[str, ...]
-    status: str
-    match_id: str | None
-    ranks: tuple[int, ...] | None
-    scores: tuple[int, ...] | None
-
-
-@dataclass(frozen=True, slots=True)
-class LeagueGroup:
-    """A duplicate group: its tables share one deal with the seats rotated, and it counts as
-    one game in the standings, its bots ranked by their points summed over its tables."""
-
-    group: str
-    number: int
-    """The group's place in its round, from 1 (how the page names it)."""
-    tables: int
-    finished: int
-    bots: tuple[str, ...]
-    """Best first once every table has finished; else in the first table's seat order."""
-    points: tuple[float, ...] | None
-    ranks: tuple[int, ...] | None
-
-
-@dataclass(frozen=True, slots=True)
-class LeagueRound:
-    number: int
-    status: str
-    opened_at: datetime.datetime
-    closed_at: datetime.datetime | None
-    tables: tuple[LeagueTable, ...]
-    groups: tuple[LeagueGroup, ...] = ()
-
-
-def duplicate_groups(tables: tuple[LeagueTable, ...]) -> tuple[LeagueGroup, ...]:
-    """The round's duplicate groups with each one's result once all its tables finished
-    (points per table from the places, as the league's standings count them)."""
-    by_group: dict[str, list[LeagueTable]] = {}
-    for table in tables:
-        if table.group is not None:
-            by_group.setdefault(table.group, []).append(table)
-    out = []
-    for number, (name, members) in enumerate(by_group.items(), start=1):
-        done = [t for t in members if t.ranks is not None]
-        bots: tuple[str, ...] = members[0].seats
-        points: tuple[float, ...] | None = None
-        ranks: tuple[int, ...] | None = None
-        if len(done) == len(members) == len(members[0].seats):
-            total: dict[str, Fraction] = {bot: Fraction(0) for bot in members[0].seats}
-            for table in done:
-                assert table.ranks is not None
-                for bot, value in zip(table.seats, match_points(table.ranks), strict=True):
-                    total[bot] += value
-            bots = tuple(sorted(total, key=lambda bot: (-total[bot], bot)))
-            points = tuple(float(total[bot]) for bot in bots)
-            ranks = tuple(1 + points.index(p) for p in points)
-        out.append(LeagueGroup(name, number, len(members), len(done), bots, points, ranks))
-    return tuple(out)
-
-
-@dataclass(frozen=True, slots=True)
-class LeagueDetail:
-    league: LeagueSummary
-    options: dict[str, Any]
-    standings: tuple[dict[str, Any], ...]
-    standings_round: int | None
-    rounds: tuple[LeagueRound, ...]
-    settings: dict[str, Any]
-    rated: bool
-    progress: dict[str, Any] | None
-    """What a format that ends on its own (the SPRT) said after the last round closed."""
-    progress_history: tuple[dict[str, Any], ...]
-    """What it said after every round, oldest first: ``round`` and its progress."""
-
-
-_SUMMARY = (
-    "SELECT l.name, l.game, l.format, l.players, l.bots, l.status, l.every_seconds, l.cron,"
-    " l.rounds, l.created_at, l.finished_at,"
-    " (SELECT count(*) FROM league_rounds r WHERE r.league_id = l.id AND r.status = 'closed'),"
-    " (SELECT count(*) FROM league_rounds r WHERE r.league_id = l.id),"
-    " (SELECT count(*) FROM league_tables t WHERE t.league_id = l.id),"
-    " (SELECT count(*) FROM league_tables t WHERE t.league_id = l.id"
-    "  AND t.status IN ('finished', 'void')), l.id, l.options, l.settings, l.rated, l.progress"
-    " FROM leagues l"
-)
-
-
-def _schedule(every: int | None, cron: str | None) -> str:
-    if cron:
-        return f"cron {cron}"
-    if every:
-        return f"every {every} s"
-    return "back to back"
-
-
-def _summary(row: tuple[Any, ...]) -> LeagueSummary:
-    (name, game, fmt, players, bots, status, every, cron, rounds, created, finished) = row[:11]
-    closed, opened, tables, done = (int(v) for v in row[11:15])
-    return LeagueSummary(
-        name=name,
-        game=game,
-        format=fmt,
-        players=players,
-        bots=tuple(bots),
-        status=status,
-        schedule=_schedule(every, cron),
-        rounds=rounds,
-        rounds_closed=closed,
-        rounds_opened=opened,
-        tables=tables,
-        tables_done=done,
-        created_at=created,
-        finished_at=finished,
-    )
-
-
-def list_leagues(conn: Connection) -> tuple[LeagueSummary, ...]:
-    rows = tuples(conn).execute(_SUMMARY + " ORDER BY l.created_at DESC, l.id DESC").fetchall()
-    return tuple(_summary(row) for row in rows)
-
-
-def league(
-    conn: Connection, name: str, max_rounds: int = 50, since: int | None = None
-) -> LeagueDetail:
-    """One league: its summary, the standings its format stored at the last closed round
-    (points from ranks, head-to-head, Buchholz, wins; ``docs/leagues.md``), and its last
-    ``max_rounds`` rounds with each table's seats, group (duplicate tables), match and result.
-
-    With ``since``, only the rounds numbered ``since`` or later and the progress after them: a
-    page that already holds the closed rounds before (which never change) asks only for what
-    can still change."""
-    with conn.transaction():
-        cur = tuples(conn)
-        row = cur.execute(_SUMMARY + " WHERE l.name = %s", (name,)).fetchone()
-        if row is None:
-            raise NotFound(f"no league {name[:80]!r}")
-        league_id, options, settings, rated, latest = row[15], row[16], row[17], row[18], row[19]
-        first = since or 0
-        history = cur.execute(
-            "SELECT round, progress FROM league_progress_history WHERE league_id = %s"
-            " AND round >= %s ORDER BY round DESC LIMIT %s",
-            (league_id, first, MAX_PROGRESS_ROUNDS),
-        ).fetchall()
-        last = cur.execute(
-            "SELECT number, standings FROM league_rounds WHERE league_id = %s"
-            " AND status = 'closed' ORDER BY number DESC LIMIT 1",
-            (league_id,),
-        ).fetchone()
-        rounds = cur.execute(
-            "SELECT number, status, opened_at, closed_at FROM league_rounds"
-            " WHERE league_id = %s AND number >= %s ORDER BY number DESC LIMIT %s",
-            (league_id, first, max_rounds),
-        ).fetchall()
-        numbers = [r[0] for r in rounds]
-        tables = cur.execute(
-            "SELECT t.round, t.table_no, t.grp, t.seats, t.status, t.match_id, m.status,"
-            " m.outcome FROM league_tables t LEFT JOIN matches m ON m.id = t.match_id"
-            " WHERE t.league_id = %s AND t.round = ANY(%s) ORDER BY t.round, t.table_no",
-            (league_id, numbers),
-        ).fetchall()
-    by_round: dict[int, list[LeagueTable]] = {}
-    for number, table_no, grp, seats, status, match_id, match_status, outcome in tables:
-        finished = match_status == "finished" and outcome is not None
-        by_round.setdefault(number, []).append(
-            LeagueTable(
-                table=table_no,
-                group=grp,
-                seats=tuple(seats),
-                status=status,
-                match_id=str(match_id) if match_id is not None else None,
-                ranks=tuple(outcome.get("ranks") or ()) if finished else None,
-                scores=tuple(outcome.get("scores") or ()) if finished else None,
-            )
-        )
-    return LeagueDetail(
-        league=_summary(row),
-        options=dict(options),
-        standings=tuple(last[1] or ()) if last is not None else (),
-        standings_round=last[0] if last is not None else None,
-        rounds=tuple(
-            LeagueRound(
-                number,
-                status,
-                opened,
-                closed,
-                tuple(by_round.get(number, ())),
-                duplicate_groups(tuple(by_round.get(number, ()))),
-            )
-            for number, status, opened, closed in rounds
-        ),
-        settings=dict(settings or {}),
-        rated=bool(rated),
-        progress=latest,
-        progress_history=tuple(
-            {"round": number, **progress} for number, progress in reversed(history)
-        ),
-    )
-
-
-# --- running matches ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class RunningMatch:
-    match_id: str
-    game: str
-    players: tuple[str, ...]
-    rated: bool
-    decisions: int
-    started_at: datetime.datetime | None
-    league: str | None
-
-
-def running_matches(conn: Connection, limit: int = RUNNING_LIMIT) -> tuple[RunningMatch, ...]:
-    """Matches being played now, most recently started first."""
-    rows = (
-        tuples(conn)
-        .execute(
-            "SELECT m.id, m.game, m.rated, m.started_at,"
-            " (SELECT count(*) FROM match_moves mv WHERE mv.match_id = m.id),"
-            " (SELECT array_agg(coalesce(b.name, %s || s.builtin) ORDER BY s.seat)"
-            "  FROM match_seats s LEFT JOIN bots b ON b.id = s.bot_id WHERE s.match_id = m.id),"
-            " (SELECT l.name FROM league_tables t JOIN leagues l ON l.id = t.league_id"
-            "  WHERE t.match_id = m.id LIMIT 1)"
-            " FROM matches m WHERE m.status = 'running'"
-            " ORDER BY m.started_at DESC NULLS LAST, m.id LIMIT %s",
-            (BUILTIN_PREFIX, limit),
-        )
-        .fetchall()
-    )
-    return tuple(
-        RunningMatch(
-            match_id=str(match_id),
-            game=game,
-            players=tuple(players or ()),
-            rated=bool(rated),
-            decisions=int(decisions),
-            started_at=started,
-            league=league,
-        )
-        for match_id, game, rated, started, decisions, players, league in rows
-    )
-
-
-# --- the exported metrics -------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerMetrics:
-    game: str
-    player: str
-    rating: float
-    games: int
-
-
-@dataclass(frozen=True, slots=True)
-class MetricsSnapshot:
-    """What ``ladder.metrics.PlayerCollector`` exports. Bounded: at most ``top`` players per
-    game (best live Elo first), and faults and latency only for those players."""
-
-    games: tuple[tuple[str, int, int], ...]  # (game, rated matches, rated players)
-    players: tuple[PlayerMetrics, ...]
-    faults: tuple[tuple[str, str, int], ...]  # (player, kind, count over the last day)
-    latency_ms: tuple[tuple[str, str, float], ...]  # (player, quantile, ms over the last day)
-
-
-def metrics_snapshot(conn: Connection, top: int) -> MetricsSnapshot:
-    with conn.transaction():
-        cur = tuples(conn)
-        counts = cur.execute(
-            "SELECT l.game, l.last_seq - l.voided,"
-            " (SELECT count(*) FROM ratings r WHERE r.game = l.game AND r.games > 0)"
-            " FROM ladders l ORDER BY l.game"
-        ).fetchall()
-        rows = cur.execute(
-            "SELECT game, player, rating, games, bot_id, builtin FROM ("
-            " SELECT r.game, coalesce(b.name, %s || p.builtin) AS player, r.rating, r.games,"
-            " p.bot_id, p.builtin,"
-            " row_number() OVER (PARTITION BY r.game ORDER BY r.rating DESC, r.player_id) AS n"
-            " FROM ratings r JOIN ladder_players p ON p.id = r.player_id"
-            " LEFT JOIN bots b ON b.id = p.bot_id WHERE r.games > 0) ranked"
-            " WHERE n <= %s ORDER BY game, rating DESC",
-            (BUILTIN_PREFIX, top),
-        ).fetchall()
-        bots = sorted({bot_id for *_, bot_id, _ in rows if bot_id is not None})
-        builtins = sorted({builtin for *_, builtin in rows if builtin is not None})
-        recent = (
-            "FROM match_seats s JOIN matches m ON m.id = s.match_id"
-            " LEFT JOIN bots b ON b.id = s.bot_id"
-            " WHERE (s.bot_id = ANY(%s) OR s.builtin = ANY(%s))"
-            f" AND {BEGUN} >= now() - interval '1 day'"
-        )
-        name = "coalesce(b.name, %s || s.builtin)"
-        fault_join = "JOIN match_faults f ON f.match_id = s.match_id AND f.seat = s.seat WHERE"
-        move_join = "JOIN match_moves mv ON mv.match_id = s.match_id AND mv.seat = s.seat WHERE"
-        faults = cur.execute(
-            f"SELECT {name}, f.kind, count(*) {recent.replace('WHERE', fault_join, 1)}"
-            " AND f.blame = 'bot' GROUP BY 1, 2 ORDER BY 1, 2",
-            (BUILTIN_PREFIX, bots, builtins),
-        ).fetchall()
-        latency = cur.execute(
-            f"SELECT {name},"
-            " percentile_cont(0.5) WITHIN GROUP (ORDER BY mv.elapsed_ms),"
-            " percentile_cont(0.9) WITHIN GROUP (ORDER BY mv.elapsed_ms),"
-            " percentile_cont(0.99) WITHIN GROUP (ORDER BY mv.elapsed_ms)"
-            f" {recent.replace('WHERE', move_join, 1)}"
-            " GROUP BY 1 ORDER BY 1",
-            (BUILTIN_PREFIX, bots, builtins),
-        ).fetchall()
-    return MetricsSnapshot(
-        games=tuple((game, int(rated), int(players)) for game, rated, players in counts),
-        players=tuple(
-            PlayerMetrics(game, player, float(rating), int(games))
-            for game, player, rating, games, _, _ in rows
-        ),
-        faults=tuple((player, kind, int(count)) for player, kind, count in faults),
-        latency_ms=tuple(
-            (player, quantile, float(value))
-            for player, *values in latency
-            for quantile, value in zip(("0.5", "0.9", "0.99"), values, strict=True)
-            if value is not None
-        ),
     )

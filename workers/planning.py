@@ -10,14 +10,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from workers import formats, league_formats
-from workers.league_formats import Groups, History, Progress, RoundRequest, Table
+from workers import formats
+from workers.formats import registry
+from workers.formats.declaration import (
+    Groups,
+    History,
+    Progress,
+    RoundRequest,
+    Shown,
+    Table,
+    byes,
+    plan_solo,
+)
 
 __all__ = [
     "Groups",
     "History",
     "PlayedTable",
     "Progress",
+    "Shown",
     "Table",
     "check",
     "default_rounds",
@@ -27,6 +38,7 @@ __all__ = [
     "progress_of",
     "rated_by_default",
     "resolve_settings",
+    "shown",
     "standings",
 ]
 
@@ -79,7 +91,7 @@ def fold_duplicates(tables: Sequence[PlayedTable]) -> History:
 
 
 def check(format: str, bots: Sequence[str], players: int) -> None:
-    entry = league_formats.get(format)
+    entry = registry.get(format)
     if players < 1:
         raise ValueError("league tables seat 1 or more players")
     if len(set(bots)) != len(bots):
@@ -97,7 +109,7 @@ def resolve_settings(
 ) -> dict[str, Any]:
     """The format's settings with its defaults, refused (ValueError) if they do not fit."""
     check(format, bots, players)
-    return league_formats.get(format).settings(bots, players, dict(settings or {}))
+    return registry.get(format).settings(bots, players, dict(settings or {}))
 
 
 def default_rounds(
@@ -105,7 +117,7 @@ def default_rounds(
 ) -> int | None:
     """A tournament's natural length; a ladder runs until stopped. Solo leagues (one seat a
     table) play one round unless told more, as there is no one to meet."""
-    entry = league_formats.get(format)
+    entry = registry.get(format)
     if entry.settings_rounds is not None:
         return entry.settings_rounds(settings or {})
     if players == 1:
@@ -117,17 +129,29 @@ def progress_of(
     format: str, bots: Sequence[str], groups: Groups, settings: Mapping[str, Any]
 ) -> Progress | None:
     """Where a format that ends on its own stands (None for the others)."""
-    hook = league_formats.get(format).progress
+    hook = registry.get(format).progress
     return hook(bots, groups, settings) if hook is not None else None
+
+
+def shown(format: str, progress: Mapping[str, Any] | None) -> Shown | None:
+    """A progress as the pages and the command draw it (None without one, or for a format
+    that reports none)."""
+    if progress is None:
+        return None
+    try:
+        show = registry.get(format).show
+    except ValueError:
+        return None
+    return show(progress) if show is not None else None
 
 
 def ends_early(format: str) -> bool:
     """Whether the format reports progress after each round and may end the league."""
-    return league_formats.get(format).progress is not None
+    return registry.get(format).progress is not None
 
 
 def rated_by_default(format: str) -> bool:
-    return league_formats.get(format).rated
+    return registry.get(format).rated
 
 
 def plan(
@@ -160,8 +184,8 @@ def plan(
         rated,
     )
     if players == 1:
-        return league_formats.plan_solo(request)
-    return league_formats.get(format).plan(request)
+        return plan_solo(request)
+    return registry.get(format).plan(request)
 
 
 def standings(format: str, bots: Sequence[str], history: History) -> list[dict[str, Any]]:
@@ -170,7 +194,7 @@ def standings(format: str, bots: Sequence[str], history: History) -> list[dict[s
     Only the league's bots are listed: a solo table's reference opponent (a seat the history
     adds, see `workers.leagues.history`) scores its games but takes no place."""
     results = [formats.MatchResult(seats, ranks) for _round, seats, ranks in history]
-    skipped = league_formats.byes(bots, history) if league_formats.get(format).swiss_byes else []
+    skipped = byes(bots, history) if registry.get(format).swiss_byes else []
     members = set(bots)
     rows = [
         row for row in formats.standings(results, bots=bots, byes=skipped) if row.bot in members

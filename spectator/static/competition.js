@@ -1,7 +1,8 @@
 // The ladder dashboard's competition sections, beside dashboard.js and independent of it: the
-// chosen game's seat advantage and SPRT head-to-head tests, and for the chosen player its
-// versions (lineage, each version's live Elo) and its standing (validation, probation) with
-// every change. It follows the game and player in the URL hash that dashboard.js keeps, and
+// chosen game's seat advantage and the progress of its leagues that end on their own, and for
+// the chosen player its versions (lineage, each version's live Elo) and its standing
+// (validation, probation) with every change. It follows the game and player in the URL hash
+// that dashboard.js keeps, and
 // refreshes on the same period (?refresh=SECONDS).
 //
 // Everything from the API is put on the page as text (textContent), never as HTML.
@@ -46,46 +47,55 @@ function renderSeats(body) {
   $("seats-empty").textContent = rows.length ? "" : "No finished matches of this game yet.";
 }
 
-// --- SPRT tests ------------------------------------------------------------------------------
+// --- leagues that end on their own -----------------------------------------------------------
+// One section per format, drawn from what the server says of each league's progress (`shown`):
+// its brief figures as columns, the series' last value on a meter between its bounds, and the
+// verdict. No format is named here.
 
-function llrBar(progress) {
+function seriesBar(shown) {
   // A native <meter>: no inline style, which the page's Content-Security-Policy forbids.
+  const s = shown.series;
   return el("meter", {
-    class: "llr-bar",
-    min: progress.lower.toFixed(3),
-    max: progress.upper.toFixed(3),
-    value: Math.min(progress.upper, Math.max(progress.lower, progress.llr)).toFixed(3),
-    title: "log-likelihood ratio: H0 is accepted at the left end, H1 at the right",
+    class: "series-bar",
+    min: s.low.toFixed(3),
+    max: s.high.toFixed(3),
+    value: Math.min(s.high, Math.max(s.low, shown.point[1])).toFixed(3),
+    title: s.note,
   });
 }
 
-function renderSprt(body) {
-  const rows = body.leagues
-    .filter((league) => league.progress && league.progress.kind === "sprt")
-    .map((league) => {
-      const p = league.progress;
-      const verdict = p.verdict
-        ? { H1: `H1 accepted: ${p.a} is stronger`, H0: `H0 accepted: not stronger`, inconclusive: "stopped at the pair limit" }[p.verdict] || p.verdict
-        : "running";
-      return el(
-        "tr",
-        { "data-league": league.name, "data-verdict": p.verdict || "" },
-        el("td", { text: league.name }),
-        el("td", { text: `${p.a} vs ${p.b}` }),
-        el("td", { class: "num", text: `[${p.elo0}, ${p.elo1}] α ${p.alpha} β ${p.beta}` }),
-        el("td", { class: "num", text: `${p.pairs.join(" / ")}` }),
-        el(
-          "td",
-          { class: "llr" },
-          el("span", { class: "llr-value", text: `${p.llr.toFixed(2)}` }),
-          ` in [${p.lower.toFixed(2)}, ${p.upper.toFixed(2)}]`,
-          llrBar(p),
-        ),
-        el("td", { class: "verdict", text: `${verdict}${league.rated ? "" : " · unrated"}` }),
-      );
-    });
-  $("sprt").tBodies[0].replaceChildren(...rows);
-  $("sprt-section").hidden = rows.length === 0;
+function progressRow(league) {
+  const s = league.shown;
+  return el(
+    "tr",
+    { "data-league": league.name, "data-verdict": s.verdict || "" },
+    el("td", { text: league.name }),
+    ...s.brief.map((f) =>
+      el("td", { "data-figure": f.key }, f.text, s.series && s.point && f.key === s.series.key ? seriesBar(s) : null),
+    ),
+    el("td", { class: "verdict", text: `${s.verdict_short}${league.rated ? "" : " · unrated"}` }),
+  );
+}
+
+function renderProgress(body) {
+  const byFormat = new Map();
+  for (const league of body.leagues.filter((l) => l.shown)) {
+    if (!byFormat.has(league.format)) byFormat.set(league.format, []);
+    byFormat.get(league.format).push(league);
+  }
+  const sections = [...byFormat].map(([format, leagues]) => {
+    const first = leagues[0].shown;
+    return el("section", { id: `${format}-section`, "aria-label": first.short_title },
+      el("div", { class: "section-head" }, el("h2", { text: first.short_title })),
+      el("div", { class: "table-wrap" },
+        el("table", { id: format, class: "grid compact" },
+          el("thead", {}, el("tr", {},
+            el("th", { scope: "col", text: "League" }),
+            ...first.brief.map((f) => el("th", { scope: "col", text: f.label })),
+            el("th", { scope: "col", text: "Verdict" }))),
+          el("tbody", {}, leagues.map(progressRow)))));
+  });
+  $("progress-sections").replaceChildren(...sections);
 }
 
 // --- a player's versions and standing --------------------------------------------------------
@@ -159,10 +169,10 @@ async function refresh() {
       const quoted = encodeURIComponent(game);
       const [seats, leagues] = await Promise.all([
         api(`/api/games/${quoted}/seats`),
-        api(`/api/games/${quoted}/leagues?format=sprt`),
+        api(`/api/games/${quoted}/leagues`),
       ]);
       renderSeats(seats);
-      renderSprt(leagues);
+      renderProgress(leagues);
     }
     await loadBot(player, game);
     view.runs += 1;

@@ -1,8 +1,8 @@
 // The leagues: /leagues lists every league with its progress; /leagues/<name> shows one:
 // format, schedule, standings (the format's own scoring, stored when a round closes), and its
-// rounds with each table's seats, duplicate group, result and replay; an SPRT league also its
-// test: the verdict, the LLR after every round between its bounds (a chart), the Elo estimate
-// with its error, and the pentanomial counts explained. Refreshes itself.
+// rounds with each table's seats, duplicate group, result and replay; a league whose format
+// ends on its own also its progress, as the server draws it (labelled values, the verdict, a
+// chart of one value after every round between its bounds, tables). Refreshes itself.
 
 import { $, api, fill, notFound, optionWords, botLink, el, gameName, nav, showError, when } from "./common.js";
 
@@ -11,15 +11,15 @@ const name = parts.length > 1 ? decodeURIComponent(parts[1]) : null;
 const refreshSeconds = Math.max(0.5, Number(new URLSearchParams(location.search).get("refresh")) || 5);
 
 function progress(l) {
-  const sprt = l.format === "sprt";
+  const early = l.ends_early;
   const ended = l.status === "finished" || l.status === "cancelled";
   const total = l.rounds ?? null;
   const rounds = `${l.rounds_closed} round${l.rounds_closed === 1 ? "" : "s"}`;
   let label;
   if (ended) label = `${l.status} after ${rounds}`;
-  else if (sprt) label = `${rounds} so far; stops at a verdict${total ? ` (at most ${total})` : ""}`;
+  else if (early) label = `${rounds} so far; stops at a verdict${total ? ` (at most ${total})` : ""}`;
   else label = total ? `${l.rounds_closed} of ${total} rounds` : rounds;
-  const bar = total && !sprt && !ended ? el("progress", { class: "progress", max: total, value: l.rounds_closed }) : null;
+  const bar = total && !early && !ended ? el("progress", { class: "progress", max: total, value: l.rounds_closed }) : null;
   return el("span", { class: "league-progress" }, bar, ` ${label}`,
     el("span", { class: "muted small", text: ` · ${l.tables_done}/${l.tables} tables` }));
 }
@@ -52,18 +52,18 @@ function standings(detail) {
   return scroll(el(
     "table",
     { class: "grid", id: "standings" },
-    el("thead", {}, el("tr", {}, columns.map((c) => el("th", { "data-column": c, text: c === "games" && DUPLICATE.has(detail.league.format) ? "groups" : c.replaceAll("_", " ") })))),
+    el("thead", {}, el("tr", {}, columns.map((c) => el("th", { "data-column": c, text: c === "games" && detail.league.duplicate ? "groups" : c.replaceAll("_", " ") })))),
     el("tbody", {}, detail.standings.map((row) =>
       el("tr", { "data-bot": row.bot }, columns.map((c) => el("td", { "data-column": c }, c === "bot" ? botLink(row[c]) : typeof row[c] === "number" ? points(row[c]) : String(row[c] ?? "–")))))),
   ));
 }
 
-// A duplicate group's name as a person reads it: its place in the round ("group 2"), or
-// "pair 2" in an SPRT, never the stored key ("r4g1").
+// A group's name as a person reads it: its place in the round, with the noun its format gives
+// it ("group 2", "pair 2"), never the stored key ("r4g1").
 function groupLabel(detail, r, key) {
   const found = (r.groups || []).find((g) => g.group === key);
   if (!found) return "";
-  return `${detail.league.format === "sprt" ? "pair" : "group"} ${found.number}`;
+  return `${detail.league.group_noun} ${found.number}`;
 }
 
 function points(x) {
@@ -72,7 +72,7 @@ function points(x) {
 
 // Each duplicate group's result: the one result it counts as in the standings.
 function groupResults(detail, r) {
-  if (!r.groups || r.groups.length === 0 || detail.league.format === "sprt") return null;
+  if (!r.groups || r.groups.length === 0 || !detail.league.duplicate) return null;
   return el("ul", { class: "group-results" }, r.groups.map((g) =>
     el("li", { "data-group": g.number },
       el("strong", { text: `Group ${g.number}` }),
@@ -101,59 +101,30 @@ function rounds(detail) {
       groupResults(detail, r)));
 }
 
-// --- the SPRT ---------------------------------------------------------------------------------
+// --- a format's progress ----------------------------------------------------------------------
+// Drawn from what the server says of it (`shown`): labelled values, a verdict, a series of one
+// point per round between two bounds, and small tables; no format is named here.
 
-const DUPLICATE = new Set(["duplicate", "duplicate-swiss"]);
+let seriesChart = null;
 
-const PAIRS = [
-  ["0", (a, b) => `${b} finished above ${a} in both games`],
-  ["¼", (a, b) => `${b} above in one game, the other level`],
-  ["½", () => "one game each, or both level"],
-  ["¾", (a) => `${a} above in one game, the other level`],
-  ["1", (a, b) => `${a} finished above ${b} in both games`],
-];
-
-let llrChart = null;
-
-function verdictText(p, l) {
-  const a = p.a, b = p.b;
-  if (p.verdict === "H1") return `H1 accepted: ${a} is stronger than ${b} (by ${p.elo1} Elo or more, with at most ${p.alpha * 100}% chance of a false positive)`;
-  if (p.verdict === "H0") return `H0 accepted: ${a} is not stronger than ${b} by more than ${p.elo0} Elo (at most ${p.beta * 100}% chance of missing a real +${p.elo1})`;
-  if (p.verdict === "inconclusive") return `Inconclusive: ${p.max_pairs ?? "the most"} pairs played without the LLR reaching a bound`;
-  if (l.status === "finished" || l.status === "cancelled") return `Stopped (${l.status}) before a verdict`;
-  return "No verdict yet: the test goes on until the LLR reaches a bound";
-}
-
-function sign(x, digits) {
-  return `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(digits)}`;
-}
-
-function eloText(p) {
-  if (p.elo === null || p.elo === undefined) return "–";
-  if (p.elo_error !== null && p.elo_error !== undefined) return `${sign(p.elo, 1)} ± ${p.elo_error.toFixed(1)}`;
-  if (p.elo_low !== null && p.elo_low !== undefined) return `${sign(p.elo, 1)} (95%: at least ${sign(p.elo_low, 0)})`;
-  if (p.elo_high !== null && p.elo_high !== undefined) return `${sign(p.elo, 1)} (95%: at most ${sign(p.elo_high, 0)})`;
-  return `${sign(p.elo, 1)} (too few pairs for an interval)`;
-}
-
-function drawLlr(canvas, history, p) {
-  if (llrChart) {
-    llrChart.destroy();
-    llrChart = null;
+function drawSeries(canvas, history, series) {
+  if (seriesChart) {
+    seriesChart.destroy();
+    seriesChart = null;
   }
-  const points = history.map((h) => ({ x: h.pairs.reduce((a, n) => a + n, 0), y: h.llr }));
+  const points = history.filter((h) => h.point).map((h) => ({ x: h.point[0], y: h.point[1] }));
   canvas.dataset.points = String(points.length);
   if (!window.Chart) return;
   const xs = points.map((q) => q.x);
   const span = [Math.min(0, ...xs), Math.max(1, ...xs)];
   const line = (y, label, color) => ({ label, data: span.map((x) => ({ x, y })), borderColor: color, borderDash: [6, 4], pointRadius: 0, borderWidth: 1.5 });
-  llrChart = new window.Chart(canvas, {
+  seriesChart = new window.Chart(canvas, {
     type: "line",
     data: {
       datasets: [
-        { label: "LLR", data: [{ x: 0, y: 0 }, ...points], borderColor: "#2563eb", backgroundColor: "#2563eb", pointRadius: points.length > 60 ? 0 : 2.5, borderWidth: 2, tension: 0 },
-        line(p.upper, `H1 bound ${p.upper.toFixed(2)}`, "#15803d"),
-        line(p.lower, `H0 bound ${p.lower.toFixed(2)}`, "#b91c1c"),
+        { label: series.label, data: [{ x: 0, y: 0 }, ...points], borderColor: "#2563eb", backgroundColor: "#2563eb", pointRadius: points.length > 60 ? 0 : 2.5, borderWidth: 2, tension: 0 },
+        line(series.high, series.high_label, "#15803d"),
+        line(series.low, series.low_label, "#b91c1c"),
       ],
     },
     options: {
@@ -162,49 +133,51 @@ function drawLlr(canvas, history, p) {
       maintainAspectRatio: false,
       parsing: false,
       scales: {
-        x: { type: "linear", title: { display: true, text: "pairs played" }, ticks: { precision: 0 } },
-        y: { title: { display: true, text: "LLR" }, suggestedMin: p.lower * 1.1, suggestedMax: p.upper * 1.1 },
+        x: { type: "linear", title: { display: true, text: series.x_label }, ticks: { precision: 0 } },
+        y: { title: { display: true, text: series.label }, suggestedMin: series.low * 1.1, suggestedMax: series.high * 1.1 },
       },
       plugins: { legend: { position: "bottom", labels: { boxWidth: 18 } } },
     },
   });
 }
 
-function sprtSection(detail) {
-  const p = detail.progress;
-  const l = detail.league;
-  if (!p || p.kind !== "sprt") {
-    return el("section", { id: "sprt-section" }, el("h2", { text: "Sequential test (SPRT)" }),
-      el("p", { class: "empty", text: "No pair has finished yet: the test starts after the first round." }));
-  }
-  const pairs = p.pairs.reduce((a, n) => a + n, 0);
-  const figures = [
-    ["LLR", `${p.llr.toFixed(3)}`, "llr"],
-    ["bounds (H0 … H1)", `${p.lower.toFixed(3)} … ${p.upper.toFixed(3)}`, "bounds"],
-    ["pairs / games", `${pairs} / ${p.games}`, "pairs"],
-    [`score of ${p.a}`, p.score === null ? "–" : `${(p.score * 100).toFixed(1)}%`, "score"],
-    [`Elo of ${p.a} over ${p.b}`, eloText(p), "elo"],
-    ["LOS", p.los === null || p.los === undefined ? "–" : `${(p.los * 100).toFixed(1)}%`, "los"],
+function verdictText(shown, l) {
+  if (!shown.verdict && (l.status === "finished" || l.status === "cancelled")) return `Stopped (${l.status}) before a verdict`;
+  return shown.verdict_text;
+}
+
+function listing(t) {
+  return [
+    el("h3", { text: t.title }),
+    el("p", { class: "muted small", text: t.note }),
+    scroll(el("table", { class: "grid compact listing", id: t.key },
+      el("thead", {}, el("tr", {}, t.columns.map((c) => el("th", { text: c })))),
+      el("tbody", {}, t.rows.map((row, i) => el("tr", { "data-key": t.row_keys[i] },
+        row.map((cell, j) => el("td", { class: t.numeric[j] ? "num" : "", text: cell }))))))),
   ];
-  const canvas = el("canvas", { id: "llr-chart", role: "img", "aria-label": `LLR after each round, between the bounds ${p.lower.toFixed(2)} and ${p.upper.toFixed(2)}` });
-  const section = el("section", { id: "sprt-section" },
-    el("h2", { text: "Sequential test (SPRT)" }),
-    el("p", { class: "muted small", text: `Is ${p.a} stronger than ${p.b} by ${p.elo1} Elo (H1), or by no more than ${p.elo0} (H0)? α = ${p.alpha}, β = ${p.beta}.` }),
-    el("p", { class: `verdict ${p.verdict ?? "open"}`, id: "verdict", "data-verdict": p.verdict ?? "" }, verdictText(p, l)),
-    el("dl", { class: "sprt-figures", id: "sprt-figures" }, figures.map(([k, v, key]) => el("div", { "data-figure": key }, el("dt", { text: k }), el("dd", { text: v })))),
-    el("div", { class: "llr-chart" }, canvas),
-    el("p", { class: "muted small", text: `The log-likelihood ratio after every round, against the number of pairs: H1 is accepted when it reaches the upper bound, H0 when it reaches the lower one. Elo ± is the 95% interval of ${p.a}'s Elo over ${p.b} from the pairs so far (one-sided while the pairs are nearly all one way); LOS the chance that ${p.a} is stronger at all.` }),
-    el("h3", { text: "Pairs by score (the pentanomial counts)" }),
-    el("p", { class: "muted small", text: `Each pair is two games on one deal, with ${p.a} and ${p.b} in each other's seats, so the luck of the cards cancels. A game scores 1 for ${p.a} finishing above ${p.b}, ½ level, 0 below (a forfeit is a loss); a pair scores the mean of its two games. The test counts pairs, not games.` }),
-    scroll(el("table", { class: "grid compact pentanomial", id: "pentanomial" },
-      el("thead", {}, el("tr", {}, ["Pair score", "Meaning", "Pairs", "Share"].map((t) => el("th", { text: t })))),
-      el("tbody", {}, PAIRS.map(([score, meaning], i) => el("tr", { "data-score": score },
-        el("td", { class: "num", text: score }),
-        el("td", { text: meaning(p.a, p.b) }),
-        el("td", { class: "num", text: p.pairs[i] }),
-        el("td", { class: "num", text: pairs ? `${((p.pairs[i] / pairs) * 100).toFixed(0)}%` : "–" })))))),
+}
+
+function progressSection(detail) {
+  const s = detail.shown;
+  const l = detail.league;
+  const id = `${l.format}-section`;
+  if (!s) {
+    return el("section", { id }, el("h2", { text: "Progress" }),
+      el("p", { class: "empty", text: "Nothing has finished yet: the progress is shown after the first round." }));
+  }
+  const canvas = s.series
+    ? el("canvas", { id: `${s.series.key}-chart`, role: "img", "aria-label": `${s.series.label} after each round, between the bounds ${s.series.low.toFixed(2)} and ${s.series.high.toFixed(2)}` })
+    : null;
+  const section = el("section", { id },
+    el("h2", { text: s.title }),
+    el("p", { class: "muted small", text: s.question }),
+    el("p", { class: `verdict ${s.verdict ?? "open"}`, id: "verdict", "data-verdict": s.verdict ?? "" }, verdictText(s, l)),
+    el("dl", { class: "progress-figures", id: `${l.format}-figures` }, s.figures.map((f) => el("div", { "data-figure": f.key }, el("dt", { text: f.label }), el("dd", { text: f.text })))),
+    canvas ? el("div", { class: "series-chart" }, canvas) : null,
+    el("p", { class: "muted small", text: s.note }),
+    ...s.listings.flatMap(listing),
   );
-  queueMicrotask(() => drawLlr(canvas, detail.progress_history, p));
+  if (canvas) queueMicrotask(() => drawSeries(canvas, detail.progress_history, s.series));
   return section;
 }
 
@@ -217,18 +190,18 @@ function detailPage(detail) {
       ...(Object.keys(detail.settings).length ? [["settings", Object.entries(detail.settings).map(([k, v]) => `${k}=${v}`).join(", ")]] : []),
       ["options", optionWords(detail.options)],
     ].map(([k, v]) => [el("dt", { text: k }), el("dd", { text: String(v) })])), el("p", {}, progress(l))),
-    l.format === "sprt" ? sprtSection(detail) : null,
+    l.ends_early ? progressSection(detail) : null,
     el("section", { id: "standings-section" }, el("h2", { text: `Standings${detail.standings_round ? ` after round ${detail.standings_round}` : ""}` }),
-      DUPLICATE.has(l.format)
+      l.duplicate
         ? el("p", { class: "duplicate-note", id: "duplicate-note", text: "Duplicate play: each group's bots play one deal once per seat, the seats rotated between its tables, so the luck of the cards cancels. A group counts as one game below: its bots are ranked by their points summed over the group's tables." })
         : null,
       standings(detail),
-      el("p", { class: "muted small", text: `Points from places (ties share), then head-to-head, Buchholz and wins: ${DUPLICATE.has(l.format) ? "groups" : "matches"} finished first alone (a tie for first is not a win; docs/leagues.md).` })),
+      el("p", { class: "muted small", text: `Points from places (ties share), then head-to-head, Buchholz and wins: ${l.duplicate ? "groups" : "matches"} finished first alone (a tie for first is not a win; docs/leagues.md).` })),
     el("section", { id: "rounds-section" }, el("h2", { text: "Rounds" }), rounds(detail)),
   ];
 }
 
-// The rounds (and SPRT progress) already fetched: a closed round never changes, so each
+// The rounds (and the progress after each) already fetched: a closed round never changes, so each
 // refresh asks only for the rounds from the first one still open (or the next to come).
 const held = { rounds: new Map(), history: new Map() };
 

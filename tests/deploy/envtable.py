@@ -33,17 +33,25 @@ ROOT = Path(__file__).resolve().parents[2]
 # CLI): a "read by" claim must be visible there.
 PROCESS_SOURCES: dict[str, tuple[str, ...]] = {
     "arbiter": (
-        "premiere/cli.py::arbiter",
+        "premiere/commands/services.py::arbiter",
         "server",
         "premiere/tls.py",
         "premiere/config.py::metrics_host",
     ),
     "worker": ("workers", "premiere/tls.py", "premiere/config.py::metrics_host"),
     "beat": ("workers/app.py", "workers/run.py"),
-    "ladder": ("premiere/cli.py::ladder_command", "ladder", "spectator", "premiere/tls.py"),
-    "db upgrade": ("premiere/cli.py::db_upgrade",),
-    "runner": ("premiere/cli.py::runner", "hosting"),
-    "bots/league": ("premiere/cli.py::bots_add", "premiere/cli.py::league_create"),
+    "ladder": (
+        "premiere/commands/ladder.py::ladder_command",
+        "ladder",
+        "spectator",
+        "premiere/tls.py",
+    ),
+    "db upgrade": ("premiere/commands/db.py::db_upgrade",),
+    "runner": ("premiere/commands/services.py::runner", "hosting"),
+    "bots/league": (
+        "premiere/commands/bots.py::bots_add",
+        "premiere/commands/leagues.py::league_create",
+    ),
     "up": ("premiere/stack.py",),
     "premiere-bot run": (
         "clients/python/premiere_bot/cli.py",

@@ -62,7 +62,7 @@ REQUIRED_ENV = {
     "db upgrade": {"PREMIERE_DATABASE_URL"},
     "runner": {"PREMIERE_DATABASE_URL", "PREMIERE_ARBITER_TARGET"},
 }
-# CLI options that override a setting (premiere/cli.py): process -> {param: settings field}.
+# CLI options that override a setting (premiere/commands/): process -> {param: settings field}.
 FLAG_FIELDS = {
     "arbiter": {"address": "arbiter_address", "metrics_port": "arbiter_metrics_port"},
     "worker": {"metrics_port": "worker_metrics_port"},
@@ -1238,7 +1238,7 @@ def test_the_image_install_carries_the_package_data(tmp_path: Path) -> None:
 
 @functools.cache
 def ladder_routes() -> frozenset[str]:
-    from ladder.app import http_app
+    from spectator.http import http_app
 
     app = http_app(None)  # type: ignore[arg-type]
     return frozenset(resource.canonical for resource in app.router.resources())

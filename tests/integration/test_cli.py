@@ -18,6 +18,7 @@ from premiere.stack import MARKER, Stack
 from server.store import hash_token
 from tests.integration.services import scratch_database
 from workers import leagues
+from workers.formats import registry
 
 
 @pytest.fixture
@@ -91,7 +92,8 @@ def test_league_creation_refuses_unknown_removed_and_incompatible_bots(database_
     assert "'bob' does not play magic-trick" in line
     assert "no built-in bot" in one_error_line(run(*create, "builtin:nobody,builtin:first,ann"))
     wrong = run("league", "create", "--game", "magic-trick", "--format", "knockout", "--bots", "a")
-    assert wrong.exit_code == 2 and "'knockout' is not one of 'round-robin'" in wrong.output
+    choices = ", ".join(f"'{name}'" for name in registry.names())
+    assert wrong.exit_code == 2 and f"'knockout' is not one of {choices}" in wrong.output
 
     made = run(*create, f"{builtins},ann", "--name", "fine")
     assert made.exit_code == 0 and "created" in made.output

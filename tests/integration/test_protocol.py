@@ -17,6 +17,7 @@ import pytest
 from google.protobuf import json_format
 
 import games
+from premiere.game_data import game_data
 from premiere_wire import (
     bot_gateway_pb2,
     bot_gateway_pb2_grpc,
@@ -24,7 +25,6 @@ from premiere_wire import (
     game_data_pb2_grpc,
     match_pb2,
 )
-from server.game_data import game_data
 from tests.integration.services import Arbiter, Workers, create_match, wait_ended
 
 SEATS = ["author", "builtin:random", "builtin:heuristic"]

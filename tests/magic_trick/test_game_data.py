@@ -4,8 +4,8 @@ tests/wire/test_game_data.py checks what every game shares)."""
 from __future__ import annotations
 
 from games.magic_trick import cards as magic_trick_cards
+from premiere.game_data import game_data
 from premiere_wire import magic_trick_pb2
-from server.game_data import game_data
 
 
 def check_served(served: magic_trick_pb2.MagicTrickData) -> None:

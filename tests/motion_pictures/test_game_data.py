@@ -8,8 +8,8 @@ import tomllib
 
 from games.motion_pictures import cards as motion_pictures_cards
 from games.motion_pictures import data as motion_pictures_data
+from premiere.game_data import game_data
 from premiere_wire import motion_pictures_pb2
-from server.game_data import game_data
 from tests.wire.game_data_checks import assert_edit_changes_digest, data_file, edited_file
 
 

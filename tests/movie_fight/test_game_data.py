@@ -8,8 +8,8 @@ import tomllib
 
 from games.movie_fight import cards as movie_fight_cards
 from games.movie_fight import data as movie_fight_data
+from premiere.game_data import game_data
 from premiere_wire import movie_fight_pb2
-from server.game_data import game_data
 from tests.wire.game_data_checks import assert_edit_changes_digest, data_file, edited_file
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from games.movie_trailer import catalog as movie_trailer_catalog
 from games.movie_trailer import data as movie_trailer_data
+from premiere.game_data import game_data
 from premiere_wire import movie_trailer_pb2
-from server.game_data import game_data
 from tests.wire.game_data_checks import assert_edit_changes_digest, data_file, edited_file
 
 

@@ -8,8 +8,8 @@ import tomllib
 
 from games.movie_tricks import cards as movie_tricks_cards
 from games.movie_tricks import data as movie_tricks_data
+from premiere.game_data import game_data
 from premiere_wire import movie_tricks_pb2
-from server.game_data import game_data
 from tests.wire.game_data_checks import assert_edit_changes_digest, data_file, edited_file
 
 

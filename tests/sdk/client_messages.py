@@ -15,9 +15,9 @@ from google.protobuf.message import Message
 
 import games
 from games.rng import Rng
+from premiere.game_data import game_data
 from premiere_wire import bot_gateway_pb2, game_data_pb2
 from server.codec import decision_request, wire_field
-from server.game_data import game_data
 
 REQUESTS_PER_GAME = 120
 """Decision requests per game: the first of a played match, then every few, so the checked ones

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 import games
+from premiere.game_data import game_data
 from premiere_bot import entries, movie_fight, movie_trailer, typed
 from premiere_wire import bot_gateway_pb2
 from server.codec import move_to_wire, observation_to_wire
-from server.game_data import game_data
 
 
 def _request(game_id: str, players: int) -> bot_gateway_pb2.DecisionRequest:

@@ -33,9 +33,10 @@ from psycopg_pool import ConnectionPool
 import games
 from games.play import play_match
 from games.values import to_plain
-from ladder.app import Ladder, http_app
 from ladder.queries import StandingsCache
+from ladder.service import Ladder
 from spectator import pages, replays
+from spectator.http import http_app
 from tests.integration.services import scratch_database, start_bot
 from tests.ladder.stack import running_stack
 from tests.spectator.test_dashboard import eventually

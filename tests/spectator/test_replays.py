@@ -14,7 +14,7 @@ from games.errors import ForcedMismatch
 from games.interface import EVERYONE, SPECTATOR
 from games.play import play_match
 from games.values import to_plain
-from ladder.app import plain
+from spectator.plain import plain
 from spectator.replays import Logged, Replica, build_views, compact, expand
 
 SEED = "5eed" * 16

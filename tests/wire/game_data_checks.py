@@ -9,7 +9,7 @@ from importlib import resources
 from typing import Any
 
 import games
-from server.game_data import build, game_data
+from premiere.game_data import build, game_data
 
 
 def data_file(package: str, name: str) -> dict[str, Any]:

@@ -65,7 +65,7 @@ def test_an_outcome_reaches_the_wire_from_its_stored_form() -> None:
     """One conversion for live matches, stored matches and the ladder's match lists."""
     from games.interface import Outcome, TieBreak
     from games.values import to_plain
-    from server.outcome import outcome_to_wire
+    from premiere.outcome import outcome_to_wire
 
     outcome = Outcome.ranked(
         [5, 7, 7], [TieBreak("movies", (1, 2, 3), True)], detail={"x": 1}

@@ -10,8 +10,8 @@ import pytest
 from google.protobuf import json_format
 
 import games
+from premiere.game_data import as_json, build, game_data
 from premiere_wire import game_data_pb2
-from server.game_data import as_json, build, game_data
 
 TESTS = Path(__file__).resolve().parents[1]
 

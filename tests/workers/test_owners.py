@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from premiere.admission import SeatStanding, judge
-from workers import league_formats
+from workers.formats import registry
 from workers.planning import plan
 
 GAME = "movie-tricks"
@@ -19,7 +19,7 @@ BOTS = ("ada", "grace", "edsger", "barbara", "donald", "ken")
 
 @settings(max_examples=60, deadline=None)
 @given(
-    format=st.sampled_from([f for f in league_formats.names() if f != "solo"]),
+    format=st.sampled_from(registry.names()),
     owners=st.lists(st.sampled_from(["alice", "bob", "carol"]), min_size=6, max_size=6),
     players=st.sampled_from([2, 3]),
     rounds=st.integers(min_value=1, max_value=4),
@@ -30,7 +30,7 @@ def test_no_format_gets_a_rated_table_seating_one_owner_twice(
 ) -> None:
     bots = (
         BOTS
-        if format != "sprt"
+        if not registry.get(format).head_to_head
         else ("ada", "grace", *[f"builtin:b{i}" for i in range(2, players)])
     )
     owner_of = dict(zip(BOTS, owners, strict=True))

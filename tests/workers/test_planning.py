@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 import pytest
 
-from workers import formats, league_formats
+from workers import formats
+from workers.formats import registry
+from workers.formats.declaration import Table
 from workers.planning import check, default_rounds, plan, standings
 
 BOTS = ("ada", "grace", "edsger", "barbara", "donald")
 
 
-def play(format: str, players: int, rounds: int) -> list[list[league_formats.Table]]:
+def play(format: str, players: int, rounds: int) -> list[list[Table]]:
     """Plan `rounds` rounds, each table finished with seat order as the ranks."""
     history: list[tuple[int, tuple[str, ...], tuple[int, ...]]] = []
     planned = []
     bots = (
         BOTS
-        if format != "sprt"
+        if not registry.get(format).head_to_head
         else ("ada", "grace", *[f"builtin:b{i}" for i in range(2, players)])
     )
     for number in range(1, rounds + 1):
@@ -27,13 +32,14 @@ def play(format: str, players: int, rounds: int) -> list[list[league_formats.Tab
     return planned
 
 
-@pytest.mark.parametrize("format", league_formats.names())
+@pytest.mark.parametrize("format", registry.names())
 def test_no_two_tables_of_a_league_share_a_deal(format: str) -> None:
     """Past one cycle too: a repeated seating still gets a deal of its own."""
     cycle = formats.cycle_length(len(BOTS), 3)
     planned = play(format, 3, 3 * cycle)
     seeds = [table.seed for tables in planned for table in tables]
-    if format.startswith("duplicate") or format == "sprt":
+    entry = registry.get(format)
+    if entry.duplicate or entry.head_to_head:
         # A duplicate group (an SPRT pair) plays one deal with the seats rotated: one seed per
         # group.
         groups = {(table.group, table.seed) for tables in planned for table in tables}
@@ -58,8 +64,12 @@ def test_plan_is_a_function_of_its_inputs() -> None:
 
 
 def test_every_format_is_registered_with_its_natural_length() -> None:
-    names = {"round-robin", "swiss", "gauntlet", "ladder", "duplicate", "duplicate-swiss", "sprt"}
-    assert set(league_formats.names()) == names
+    modules = (
+        importlib.import_module(f"workers.formats.{found.name}")
+        for found in pkgutil.iter_modules(formats.__path__)
+    )
+    declared = [module.FORMAT.name for module in modules if hasattr(module, "FORMAT")]
+    assert declared and sorted(registry.names()) == sorted(declared)
     assert default_rounds("round-robin", 5, 3) == formats.cycle_length(5, 3)
     assert default_rounds("swiss", 5, 2) == 3
     assert default_rounds("gauntlet", 5, 2) == 1
@@ -81,14 +91,16 @@ def test_check_refuses_what_cannot_be_planned() -> None:
         check("sprt", ("a", "b"), 1)
 
 
-@pytest.mark.parametrize("format", [name for name in league_formats.names() if name != "sprt"])
+@pytest.mark.parametrize(
+    "format", [name for name in registry.names() if not registry.get(name).head_to_head]
+)
 def test_solo_rounds_seat_every_bot_alone_on_a_deal_of_its_own(format: str) -> None:
     planned = play(format, 1, 3)
     for tables in planned:
         assert [table.seats for table in tables] == [(bot,) for bot in BOTS]
     seeds = [table.seed for tables in planned for table in tables]
     assert len(set(seeds)) == len(seeds)
-    assert default_rounds(format, len(BOTS), 1) == (None if format == "ladder" else 1)
+    assert default_rounds(format, len(BOTS), 1) == (None if registry.get(format).endless else 1)
 
 
 def test_solo_standings_score_results_against_the_reference_and_list_only_the_bots() -> None:
@@ -108,7 +120,7 @@ def test_solo_standings_score_results_against_the_reference_and_list_only_the_bo
     ]
 
 
-def played(tables: list[league_formats.Table], ranks: list[tuple[int, ...] | None]) -> list:
+def played(tables: list[Table], ranks: list[tuple[int, ...] | None]) -> list:
     from workers.planning import PlayedTable
 
     return [
@@ -154,7 +166,7 @@ def test_duplicate_swiss_plays_every_swiss_table_as_a_whole_group() -> None:
     history: list[tuple[int, tuple[str, ...], tuple[int, ...]]] = []
     for number in (1, 2):
         tables = plan("duplicate-swiss", bots, 2, number, "league-seed", history, {})
-        groups: dict[str | None, list[league_formats.Table]] = {}
+        groups: dict[str | None, list[Table]] = {}
         for table in tables:
             groups.setdefault(table.group, []).append(table)
         assert len(groups) == 2 and all(len(g) == 2 for g in groups.values())

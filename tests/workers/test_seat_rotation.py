@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from workers import league_formats
+from workers.formats import registry
 from workers.planning import plan, resolve_settings
 
 BOTS = ("ada", "grace", "edsger", "barbara", "donald", "linus")
@@ -18,7 +18,7 @@ SPREAD = {"swiss": 2}
 
 
 def _league(format: str, players: int) -> tuple[str, ...]:
-    if format == "sprt":
+    if registry.get(format).head_to_head:
         return ("ada", "grace", *[f"builtin:f{i}" for i in range(players - 2)])
     if format == "gauntlet":
         return BOTS[: players + 2]
@@ -26,7 +26,7 @@ def _league(format: str, players: int) -> tuple[str, ...]:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("format", league_formats.names())
+@pytest.mark.parametrize("format", registry.names())
 def test_seats_rotate_so_a_first_seat_edge_favours_no_bot(format: str, players: int) -> None:
     bots = _league(format, players)
     settings = resolve_settings(format, bots, players, {})

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from workers.formats import sprt_pair_tables
-from workers.league_formats import Progress
+from workers.formats.declaration import Progress
 from workers.planning import plan, progress_of, rated_by_default, resolve_settings
 
 

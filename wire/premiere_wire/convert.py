@@ -24,6 +24,16 @@ class ConversionError(ValueError):
     """A message does not fit the value type it was asked to become, or the reverse."""
 
 
+def wire_field(game_id: str) -> str:
+    """The oneof field that carries a game's messages: "magic-trick" -> "magic_trick"."""
+    return game_id.replace("-", "_")
+
+
+def kind_field(kind: str) -> str:
+    """The oneof field of a move kind: "bonus-hand" -> "bonus_hand"."""
+    return kind.replace("-", "_")
+
+
 def _get(value: Any, name: str) -> Any:
     if isinstance(value, Mapping):
         return value.get(name)

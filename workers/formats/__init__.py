@@ -12,6 +12,11 @@ The Celery tasks read the league's state, call one of these, and store what it r
 - `sprt_pair_tables`: two bots on one deal with seats swapped, for a sequential test.
 - `standings`: points from ranks, then tie-breaks.
 
+Each league format is declared beside its pairing code, at the end of its module
+(``FORMAT``, a ``workers.formats.declaration.LeagueFormat``; ``ladder.py`` and
+``duplicate_swiss.py`` hold the declarations of formats built from the others' pairing), and
+``workers.formats.registry`` finds them.
+
 docs/leagues.md states each format's guarantees; tests/workers/test_pairing.py checks them.
 """
 

@@ -19,9 +19,19 @@ from fractions import Fraction
 
 from games.rng import Rng, Seed, derive_seed
 from workers.formats._common import BotId, Table, bot_key, check_bots, check_seats, shuffled
+from workers.formats.declaration import LeagueFormat, RoundRequest, as_tables
+from workers.formats.declaration import Table as LeagueTable
+from workers.formats.round_robin import cycle_length, round_robin_round
 from workers.formats.standings import MatchResult, match_points
 
-__all__ = ["DuplicateScore", "duplicate_tables", "score_duplicate", "seat_square"]
+__all__ = [
+    "FORMAT",
+    "DuplicateScore",
+    "as_duplicate_groups",
+    "duplicate_tables",
+    "score_duplicate",
+    "seat_square",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,3 +119,28 @@ def _check_group(tables: Sequence[Table]) -> None:
     for seat in range(size):
         if {table.seats[seat] for table in tables} != bots:
             raise ValueError(f"seat {seat} is not held once by each bot of the group")
+
+
+def as_duplicate_groups(
+    request: RoundRequest, tables: Sequence[LeagueTable], kind: str
+) -> list[LeagueTable]:
+    """Each planned table becomes a duplicate group of its bots: one deal, seats rotated."""
+    grouped: list[LeagueTable] = []
+    for index, table in enumerate(tables):
+        label = f"r{request.number}g{index}"
+        group_seed = derive_seed(request.seed, kind, request.number, index)
+        grouped += as_tables(duplicate_tables(table.seats, group_seed, group=label))
+    return grouped
+
+
+def _plan(request: RoundRequest) -> list[LeagueTable]:
+    """Round robin groups, each played as a duplicate group."""
+    tables: list[LeagueTable] = []
+    for index, group in enumerate(round_robin_round(request).tables):
+        label = f"r{request.number}g{index}"
+        group_seed = derive_seed(request.seed, "duplicate", request.number, index)
+        tables += as_tables(duplicate_tables(group.seats, group_seed, group=label))
+    return tables
+
+
+FORMAT = LeagueFormat("duplicate", _plan, cycle_length, duplicate=True)

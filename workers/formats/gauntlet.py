@@ -25,8 +25,10 @@ from workers.formats._common import (
     shuffled,
     table_seed,
 )
+from workers.formats.declaration import LeagueFormat, RoundRequest, as_tables, round_seed
+from workers.formats.declaration import Table as LeagueTable
 
-__all__ = ["gauntlet", "gauntlet_length"]
+__all__ = ["FORMAT", "gauntlet", "gauntlet_length"]
 
 
 def gauntlet_length(field: int, seats: int) -> int:
@@ -68,3 +70,11 @@ def gauntlet(
     ]
     cycle = balance_seats(groups, seats)
     return tuple(Table(cycle[j % length], table_seed("gauntlet", seed, j)) for j in range(wanted))
+
+
+def _plan(request: RoundRequest) -> list[LeagueTable]:
+    challenger, *field = request.bots
+    return as_tables(gauntlet(challenger, field, request.players, round_seed(request)))
+
+
+FORMAT = LeagueFormat("gauntlet", _plan, lambda _bots, _players: 1, min_bots=2)

@@ -35,8 +35,10 @@ from workers.formats._common import (
     shuffled,
     table_seed,
 )
+from workers.formats.declaration import LeagueFormat, RoundRequest, as_tables
+from workers.formats.declaration import Table as LeagueTable
 
-__all__ = ["cycle_length", "round_robin"]
+__all__ = ["FORMAT", "cycle_length", "round_robin", "round_robin_round"]
 
 _SWAP_PASSES = 8
 
@@ -205,3 +207,22 @@ def _swap_best(left: list[int], right: list[int], weight: list[list[int]]) -> bo
                 left[x_at], right[y_at] = y, x
                 return True
     return False
+
+
+def round_robin_round(request: RoundRequest) -> Round:
+    """Round ``number`` of one long schedule: past the first cycle the seating repeats its
+    balance, but every round's tables have seeds of their own (a fresh deal)."""
+    schedule = round_robin(
+        request.bots,
+        request.players,
+        derive_seed(request.seed, "round-robin"),
+        rounds=request.number,
+    )
+    return schedule[request.number - 1]
+
+
+def _plan(request: RoundRequest) -> list[LeagueTable]:
+    return as_tables(round_robin_round(request).tables)
+
+
+FORMAT = LeagueFormat("round-robin", _plan, cycle_length)

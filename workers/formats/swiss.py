@@ -25,6 +25,7 @@ the seats it has used least (a minimum-cost assignment over the table's seats).
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
@@ -38,8 +39,24 @@ from workers.formats._common import (
     shuffled,
     table_seed,
 )
+from workers.formats.declaration import (
+    LeagueFormat,
+    RoundRequest,
+    as_tables,
+    byes,
+    round_seed,
+)
+from workers.formats.declaration import Table as LeagueTable
+from workers.formats.standings import MatchResult, standings
 
-__all__ = ["DEFAULT_BUDGET", "repeated_pairs", "swiss_round"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "FORMAT",
+    "plan_swiss",
+    "repeated_pairs",
+    "swiss_length",
+    "swiss_round",
+]
 
 DEFAULT_BUDGET = 200_000
 
@@ -265,3 +282,25 @@ def _seat(table: Sequence[int], seat_use: list[list[int]]) -> tuple[int, ...]:
                     nxt[key] = candidate
         best = nxt
     return best[(1 << size) - 1][1]
+
+
+def plan_swiss(request: RoundRequest) -> list[LeagueTable]:
+    """Round ``number`` paired on the points so far, the byes counted."""
+    results = [MatchResult(seats, ranks) for _round, seats, ranks in request.history]
+    skipped = byes(request.bots, request.history)
+    points = {
+        str(row.bot): round(float(row.points), 3)
+        for row in standings(results, bots=request.bots, byes=skipped)
+    }
+    met = [seats for _round, seats, _ranks in request.history]
+    return as_tables(
+        swiss_round(points, request.players, round_seed(request), history=met, byes=skipped).tables
+    )
+
+
+def swiss_length(bots: int, _players: int) -> int:
+    """Enough rounds to tell a winner apart: log2 of the field, rounded up."""
+    return max(1, math.ceil(math.log2(max(bots, 2))))
+
+
+FORMAT = LeagueFormat("swiss", plan_swiss, swiss_length, swiss_byes=True)

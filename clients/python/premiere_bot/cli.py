@@ -15,35 +15,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import logging
 import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import grpc
 
-from premiere_bot.bot import Bot
 from premiere_bot.challenge import ChallengeRefused, challenge
+from premiere_bot.loading import load_bot
 from premiere_bot.report import Reporter
 from premiere_bot.runner import AuthenticationError, RefusedError, UnreachableError, run
-
-
-def load_bot(spec: str) -> Bot:
-    """Instantiate `module:Class`; the module is imported from the current directory too."""
-    module_name, sep, class_name = spec.partition(":")
-    if not sep or not module_name or not class_name:
-        raise SystemExit(f"expected module:Class, got {spec!r}")
-    sys.path.insert(0, os.getcwd())
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise SystemExit(f"cannot import {module_name}: {error}") from None
-    cls = getattr(module, class_name, None)
-    if not (isinstance(cls, type) and issubclass(cls, Bot)):
-        raise SystemExit(f"{spec} is not a premiere_bot.Bot subclass")
-    return cls()
 
 
 def _parser() -> argparse.ArgumentParser:

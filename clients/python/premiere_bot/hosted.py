@@ -13,7 +13,7 @@ import logging
 import os
 import sys
 
-from premiere_bot.cli import load_bot
+from premiere_bot.loading import load_bot
 from premiere_bot.runner import run
 
 

@@ -23,7 +23,7 @@ try:
     from games.bots import bot_names, builtin_choice
     from games.interface import Game, parse_options
     from games.play import step
-    from server.game_data import game_data
+    from premiere.game_data import game_data
 except ImportError as error:  # pragma: no cover - exercised without the extra installed
     raise ImportError(
         "premiere-bot try and check play Premiere's engines in-process: install them with"

@@ -91,7 +91,7 @@ def _clock_options(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from premiere_bot.cli import load_bot
+    from premiere_bot.loading import load_bot
 
     if args.command == "bundle":
         try:

@@ -1,0 +1,1 @@
+"""The `premiere` command's subcommands, one module per noun (`premiere.cli` gathers them)."""
