@@ -1,21 +1,28 @@
 """Child processes that die with their parent, even when the parent is killed with SIGKILL.
 
 Linux's parent-death signal (prctl PR_SET_PDEATHSIG) is set in the child between fork and
-exec, after any change of user: a credential change clears it.
+exec, after any change of user: a credential change clears it. It reaches only our own
+children: what they start in turn (PostgreSQL's backends, a worker's pool, a sandbox) is found
+through the process table instead, as our descendants. A process that adopts orphans
+(`adopt_orphans`, prctl PR_SET_CHILD_SUBREAPER) keeps as its descendants even the processes
+whose parent died before them, so `end_descendants` ends everything it ever started.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import pwd
 import signal
 import subprocess
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
 UNPRIVILEGED = "nobody"
 
 
@@ -86,3 +93,83 @@ def chown_tree(path: Path, user: str) -> None:
         os.chown(root, entry.pw_uid, entry.pw_gid)
         for name in (*dirs, *files):
             os.chown(os.path.join(root, name), entry.pw_uid, entry.pw_gid, follow_symlinks=False)
+
+
+def adopt_orphans() -> bool:
+    """Make this process the reaper of its descendants' orphans (Linux); whether it is."""
+    libc = _libc()
+    return libc is not None and libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """(state, parent) of a live process; None once it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    return fields[0], int(fields[1])
+
+
+def process_table() -> dict[int, int]:
+    """Every live process (zombies excluded) and its parent."""
+    table = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            found = _stat(int(entry.name))
+            if found is not None and found[0] != "Z":
+                table[int(entry.name)] = found[1]
+    return table
+
+
+def descendants(root: int | None = None) -> list[int]:
+    """The live processes below `root` (this process), parents before their children."""
+    table = process_table()
+    children: dict[int, list[int]] = {}
+    for pid, parent in table.items():
+        children.setdefault(parent, []).append(pid)
+    found: list[int] = []
+    waiting = [os.getpid() if root is None else root]
+    while waiting:
+        for child in sorted(children.get(waiting.pop(), ())):
+            found.append(child)
+            waiting.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    found = _stat(pid)
+    return found is not None and found[0] != "Z"
+
+
+def _reap(pids: Sequence[int]) -> None:
+    """Collect the exit of those that are our children (adopted orphans included)."""
+    for pid in pids:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+
+
+def end(pids: Sequence[int], grace: float = 5.0) -> list[int]:
+    """SIGTERM to each of `pids`, SIGKILL to those still alive after `grace` seconds; the ones
+    that were alive."""
+    living = [pid for pid in pids if alive(pid)]
+    for signum, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
+        for pid in living:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signum)
+        deadline = time.monotonic() + wait
+        while True:
+            _reap(living)
+            if not any(alive(pid) for pid in living) or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        if not any(alive(pid) for pid in living):
+            break
+    _reap(living)
+    return living
+
+
+def end_descendants(grace: float = 5.0) -> list[int]:
+    """End whatever still runs below this process (what a clean stop left: grandchildren,
+    orphans we adopted); the ones that ran."""
+    return end(descendants(), grace)

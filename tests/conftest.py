@@ -1,12 +1,44 @@
-"""Suite-wide fixtures."""
+"""Suite-wide fixtures, and the end of every process the run started.
+
+Each pytest process (each xdist worker too) adopts its descendants' orphans and, when it
+exits (normally, on Ctrl-C or on SIGTERM), stops what its tests spawned and still runs, then
+ends whatever else is still below it. `make test` checks from outside too (tests/guard.py)."""
 
 from __future__ import annotations
 
+import atexit
+import signal
 from collections.abc import Iterator
+from types import FrameType
 
 import pytest
 
-from tests.processes import mark, stop_since
+from premiere.children import adopt_orphans, end_descendants
+from tests.processes import mark, stop_all, stop_since
+
+
+def _end_everything() -> None:
+    stop_all()
+    end_descendants()
+
+
+def _interrupted(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    adopt_orphans()
+    # Registered first, so it runs last: after the private servers' own stop (services.py).
+    atexit.register(_end_everything)
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(signum) == signal.SIG_DFL:
+            signal.signal(signum, _interrupted)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """After the fixtures' own clean-up (an interrupted session's included)."""
+    stop_all()
 
 
 @pytest.fixture(autouse=True)

@@ -151,12 +151,13 @@ class Arbiter:
 
     def start(self, log_path: Path) -> None:
         self.log_path = log_path
-        self.process = subprocess.Popen(
-            [str(BIN / "premiere"), "arbiter"],
-            env=self.env(),
-            stdout=log_path.open("ab"),
-            stderr=subprocess.STDOUT,
-        )
+        with log_path.open("ab") as log:
+            self.process = spawn(
+                [str(BIN / "premiere"), "arbiter"],
+                env=self.env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         try:
             self.wait_healthy()
         except BaseException:
@@ -336,7 +337,7 @@ class Workers:
         )
 
     def _spawn(self, *args: str, log: str) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(
+        return spawn(
             [str(BIN / "premiere"), *args],
             env=self.env(),
             cwd=self.folder,

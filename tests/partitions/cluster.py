@@ -31,6 +31,7 @@ from premiere.children import UNPRIVILEGED, chown_tree
 from premiere.db import create_database, upgrade
 from premiere.services import postgres_bin, redis_server
 from server.store import add_bot
+from tests.guard import KEPT_TMPDIR
 from tests.partitions.net import Network, in_namespace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -442,7 +443,9 @@ def _template() -> Path:
     for path in sorted((ROOT / "premiere" / "migrations").iterdir()):
         digest.update(path.name.encode() + path.read_bytes())
     digest.update(str(postgres_bin()).encode())
-    return Path(tempfile.gettempdir()) / f"premiere-partitions-pg-{digest.hexdigest()[:16]}"
+    # Kept between runs: not in a guarded run's own temporary folder (tests/guard.py).
+    kept = os.environ.get(KEPT_TMPDIR) or tempfile.gettempdir()
+    return Path(kept) / f"premiere-partitions-pg-{digest.hexdigest()[:16]}"
 
 
 @contextmanager

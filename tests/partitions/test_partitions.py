@@ -8,7 +8,6 @@ under `make partitions` (PREMIERE_PARTITIONS=all), minutes in all.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,20 +18,21 @@ SHORT = "arbiter-postgres-cut"
 ALL = os.environ.get("PREMIERE_PARTITIONS") == "all"
 
 
-def _check(name: str) -> None:
-    folder = Path(tempfile.mkdtemp(prefix=f"premiere-partitions-{name}-"))
+def _check(name: str, folder: Path) -> None:
     report = run(scenarios()[name], folder)
     print(f"\n{report.text()}\n  (logs and records: {folder})")
     assert report.ok, report.text()
 
 
 @pytest.mark.usefixtures("namespaces")
-def test_an_arbiter_cut_from_postgres_stops_hosting_before_its_leases_move() -> None:
-    _check(SHORT)
+def test_an_arbiter_cut_from_postgres_stops_hosting_before_its_leases_move(
+    tmp_path: Path,
+) -> None:
+    _check(SHORT, tmp_path)
 
 
 @pytest.mark.usefixtures("namespaces")
 @pytest.mark.skipif(not ALL, reason="minutes long: run by `make partitions`")
 @pytest.mark.parametrize("name", [n for n in scenarios() if n != SHORT])
-def test_scenario(name: str) -> None:
-    _check(name)
+def test_scenario(name: str, tmp_path: Path) -> None:
+    _check(name, tmp_path)
