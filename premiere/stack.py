@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -119,6 +120,13 @@ class Stack:
     def start_processes(self) -> None:
         logs = self.folder / "logs"
         logs.mkdir(exist_ok=True)
+        # The services' temporary files (a worker's metrics, beat's schedule) in the state
+        # folder, emptied at every start: even a killed stack's are gone at the next.
+        temp = self.folder / "tmp"
+        shutil.rmtree(temp, ignore_errors=True)
+        temp.mkdir()
+        temp.chmod(0o1777)
+        self.env["TMPDIR"] = str(temp)
         premiere = str(Path(sys.executable).parent / "premiere")
         self.env.setdefault("PREMIERE_ARBITER_TARGET", self.settings.arbiter_address)
         # Fail closed: the arbiter creates matches only for this token, which its workers get
@@ -310,6 +318,8 @@ class Stack:
                 stop(self.processes[name])
         for service in reversed(self.private):
             service.stop()
+        if self.env.get("TMPDIR") == str(self.folder / "tmp"):
+            shutil.rmtree(self.folder / "tmp", ignore_errors=True)
         described = running_stack(self.folder)
         if described is not None and described.get("launcher") == os.getpid():
             (self.folder / "stack.json").unlink(missing_ok=True)

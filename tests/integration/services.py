@@ -327,7 +327,12 @@ class Workers:
     """The ladder's HTTP base URL once started, e.g. http://127.0.0.1:8123."""
 
     def env(self) -> dict[str, str]:
+        # What a worker or beat leaves in a temporary folder when it is killed (its metrics
+        # folder, beat's schedule) stays in the test's folder, not the run's.
+        temp = self.folder / "tmp"
+        temp.mkdir(parents=True, exist_ok=True)
         return self.arbiter.env(
+            TMPDIR=str(temp),
             PREMIERE_REDIS_URL=redis_url(),
             PREMIERE_QUEUE=self.queue,
             PREMIERE_TICK_SECONDS="1",
