@@ -19,7 +19,7 @@ import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -49,6 +49,10 @@ def _prepare(parent: int, user: str | None) -> Callable[[], None]:
     return prepare
 
 
+_spawned: set[int] = set()
+"""The children `spawn` started, whose exit their Popen collects (never `reap_orphans`)."""
+
+
 def running_as_root() -> bool:
     return os.geteuid() == 0
 
@@ -62,7 +66,7 @@ def spawn(
     user: str | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start `command` as our child; it is killed if we die. `user` drops privileges first."""
-    return subprocess.Popen(
+    process = subprocess.Popen(
         list(command),
         env=dict(env) if env is not None else None,
         cwd=cwd,
@@ -71,6 +75,8 @@ def spawn(
         stdin=subprocess.DEVNULL,
         preexec_fn=_prepare(os.getpid(), user),
     )
+    _spawned.add(process.pid)
+    return process
 
 
 def stop(
@@ -96,9 +102,52 @@ def chown_tree(path: Path, user: str) -> None:
 
 
 def adopt_orphans() -> bool:
-    """Make this process the reaper of its descendants' orphans (Linux); whether it is."""
+    """Make this process the reaper of its descendants' orphans (Linux); whether it is. An
+    adopted orphan that exits stays a zombie until we collect it: a process that adopts must
+    call `reap_orphans` now and then, or wait with `wait_reaping`."""
+    global _adopting
     libc = _libc()
-    return libc is not None and libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    _adopting = libc is not None and libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    return _adopting
+
+
+_adopting = False
+
+
+def reap_orphans(keep: Sequence[int] = ()) -> None:
+    """Collect every child of ours that has exited, except `spawn`'s and `keep` (whose Popen
+    collects them): the adopted orphans. Nothing unless we adopt them (`adopt_orphans`): a
+    process that does not has no other children than its own, which it collects itself."""
+    if not _adopting:
+        return
+    me = os.getpid()
+    for pid, parent in _zombies().items():
+        if parent == me and pid not in _spawned and pid not in keep:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
+
+
+def _zombies() -> dict[int, int]:
+    found = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            stat = _stat(int(entry.name))
+            if stat is not None and stat[0] == "Z":
+                found[int(entry.name)] = stat[1]
+    return found
+
+
+def wait_reaping(process: subprocess.Popen[Any], timeout: float | None = None) -> int:
+    """`process.wait(timeout)`, collecting meanwhile every other child that exits (the orphans
+    we adopted). subprocess.TimeoutExpired as `wait` raises it."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while process.poll() is None:
+        reap_orphans(keep=[process.pid])
+        if deadline is not None and time.monotonic() > deadline:
+            raise subprocess.TimeoutExpired(process.args, timeout or 0)
+        time.sleep(0.1)
+    reap_orphans()
+    return process.returncode
 
 
 def _stat(pid: int) -> tuple[str, int] | None:

@@ -24,7 +24,7 @@ from typing import Any
 import psycopg
 
 import games
-from premiere.children import end_descendants, spawn, stop
+from premiere.children import end_descendants, reap_orphans, spawn, stop
 from premiere.config import Settings
 from premiere.db import create_database, upgrade
 from premiere.services import PrivatePostgres, PrivateRedis
@@ -224,6 +224,7 @@ class Stack:
         raise TimeoutError("the arbiter did not become healthy; see .state/logs/arbiter.log")
 
     def check_alive(self) -> None:
+        reap_orphans()  # `premiere up` adopts them: their exits are ours to collect
         for name, process in self.processes.items():
             if process.poll() is not None:
                 raise RuntimeError(

@@ -38,7 +38,7 @@ SKIPPED_DIRS |= {".pytest_cache", ".hypothesis", ".state"}
 TIMEOUT_SECONDS = 900
 
 sys.path.insert(0, str(ROOT))  # tests.guard, as `python -m tests.guard` finds it from ROOT
-from premiere.children import adopt_orphans  # noqa: E402
+from premiere.children import adopt_orphans, wait_reaping  # noqa: E402
 from tests.guard import MARKER, Leftover, sweep  # noqa: E402
 
 _adopting = False
@@ -161,23 +161,25 @@ def run_tests(
     env[MARKER] = run_id
     command = [sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider"]
     command += ["-x", "-q", "-rfE", "--no-header", *tests]
-    process = subprocess.Popen(
-        command,
-        cwd=tree,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    status: int | None
-    try:
-        output, _ = process.communicate(timeout=timeout)
-        status = process.returncode
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        output, _ = process.communicate()
-        status = None
+    with tempfile.TemporaryFile("w+") as out:
+        process = subprocess.Popen(
+            command,
+            cwd=tree,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        status: int | None
+        try:
+            status = wait_reaping(process, timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            wait_reaping(process)
+            status = None
+        out.seek(0)
+        output = out.read()
     return status, output, sweep(run_id, os.getpid() if _adopting else None)
 
 

@@ -1,8 +1,10 @@
 """Suite-wide fixtures, and the end of every process the run started.
 
-Each pytest process (each xdist worker too) adopts its descendants' orphans and, when it
-exits (normally, on Ctrl-C or on SIGTERM), stops what its tests spawned and still runs, then
-ends whatever else is still below it. `make test` checks from outside too (tests/guard.py)."""
+Each pytest process (each xdist worker too), when it exits (normally, on Ctrl-C or on
+SIGTERM), stops what its tests spawned and still runs, then ends whatever else is still below
+it. An orphan (a process whose parent died first) is not below it any more: `make test` runs
+under tests/guard.py, which adopts orphans and ends them. (pytest itself does not adopt: it
+would have to collect their exits, and the tests' own Popen objects collect theirs.)"""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from types import FrameType
 
 import pytest
 
-from premiere.children import adopt_orphans, end_descendants
+from premiere.children import end_descendants
 from tests.processes import mark, stop_all, stop_since
 
 
@@ -27,7 +29,6 @@ def _interrupted(signum: int, frame: FrameType | None) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    adopt_orphans()
     # Registered first, so it runs last: after the private servers' own stop (services.py).
     atexit.register(_end_everything)
     for signum in (signal.SIGTERM, signal.SIGHUP):

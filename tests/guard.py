@@ -38,7 +38,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
-from premiere.children import adopt_orphans, alive, descendants, end, process_table
+from premiere.children import (
+    adopt_orphans,
+    alive,
+    descendants,
+    end,
+    process_table,
+    wait_reaping,
+)
 
 MARKER = "PREMIERE_RUN_ID"
 KEPT_TMPDIR = "PREMIERE_KEPT_TMPDIR"
@@ -195,7 +202,7 @@ def run(command: Sequence[str], label: str = "") -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reached COMMAND too: wait for it
     signal.signal(signal.SIGTERM, pass_on)
     signal.signal(signal.SIGHUP, pass_on)
-    status = child.wait()
+    status = wait_reaping(child)
     if status < 0:
         status = 128 - status  # killed by a signal: the shell's convention
     leftovers = sweep(run_id, os.getpid())

@@ -198,3 +198,33 @@ def test_every_make_verb_that_runs_tests_runs_under_the_guard() -> None:
         assert runs, f"make {verb} runs nothing"
         assert all("$(GUARD)" in line for line in runs), f"make {verb}: {runs}"
     assert "make test" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_an_orphan_that_exits_during_the_run_is_collected_at_once(tmp_path: Path) -> None:
+    """The guard adopts orphans, so it must collect their exits as they come: a zombie left
+    under it would look like a process still running (a sandbox user's, say) to the run."""
+    script = textwrap.dedent(
+        """
+        import os, sys, time
+        guard = os.getppid()
+        if os.fork() == 0:
+            if os.fork() == 0:
+                time.sleep(0.3)
+            os._exit(0)
+        os.wait()
+        time.sleep(2)
+        zombies = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                stat = open(f"/proc/{pid}/stat").read()
+            except OSError:
+                continue
+            state, parent = stat[stat.rindex(")") + 2 :].split()[:2]
+            if state == "Z" and int(parent) == guard:
+                zombies.append(pid)
+        sys.exit(f"zombies under the guard: {zombies}" if zombies else 0)
+        """
+    )
+    run = guarded([sys.executable, "-c", script], tmp_path / "temp", uuid.uuid4().hex)
+    _out, err = run.communicate(timeout=60)
+    assert run.returncode == 0, err
