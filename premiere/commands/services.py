@@ -65,7 +65,7 @@ def runner(target: str | None, backend: str | None) -> None:
         except Unavailable as error:
             raise click.ClickException(str(error)) from None
     modules = settings.runner_node_modules or str(
-        Path(__file__).resolve().parents[1] / "clients" / "node" / "node_modules"
+        Path(__file__).resolve().parents[2] / "clients" / "node" / "node_modules"
     )
     config = RunnerConfig(
         database_url=settings.database_url,
