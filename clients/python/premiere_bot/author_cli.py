@@ -114,6 +114,20 @@ def add_commands(commands: Any, connection: Callable[[argparse.ArgumentParser], 
         connection(parser)
         _account_token_option(parser)
 
+    events = commands.add_parser("events", help="the arena's events, and entering them")
+    event_verbs = events.add_subparsers(dest="verb", required=True, metavar="VERB")
+    for verb, text in (
+        ("list", "the arena's events: state, start, entry rules, entrants"),
+        ("enter", "enter one of your bots in an event whose entry is open"),
+        ("withdraw", "withdraw one of your bots from an event before its start"),
+    ):
+        parser = event_verbs.add_parser(verb, help=text, description=text[0].upper() + text[1:])
+        if verb != "list":
+            parser.add_argument("event", help="the event's name")
+            parser.add_argument("--bot", required=True, help="one of your bots")
+        connection(parser)
+        _account_token_option(parser)
+
     upload = commands.add_parser(
         "upload",
         help="pack a bundle folder and upload it as a new version of a hosted bot",
@@ -172,6 +186,8 @@ def main(args: argparse.Namespace) -> int:
             return asyncio.run(_account(args))
         if args.command == "upload":
             return asyncio.run(_upload(args))
+        if args.command == "events":
+            return asyncio.run(_event_commands(args))
         return asyncio.run(_bots(args))
     except Refused as error:
         _err(f"premiere-bot: {error}")
@@ -316,6 +332,39 @@ def _show(events: author_pb2.GetBotEventsResponse) -> None:
     for event in events.events:
         when = event.at.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
         print(f"{when}  {event.kind:<18} {event.message}")
+
+
+async def _event_commands(args: argparse.Namespace) -> int:
+    token = _token(args)
+    if args.verb == "list":
+        listed = await _call(args, "ListEvents", author_pb2.ListEventsRequest(), token)
+        if not listed.events:
+            _err("no events on this arena yet")
+        for event in listed.events:
+            starts = event.starts_at.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
+            print(
+                f"{event.name:<24} {event.state:<10} {event.game:<14} {event.format:<14}"
+                f" starts {starts} UTC  {len(event.entrants)} entered"
+            )
+            print(f"  entry: {'; '.join(event.rules)}")
+            if event.entrants:
+                print(f"  entrants: {', '.join(event.entrants)}")
+            if event.reason:
+                print(f"  {event.reason}")
+    elif args.verb == "enter":
+        entered = await _call(
+            args, "EnterEvent", author_pb2.EnterEventRequest(event=args.event, bot=args.bot), token
+        )
+        print(f"{args.bot} entered in {args.event} ({entered.entrants} entered)")
+    else:
+        left = await _call(
+            args,
+            "WithdrawEvent",
+            author_pb2.WithdrawEventRequest(event=args.event, bot=args.bot),
+            token,
+        )
+        print(f"{args.bot} withdrawn from {args.event} ({left.entrants} entered)")
+    return 0
 
 
 CHUNK = 64 << 10
