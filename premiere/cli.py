@@ -6,7 +6,18 @@ import os
 
 import click
 
-from premiere.commands import accounts, bots, db, events, ladder, leagues, matches, selfplay, services, tv
+from premiere.commands import (
+    accounts,
+    bots,
+    db,
+    events,
+    ladder,
+    leagues,
+    matches,
+    selfplay,
+    services,
+    tv,
+)
 
 
 class _Commands(click.Group):

@@ -19,10 +19,10 @@ import psycopg
 from google.protobuf.timestamp_pb2 import Timestamp
 from psycopg.rows import dict_row
 
+from premiere.entry_rules import describe
 from premiere_wire import author_pb2, author_pb2_grpc
 from premiere_wire.bundle import BundleError, Caps
 from server import accounts, bots, bundles, entries, notes
-from premiere.entry_rules import describe
 from server.config import ArbiterSettings
 from server.gateway import bearer_token
 from server.limits import Rate, peer_host

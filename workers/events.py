@@ -11,6 +11,7 @@ nothing twice.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -24,7 +25,7 @@ from premiere.admission import judge
 from premiere.entry_rules import describe
 from workers import leagues
 from workers.formats import registry
-from workers.gate import seat_standings
+from workers.gate import seat_standings, seated
 from workers.planning import resolve_settings
 
 Row = dict[str, Any]
@@ -203,10 +204,8 @@ def set_status(conn: psycopg.Connection[Row], name: str, status: str) -> str:
             raise ValueError(f"cannot set an event {status}")
     if event.league_id is not None and status in ("paused", "running", "cancelled"):
         league_status = "active" if status == "running" else status
-        try:
+        with contextlib.suppress(ValueError):  # the league ended meanwhile: advance() follows
             leagues.set_status(conn, event.league_id, league_status)
-        except ValueError:
-            pass  # the league ended meanwhile; advance() follows it
     return status
 
 
@@ -261,11 +260,25 @@ def seatable(conn: psycopg.Connection[Row], event: Event, bots: Sequence[str]) -
     ]
 
 
+def seeded(conn: psycopg.Connection[Row], game: str, bots: Sequence[str]) -> list[str]:
+    """The bots strongest first by their rating in ``game`` (of the version each seats), ties
+    by name: the order a knockout seeds them in."""
+    rows_of = seated(conn, bots)
+    rating = {
+        row["player"]: float(row["rating"])
+        for row in conn.execute(
+            "SELECT player, rating FROM ladder_ratings WHERE game = %s AND player = ANY(%s)",
+            (game, list(rows_of.values())),
+        ).fetchall()
+    }
+    return sorted(bots, key=lambda bot: (-rating.get(rows_of.get(bot, ""), 0.0), bot))
+
+
 def _start(conn: psycopg.Connection[Row], event: Event) -> str:
     """The league of the event's format with the entrants the gate still admits; too few of
     them, or a field the format refuses, cancels the event with the reason."""
     entered = [row["bot"] for row in entrants(conn, event.id)]
-    bots = sorted(seatable(conn, event, entered))
+    bots = seeded(conn, event.game, seatable(conn, event, entered))
     least = max(event.players, registry.get(event.format).min_bots)
     if len(bots) < least:
         return _cancel(

@@ -18,7 +18,7 @@ _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def parse_moment(text: str, now: datetime) -> datetime:
-    """"now", "+10m" (from now), or an ISO 8601 time (UTC unless it says otherwise)."""
+    """ "now", "+10m" (from now), or an ISO 8601 time (UTC unless it says otherwise)."""
     if text == "now":
         return now
     found = _IN.match(text)
@@ -27,7 +27,9 @@ def parse_moment(text: str, now: datetime) -> datetime:
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
-        raise ValueError(f"expected now, +30s, +10m, +2h, +1d or an ISO time, not {text!r}")
+        raise ValueError(
+            f"expected now, +30s, +10m, +2h, +1d or an ISO time, not {text!r}"
+        ) from None
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 

@@ -151,6 +151,6 @@ def test_an_event_runs_from_entry_to_results_and_refuses_a_hostile_author(
         assert "league event-cup: finished" in shown
     finally:
         workers.stop()
-        for bot in running:
-            bot.terminate()
-            bot.wait(10)
+        for process in running:
+            process.terminate()
+            process.wait(10)

@@ -30,14 +30,9 @@ from typing import Any
 from games.rng import derive_seed
 from workers.formats._common import check_seats
 from workers.formats.declaration import (
-    Figure,
-    Groups,
     History,
     LeagueFormat,
-    Listing,
-    Progress,
     RoundRequest,
-    Shown,
     as_tables,
 )
 from workers.formats.declaration import Table as LeagueTable
@@ -105,7 +100,9 @@ def knockout_rounds(field: int, seats: int) -> int:
     return rounds
 
 
-def _through(heat: Sequence[str], ranking: Sequence[tuple[str, int]], seed: Mapping[str, int]) -> list[str]:
+def _through(
+    heat: Sequence[str], ranking: Sequence[tuple[str, int]], seed: Mapping[str, int]
+) -> list[str]:
     """The heat's bots best first: by rank in the group, ties to the better seed."""
     rank = dict(ranking)
     return sorted(heat, key=lambda bot: (rank.get(bot, len(heat) + 1), seed[bot]))
