@@ -43,8 +43,8 @@ from psycopg_pool import ConnectionPool
 import games
 from ladder import tv as ladder_tv
 from ladder.queries import BadRequest, NotFound
-from spectator import profiles, replays
 from spectator import events as event_pages
+from spectator import profiles, replays
 from spectator.dashboard import STATIC, page_headers
 from spectator.ids import canonical_match_id
 from spectator.leagues import league as league_detail
