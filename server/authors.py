@@ -391,6 +391,33 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
         )
         return author_pb2.EnterEventResponse(entrants=count)
 
+    async def CreateEvent(
+        self, request: author_pb2.CreateEventRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> author_pb2.CreateEventResponse:
+        await _clean(context, name=request.name, game=request.game, format=request.format)
+        account = await self._account(context)
+        if self.settings.author_events != "on":
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "only the operator creates events on this arena (PREMIERE_AUTHOR_EVENTS is off)",
+            )
+        await self._call(
+            context,
+            entries.propose,
+            account,
+            request.name[:200],
+            request.game[:200],
+            request.format[:200],
+            request.players,
+            request.opens_at.ToDatetime(datetime.UTC),
+            request.starts_at.ToDatetime(datetime.UTC),
+            request.rounds or None,
+            request.min_games,
+            request.min_rating if request.HasField("min_rating") else None,
+            request.hosted_only,
+        )
+        return author_pb2.CreateEventResponse(name=request.name)
+
     async def WithdrawEvent(
         self,
         request: author_pb2.WithdrawEventRequest,

@@ -16,6 +16,7 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
+import games
 from premiere.admission import SeatStanding, judge
 from server import accounts
 from server.store import SEAT_STANDINGS
@@ -141,6 +142,65 @@ def _check_record(conn: psycopg.Connection[Row], row: Row, root: str, seated: st
             raise EntryRefused(
                 f"{row['name']} needs a rating of {row['min_rating']:g}; {root} has {has}"
             )
+
+
+def propose(
+    database_url: str,
+    account: accounts.Account,
+    name: str,
+    game: str,
+    fmt: str,
+    players: int,
+    opens_at: datetime,
+    starts_at: datetime,
+    rounds: int | None,
+    min_games: int,
+    min_rating: float | None,
+    hosted_only: bool,
+) -> None:
+    """An author's proposed event, checked here as far as the arbiter can (the name, the game
+    and its table size, the times); the workers check its format when they announce it."""
+    if not accounts.valid_name(name):
+        raise ValueError(f"an event's name is {accounts.NAME_RULE}")
+    if game not in games.ids():
+        raise ValueError(f"no game {game[:40]!r}; games: {', '.join(games.ids())}")
+    engine = games.get(game)
+    if players not in engine.player_counts:
+        raise ValueError(f"{game} is played by {engine.player_counts} players, not {players}")
+    if not fmt:
+        raise ValueError("give the event's format")
+    if starts_at <= datetime.now(UTC):
+        raise ValueError("an event starts in the future")
+    if starts_at < opens_at:
+        raise ValueError("an event starts after its entry opens")
+    if min_games < 0 or (rounds is not None and rounds < 1):
+        raise ValueError("rounds are 1 or more, minimum games 0 or more")
+    with _connect(database_url) as conn, conn.transaction():
+        taken = conn.execute(
+            "SELECT 1 FROM events WHERE name = %s UNION SELECT 1 FROM event_proposals"
+            " WHERE name = %s",
+            (name, name),
+        ).fetchone()
+        if taken is not None:
+            raise accounts.Exists(f"an event named {name!r} exists already")
+        conn.execute(
+            "INSERT INTO event_proposals (name, account, game, format, players, rounds,"
+            " opens_at, starts_at, hosted_only, min_games, min_rating)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (
+                name,
+                account.name,
+                game,
+                fmt,
+                players,
+                rounds,
+                opens_at,
+                starts_at,
+                hosted_only,
+                min_games,
+                min_rating,
+            ),
+        )
 
 
 def withdraw(database_url: str, account: accounts.Account, event: str, bot: str) -> int:

@@ -106,6 +106,7 @@ def create_event(
     min_rating: float | None = None,
     invited: Sequence[str] | None = None,
     allow_same_owner: bool = False,
+    proposed_by: str | None = None,
 ) -> Event:
     """Check the event against its game and format, then announce it."""
     engine = games.get(game)
@@ -125,7 +126,8 @@ def create_event(
     row = conn.execute(
         "INSERT INTO events (name, game, options, format, settings, players, rounds,"
         " move_time_ms, opens_at, starts_at, hosted_only, min_games, min_rating, invited,"
-        " allow_same_owner) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+        " allow_same_owner, proposed_by)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
         " RETURNING *",
         (
             name,
@@ -143,6 +145,7 @@ def create_event(
             min_rating,
             list(invited) if invited is not None else None,
             allow_same_owner,
+            proposed_by,
         ),
     ).fetchone()
     assert row is not None
@@ -209,9 +212,56 @@ def set_status(conn: psycopg.Connection[Row], name: str, status: str) -> str:
     return status
 
 
-def advance(conn: psycopg.Connection[Row], now: datetime) -> list[tuple[str, str]]:
-    """Move every event whose time has come: (event, what happened) for each."""
+def adopt_proposals(conn: psycopg.Connection[Row]) -> list[tuple[str, str]]:
+    """Announce the events authors proposed (``proposed_events``, the arbiter's) that are not
+    events yet; a proposal the game or the format refuses becomes a cancelled event saying
+    why, so its author sees the reason in the list."""
     moved: list[tuple[str, str]] = []
+    for row in conn.execute(
+        "SELECT * FROM proposed_events p WHERE NOT EXISTS"
+        " (SELECT 1 FROM events e WHERE e.name = p.name) ORDER BY created_at"
+    ).fetchall():
+        try:
+            with conn.transaction():
+                create_event(
+                    conn,
+                    name=row["name"],
+                    game=row["game"],
+                    format=row["format"],
+                    players=row["players"],
+                    opens_at=row["opens_at"],
+                    starts_at=row["starts_at"],
+                    rounds=row["rounds"],
+                    hosted_only=row["hosted_only"],
+                    min_games=row["min_games"],
+                    min_rating=row["min_rating"],
+                    proposed_by=row["account"],
+                )
+            moved.append((row["name"], "announced"))
+        except (ValueError, KeyError) as error:
+            conn.execute(
+                "INSERT INTO events (name, game, format, players, opens_at, starts_at, status,"
+                " reason, proposed_by, finished_at) VALUES (%s, %s, %s, %s, %s, %s,"
+                " 'cancelled', %s, %s, now()) ON CONFLICT (name) DO NOTHING",
+                (
+                    row["name"],
+                    row["game"],
+                    row["format"],
+                    row["players"],
+                    row["opens_at"],
+                    row["starts_at"],
+                    f"refused: {str(error).strip(chr(39) + chr(34))}",
+                    row["account"],
+                ),
+            )
+            moved.append((row["name"], "refused"))
+    return moved
+
+
+def advance(conn: psycopg.Connection[Row], now: datetime) -> list[tuple[str, str]]:
+    """Announce the events authors proposed, then move every event whose time has come:
+    (event, what happened) for each."""
+    moved = adopt_proposals(conn)
     rows = conn.execute(
         "SELECT id FROM events WHERE (status = 'announced' AND opens_at <= %(now)s)"
         " OR (status = 'open' AND starts_at <= %(now)s) OR status = 'running' ORDER BY id",

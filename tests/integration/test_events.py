@@ -24,7 +24,11 @@ def arena(database_url: str, tmp_path: Path) -> Iterator[Arbiter]:
         database_url,
         free_port(),
         free_port(),
-        settings={"PREMIERE_SIGNUP": "invite", "PREMIERE_VALIDATION_MATCHES": "1"},
+        settings={
+            "PREMIERE_SIGNUP": "invite",
+            "PREMIERE_VALIDATION_MATCHES": "1",
+            "PREMIERE_AUTHOR_EVENTS": "on",
+        },
     )
     server.start(tmp_path / "arbiter.log")
     try:
@@ -82,7 +86,7 @@ def test_an_event_runs_from_entry_to_results_and_refuses_a_hostile_author(
 
         announced = workers.cli(
             "event", "create", "--name", "cup", "--game", "movie-tricks",
-            "--format", "round-robin", "--players", "2", "--rounds", "1",
+            "--format", "knockout", "--players", "2",
             "--opens", "+20s", "--starts", "+60s",
         )  # fmt: skip
         assert "cup announced" in announced
@@ -135,16 +139,46 @@ def test_an_event_runs_from_entry_to_results_and_refuses_a_hostile_author(
         assert league == {
             "name": "event-cup",
             "bots": ["alice-bot", "bob-bot"],
-            "format": "round-robin",
+            "format": "knockout",
             "rated": True,
         }
         eventually(lambda: status(arena, "cup") == "finished" or None, "cup finished", 180)
         tables = query(
             arena,
-            "SELECT m.rated, t.status FROM league_tables t JOIN leagues l ON l.id = t.league_id"
-            " JOIN matches m ON m.id = t.match_id WHERE l.name = 'event-cup'",
+            "SELECT m.rated, t.status, t.seats, t.seed FROM league_tables t"
+            " JOIN leagues l ON l.id = t.league_id JOIN matches m ON m.id = t.match_id"
+            " WHERE l.name = 'event-cup'",
         )
-        assert tables and all(t == {"rated": True, "status": "finished"} for t in tables)
+        # The knockout of two is its final: one heat, one sealed deal played in both seat orders.
+        assert len(tables) == 2 and len({t["seed"] for t in tables}) == 1
+        assert {tuple(t["seats"]) for t in tables} == {
+            ("alice-bot", "bob-bot"),
+            ("bob-bot", "alice-bot"),
+        }
+        assert all(t["rated"] and t["status"] == "finished" for t in tables)
+        # Authors may propose events here (PREMIERE_AUTHOR_EVENTS=on): the workers announce
+        # them, or list them cancelled with the reason when the format refuses them.
+        proposed = author(
+            arena, bob, "events", "create", "bob-cup", "--game", "movie-tricks",
+            "--format", "round-robin", "--starts", "+1d",
+        )  # fmt: skip
+        assert proposed.returncode == 0, proposed.stderr
+        odd = author(
+            arena, bob, "events", "create", "odd-cup", "--game", "movie-tricks",
+            "--format", "pyramid", "--starts", "+1d",
+        )  # fmt: skip
+        assert odd.returncode == 0, odd.stderr
+        refused(
+            author(
+                arena, bob, "events", "create", "bob-cup", "--game", "movie-tricks",
+                "--format", "round-robin", "--starts", "+1d",
+            ),
+            "exists already",
+        )  # fmt: skip
+        eventually(lambda: status(arena, "odd-cup") == "cancelled" or None, "odd-cup refused", 30)
+        eventually(lambda: status(arena, "bob-cup") == "open" or None, "bob-cup open", 30)
+        listed = author(arena, alice, "events", "list").stdout
+        assert "unknown format 'pyramid'" in listed
         shown = workers.cli("event", "show", "cup")
         assert shown.startswith("cup: finished"), shown
         assert "entrant alice-bot (alice)" in shown and "entrant bob-bot (bob)" in shown
@@ -154,3 +188,19 @@ def test_an_event_runs_from_entry_to_results_and_refuses_a_hostile_author(
         for process in running:
             process.terminate()
             process.wait(10)
+
+
+def test_authors_propose_events_only_where_the_operator_lets_them(
+    arbiter: Arbiter, tmp_path: Path
+) -> None:
+    """PREMIERE_AUTHOR_EVENTS is off by default: an author's proposal is refused, saying so."""
+    code = arbiter.cli("invites", "create", "--uses", "1", "--expires", "1d").strip()
+    home = tmp_path / "home"
+    made = author(arbiter, home, "account", "create", "carol", "--invite", code, "--save")
+    assert made.returncode == 0, made.stderr
+    asked = author(
+        arbiter, home, "events", "create", "carol-cup", "--game", "movie-tricks",
+        "--format", "round-robin", "--starts", "+1d",
+    )  # fmt: skip
+    refused(asked, "only the operator creates events", "PERMISSION_DENIED")
+    assert status(arbiter, "carol-cup") is None

@@ -1099,3 +1099,89 @@ class WithdrawEventResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___WithdrawEventResponse: _TypeAlias = WithdrawEventResponse  # noqa: Y015
+
+@_typing.final
+class CreateEventRequest(_message.Message):
+    """Request for AuthorService.CreateEvent."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    FORMAT_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    OPENS_AT_FIELD_NUMBER: _builtins.int
+    STARTS_AT_FIELD_NUMBER: _builtins.int
+    ROUNDS_FIELD_NUMBER: _builtins.int
+    MIN_GAMES_FIELD_NUMBER: _builtins.int
+    MIN_RATING_FIELD_NUMBER: _builtins.int
+    HOSTED_ONLY_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """A unique name (letters, digits, '.', '_' or '-')."""
+    game: _builtins.str
+    """The game played."""
+    format: _builtins.str
+    """The league format it is played as (docs/leagues.md)."""
+    players: _builtins.int
+    """Seats per table."""
+    rounds: _builtins.int
+    """Rounds to play; 0: the format's natural length."""
+    min_games: _builtins.int
+    """Rated games in the game a bot needs to enter (0: none)."""
+    min_rating: _builtins.float
+    """Rating in the game a bot needs to enter, when set."""
+    hosted_only: _builtins.bool
+    """Hosted bots only."""
+    @_builtins.property
+    def opens_at(self) -> _timestamp_pb2.Timestamp:
+        """When entry opens."""
+
+    @_builtins.property
+    def starts_at(self) -> _timestamp_pb2.Timestamp:
+        """When it starts (in the future)."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        game: _builtins.str = ...,
+        format: _builtins.str = ...,
+        players: _builtins.int = ...,
+        opens_at: _timestamp_pb2.Timestamp | None = ...,
+        starts_at: _timestamp_pb2.Timestamp | None = ...,
+        rounds: _builtins.int = ...,
+        min_games: _builtins.int = ...,
+        min_rating: _builtins.float | None = ...,
+        hosted_only: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_min_rating", b"_min_rating", "min_rating", b"min_rating", "opens_at", b"opens_at", "starts_at", b"starts_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_min_rating", b"_min_rating", "format", b"format", "game", b"game", "hosted_only", b"hosted_only", "min_games", b"min_games", "min_rating", b"min_rating", "name", b"name", "opens_at", b"opens_at", "players", b"players", "rounds", b"rounds", "starts_at", b"starts_at"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__min_rating: _TypeAlias = _typing.Literal["min_rating"]  # noqa: Y015
+    _WhichOneofArgType__min_rating: _TypeAlias = _typing.Literal["_min_rating", b"_min_rating"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__min_rating) -> _WhichOneofReturnType__min_rating | None: ...
+
+Global___CreateEventRequest: _TypeAlias = CreateEventRequest  # noqa: Y015
+
+@_typing.final
+class CreateEventResponse(_message.Message):
+    """Response of AuthorService.CreateEvent."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The event's name."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateEventResponse: _TypeAlias = CreateEventResponse  # noqa: Y015

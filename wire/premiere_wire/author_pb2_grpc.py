@@ -114,6 +114,11 @@ class AuthorServiceStub:
                 request_serializer=premiere_dot_v1_dot_author__pb2.WithdrawEventRequest.SerializeToString,
                 response_deserializer=premiere_dot_v1_dot_author__pb2.WithdrawEventResponse.FromString,
                 _registered_method=True)
+        self.CreateEvent = channel.unary_unary(
+                '/premiere.v1.AuthorService/CreateEvent',
+                request_serializer=premiere_dot_v1_dot_author__pb2.CreateEventRequest.SerializeToString,
+                response_deserializer=premiere_dot_v1_dot_author__pb2.CreateEventResponse.FromString,
+                _registered_method=True)
 
 
 class AuthorServiceServicer:
@@ -247,6 +252,16 @@ class AuthorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateEvent(self, request, context):
+        """Propose an event, where the operator lets authors (PREMIERE_AUTHOR_EVENTS=on; otherwise
+        PERMISSION_DENIED). The arbiter checks the name, game, table size and times; the workers
+        announce it on their next tick, or list it cancelled with the reason if its format
+        refuses it. Its matches are rated and its entry rules those of any event.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AuthorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -324,6 +339,11 @@ def add_AuthorServiceServicer_to_server(servicer, server):
                     servicer.WithdrawEvent,
                     request_deserializer=premiere_dot_v1_dot_author__pb2.WithdrawEventRequest.FromString,
                     response_serializer=premiere_dot_v1_dot_author__pb2.WithdrawEventResponse.SerializeToString,
+            ),
+            'CreateEvent': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateEvent,
+                    request_deserializer=premiere_dot_v1_dot_author__pb2.CreateEventRequest.FromString,
+                    response_serializer=premiere_dot_v1_dot_author__pb2.CreateEventResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -736,6 +756,33 @@ class AuthorService:
             '/premiere.v1.AuthorService/WithdrawEvent',
             premiere_dot_v1_dot_author__pb2.WithdrawEventRequest.SerializeToString,
             premiere_dot_v1_dot_author__pb2.WithdrawEventResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateEvent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/premiere.v1.AuthorService/CreateEvent',
+            premiere_dot_v1_dot_author__pb2.CreateEventRequest.SerializeToString,
+            premiere_dot_v1_dot_author__pb2.CreateEventResponse.FromString,
             options,
             channel_credentials,
             insecure,

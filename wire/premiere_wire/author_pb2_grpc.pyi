@@ -95,6 +95,12 @@ class AuthorServiceStub:
     """
     WithdrawEvent: _grpc.UnaryUnaryMultiCallable[_author_pb2.WithdrawEventRequest, _author_pb2.WithdrawEventResponse]
     """Withdraw one of the account's bots from an event before its start."""
+    CreateEvent: _grpc.UnaryUnaryMultiCallable[_author_pb2.CreateEventRequest, _author_pb2.CreateEventResponse]
+    """Propose an event, where the operator lets authors (PREMIERE_AUTHOR_EVENTS=on; otherwise
+    PERMISSION_DENIED). The arbiter checks the name, game, table size and times; the workers
+    announce it on their next tick, or list it cancelled with the reason if its format
+    refuses it. Its matches are rated and its entry rules those of any event.
+    """
 
 @_typing.type_check_only
 class AuthorServiceAsyncStub(AuthorServiceStub):
@@ -163,6 +169,12 @@ class AuthorServiceAsyncStub(AuthorServiceStub):
     """
     WithdrawEvent: _aio.UnaryUnaryMultiCallable[_author_pb2.WithdrawEventRequest, _author_pb2.WithdrawEventResponse]  # type: ignore[assignment]
     """Withdraw one of the account's bots from an event before its start."""
+    CreateEvent: _aio.UnaryUnaryMultiCallable[_author_pb2.CreateEventRequest, _author_pb2.CreateEventResponse]  # type: ignore[assignment]
+    """Propose an event, where the operator lets authors (PREMIERE_AUTHOR_EVENTS=on; otherwise
+    PERMISSION_DENIED). The arbiter checks the name, game, table size and times; the workers
+    announce it on their next tick, or list it cancelled with the reason if its format
+    refuses it. Its matches are rated and its entry rules those of any event.
+    """
 
 class AuthorServiceServicer(metaclass=_abc_1.ABCMeta):
     """Bot authors help themselves: make an account, then create, list, retire and roll back their
@@ -318,5 +330,17 @@ class AuthorServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_author_pb2.WithdrawEventResponse, _abc.Awaitable[_author_pb2.WithdrawEventResponse]]:
         """Withdraw one of the account's bots from an event before its start."""
+
+    @_abc_1.abstractmethod
+    def CreateEvent(
+        self,
+        request: _author_pb2.CreateEventRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_author_pb2.CreateEventResponse, _abc.Awaitable[_author_pb2.CreateEventResponse]]:
+        """Propose an event, where the operator lets authors (PREMIERE_AUTHOR_EVENTS=on; otherwise
+        PERMISSION_DENIED). The arbiter checks the name, game, table size and times; the workers
+        announce it on their next tick, or list it cancelled with the reason if its format
+        refuses it. Its matches are rated and its entry rules those of any event.
+        """
 
 def add_AuthorServiceServicer_to_server(servicer: AuthorServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
