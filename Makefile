@@ -6,6 +6,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DEMO_STAMP := $(VENV)/.demo-stamp
 INSTALL_LOG := $(VENV)/install.log
+# Every verb that runs tests, mutations, partitions or benchmarks runs under the guard: it fails
+# the run if a process, listening port or temporary folder of the run outlives it (tests/guard.py).
+GUARD = $(BIN)/python -m tests.guard --label "make $@" --
 
 .PHONY: demo up test test-integration model partitions partitions-weakened prerequisites lint format bench bench-search golden proto mutants clean
 
@@ -45,27 +48,27 @@ demo: $(DEMO_STAMP)
 # Every test, then the service-facing integration tests again with the other kind of PostgreSQL and Redis
 # (configured or private; scripts/test.sh says which). CI runs exactly this (.ci/run).
 test: prerequisites $(STAMP) $(NODE_DEPS)
-	@scripts/test.sh
+	@$(GUARD) scripts/test.sh
 
 # The tests that need PostgreSQL, Redis and running processes, once.
 test-integration: prerequisites $(STAMP) $(NODE_DEPS)
-	$(BIN)/python -m pytest -n auto tests/integration tests/ladder tests/spectator
+	$(GUARD) $(BIN)/python -m pytest -n auto tests/integration tests/ladder tests/spectator
 
 # The stateful model of accounts, bots, versions, tokens and streams on two arbiters
 # (tests/integration/test_model.py) for PREMIERE_MODEL_SECONDS (ten minutes by default), with
 # the number of runs, steps and distinct interleavings it tried. `make test` runs it once, briefly.
 model: $(STAMP)
-	PREMIERE_MODEL_SECONDS=$${PREMIERE_MODEL_SECONDS:-600} $(BIN)/python -m pytest -s -q -p no:cacheprovider tests/integration/test_model.py
+	PREMIERE_MODEL_SECONDS=$${PREMIERE_MODEL_SECONDS:-600} $(GUARD) $(BIN)/python -m pytest -s -q -p no:cacheprovider tests/integration/test_model.py
 
 # Every partition scenario (minutes; needs root for network namespaces): per scenario, the
 # faults injected, matches played, moves acknowledged and each promise's verdict.
 partitions: $(STAMP)
-	@$(BIN)/python -m tests.partitions
+	@$(GUARD) $(BIN)/python -m tests.partitions
 
 # Each scenario against the build weakened for it (tests/partitions/weakened.py): passes only
 # when every weakened run fails, on the promise its weakness breaks.
 partitions-weakened: $(STAMP)
-	@$(BIN)/python -m tests.partitions --weakened
+	@$(GUARD) $(BIN)/python -m tests.partitions --weakened
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -80,16 +83,17 @@ format: $(STAMP)
 bench: $(STAMP)
 	@$(BIN)/python -m pip install -e '.[bench]' >$(VENV)/bench-install.log 2>&1 \
 	  || echo "OpenSpiel could not be installed (see $(VENV)/bench-install.log): its rows say so"
-	$(BIN)/python -m bench
+	$(GUARD) $(BIN)/python -m bench
 
-# The search-strength matches (hours on 2 cores): their section of docs/benchmarks.md.
+# The search-strength matches (hours on 2 cores), and ISMCTS against random seats through
+# the OpenSpiel adapter: their sections of docs/benchmarks.md.
 bench-search: $(STAMP)
-	BENCH_MODULES=bench.search $(BIN)/python -m bench
+	BENCH_MODULES=bench.search,bench.ismcts $(BIN)/python -m bench
 
 # Every curated mutation of tests/mutants/mutants.toml, each alone on a scratch copy, against
 # the tests named for it; a table of killed / survived. MUTANTS="--fast" or "--only ID ...".
 mutants: prerequisites $(STAMP)
-	$(BIN)/python scripts/mutants.py $(MUTANTS)
+	$(GUARD) $(BIN)/python scripts/mutants.py $(MUTANTS)
 
 proto: $(STAMP)
 	$(BIN)/python proto/generate.py

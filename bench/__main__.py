@@ -33,8 +33,9 @@ MODULES = (
     "bench.arbiters",
     "bench.league",
     "bench.hosting",
+    "bench.research",
 )
-SEARCH_MODULES = ("bench.search",)
+SEARCH_MODULES = ("bench.search", "bench.ismcts")
 """Hundreds of searched matches per game (hours on 2 cores): `make bench-search`."""
 QUICK_MODULES = ("bench.playouts", "bench.engines", "bench.inner", "bench.arbiter", "bench.league")
 """The ladder and ratings benchmarks build million-match ladders, and the search benchmark

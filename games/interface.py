@@ -11,7 +11,7 @@ import itertools
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, final
+from typing import Any, ClassVar, Final, Literal, final
 
 from games.errors import (
     ForcedMismatch,
@@ -21,12 +21,9 @@ from games.errors import (
     OptionError,
     PlayerCountError,
 )
+from games.levels import Rollouts, Tuning
 from games.rng import Rng, Seed, derive_seed
 from games.values import JSON, move_from_plain, to_plain
-
-if TYPE_CHECKING:
-    from games.rollouts import Rollouts
-    from games.search import Tuning
 
 OptionValue = bool | int | str
 Options = Mapping[str, OptionValue]

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.interface import State
+from games.levels import Rollouts
 from games.rng import Rng
 
 
@@ -47,19 +47,6 @@ Estimate = Callable[[State], tuple[float, ...] | None]
 def no_estimate(state: State) -> None:
     """No estimate anywhere: every playout is played to the end."""
     return None
-
-
-@dataclass(frozen=True)
-class Rollouts:
-    """A budget: ``candidates`` moves, each played out from ``worlds`` determinisations."""
-
-    worlds: int
-    candidates: int
-    horizon: int | None
-    """Moves after which a playout stops at the first position the game estimates; None plays
-    every playout to the end."""
-    margin: float = 0.5
-    """The share of a playout's result taken from the score margin, the rest from the rank."""
 
 
 class RolloutPlayer:

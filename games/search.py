@@ -55,8 +55,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.interface import Game, Outcome, State
+from games.levels import Rollouts, Tuning
 from games.rng import Rng, Seed, derive_seed
-from games.rollouts import Estimate, RolloutPlayer, Rollouts, margins, no_estimate, solo_result
+from games.rollouts import Estimate, RolloutPlayer, margins, no_estimate, solo_result
 
 LEVELS: dict[str, int] = {"search:100": 100, "search:1000": 1000}
 """Built-in names and their playouts per decision."""
@@ -67,25 +68,6 @@ WORLDS = 16
 """Determinisations drawn per decision, shared round-robin by the playouts."""
 GUIDED_PLIES = 0
 """Rollout moves chosen by the game's heuristic before random play takes over."""
-
-
-@dataclass(frozen=True)
-class Tuning:
-    """How much a game's search trusts its heuristic and what a playout's result counts."""
-
-    prior_visits: int = 40
-    """Virtual playouts of the heuristic's choice at the root (progressive bias)..."""
-    prior_result: float = 0.75
-    """...and the result each is worth."""
-    margin: float = 0.0
-    """Weight of the score margin in a playout's result, the rest being the rank (`_results`)."""
-    horizon: int | None = None
-    """Rollout moves after which a playout stops, at the first position the game estimates
-    (`Game.estimate`), and is scored by that estimate instead of played to the end; None
-    plays every playout out."""
-    leaf_margin: float = 1.0
-    """Weight of the estimated score margin in a stopped playout's result, the rest being the
-    rank by estimate."""
 
 
 DEFAULT_TUNING = Tuning()

@@ -6,6 +6,7 @@ import dataclasses
 import enum
 import typing
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from games.errors import MalformedMove
@@ -112,3 +113,28 @@ def frozen_record(cls: type[T], fields: dict[str, Any]) -> T:
     value = object.__new__(cls)
     object.__setattr__(value, "__dict__", fields)
     return value
+
+
+@dataclass(frozen=True)
+class Among:
+    """Every value a move field can ever take, at any table and with any options: metadata on
+    the field's type (``card: Annotated[int, Among(label="card")]``) from which a fixed
+    universe of moves is enumerated (one action id per move, for learning and search tools).
+
+    ``values`` lists them; ``label`` names instead a kind of `Game.labels` whose ids they are.
+    A ``bool`` field needs neither."""
+
+    values: tuple[Any, ...] = ()
+    label: str | None = None
+
+
+def field_domains(cls: type[Any]) -> dict[str, Among | None]:
+    """A move class's fields, in order, with their `Among` metadata (None when a field
+    declares none)."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    found: dict[str, Among | None] = {}
+    for field in dataclasses.fields(cls):
+        hint = hints[field.name]
+        metadata = getattr(hint, "__metadata__", ())
+        found[field.name] = next((m for m in metadata if isinstance(m, Among)), None)
+    return found

@@ -2,7 +2,9 @@
 
 Services named by PREMIERE_DATABASE_URL / PREMIERE_REDIS_URL are used as they are; whichever
 is not named is started privately (premiere.services). Every process started here is our
-child with a parent-death signal, so none outlives `premiere up`, even after a SIGKILL.
+child with a parent-death signal, so none outlives `premiere up`, even after a SIGKILL; and
+`premiere up` adopts its descendants' orphans and ends every descendant left when it stops
+(`shut_down`), so an interrupt at any moment of the start-up leaves nothing running.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -20,7 +24,7 @@ from typing import Any
 import psycopg
 
 import games
-from premiere.children import spawn, stop
+from premiere.children import end_descendants, reap_orphans, spawn, stop
 from premiere.config import Settings
 from premiere.db import create_database, upgrade
 from premiere.services import PrivatePostgres, PrivateRedis
@@ -102,20 +106,27 @@ class Stack:
         (self.folder / MARKER).write_text("Premiere's local stack: data, logs, stack.json\n")
         if "PREMIERE_DATABASE_URL" not in self.env:
             postgres = PrivatePostgres(self.folder / "postgres")
+            self.private.append(postgres)  # before it starts: an interrupt there stops it too
             postgres.start()
-            self.private.append(postgres)
             create_database(postgres.admin_url, "premiere")
             self.env["PREMIERE_DATABASE_URL"] = postgres.url("premiere")
         if "PREMIERE_REDIS_URL" not in self.env:
             cache = PrivateRedis(self.folder / "redis")
-            cache.start()
             self.private.append(cache)
+            cache.start()
             self.env["PREMIERE_REDIS_URL"] = cache.url
         upgrade(self.env["PREMIERE_DATABASE_URL"])
 
     def start_processes(self) -> None:
         logs = self.folder / "logs"
         logs.mkdir(exist_ok=True)
+        # The services' temporary files (a worker's metrics, beat's schedule) in the state
+        # folder, emptied at every start: even a killed stack's are gone at the next.
+        temp = self.folder / "tmp"
+        shutil.rmtree(temp, ignore_errors=True)
+        temp.mkdir()
+        temp.chmod(0o1777)
+        self.env["TMPDIR"] = str(temp)
         premiere = str(Path(sys.executable).parent / "premiere")
         self.env.setdefault("PREMIERE_ARBITER_TARGET", self.settings.arbiter_address)
         # Fail closed: the arbiter creates matches only for this token, which its workers get
@@ -213,6 +224,7 @@ class Stack:
         raise TimeoutError("the arbiter did not become healthy; see .state/logs/arbiter.log")
 
     def check_alive(self) -> None:
+        reap_orphans()  # `premiere up` adopts them: their exits are ours to collect
         for name, process in self.processes.items():
             if process.poll() is not None:
                 raise RuntimeError(
@@ -307,9 +319,23 @@ class Stack:
                 stop(self.processes[name])
         for service in reversed(self.private):
             service.stop()
+        if self.env.get("TMPDIR") == str(self.folder / "tmp"):
+            shutil.rmtree(self.folder / "tmp", ignore_errors=True)
         described = running_stack(self.folder)
         if described is not None and described.get("launcher") == os.getpid():
             (self.folder / "stack.json").unlink(missing_ok=True)
+
+
+def shut_down(stack: Stack) -> None:
+    """`premiere up`'s end, however it came (Ctrl-C, a failure, an interrupt halfway through
+    the start-up): a second Ctrl-C cannot cut it short; the stack stops in order, then
+    anything still running below us (a process started but not yet recorded, PostgreSQL's
+    backends, a pool's workers, orphans we adopted) is ended before we exit."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        stack.stop()
+    finally:
+        end_descendants()
 
 
 def ladder_http() -> str:

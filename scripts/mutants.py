@@ -19,11 +19,13 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 import tomllib
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -34,6 +36,14 @@ LIST = ROOT / "tests" / "mutants" / "mutants.toml"
 SKIPPED_DIRS = {".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache"}
 SKIPPED_DIRS |= {".pytest_cache", ".hypothesis", ".state"}
 TIMEOUT_SECONDS = 900
+
+sys.path.insert(0, str(ROOT))  # tests.guard, as `python -m tests.guard` finds it from ROOT
+from premiere.children import adopt_orphans, wait_reaping  # noqa: E402
+from tests.guard import MARKER, Leftover, sweep  # noqa: E402
+
+_adopting = False
+"""Whether we adopt orphans and start nothing but test runs (`main`), so whatever runs below
+us once a run has ended is that run's; otherwise (a test calling `run_one`) only the marked."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,9 @@ class Outcome:
     by: str
     """The first failing test, or why the run counts as killed or not."""
     seconds: float
+    left: tuple[Leftover, ...] = ()
+    """Processes its test run started and left running (ended by the runner): a test whose
+    clean-up a mutation can skip."""
 
 
 def load(path: Path = LIST) -> list[Mutation]:
@@ -133,35 +146,59 @@ def _first_failure(output: str) -> str:
 
 def run_tests(
     tree: Path, tests: Sequence[str], timeout: float = TIMEOUT_SECONDS
-) -> tuple[int, str]:
-    """Run ``tests`` in ``tree`` with this checkout's interpreter; (exit status, output)."""
+) -> tuple[int | None, str, list[Leftover]]:
+    """Run ``tests`` in ``tree`` with this checkout's interpreter; (exit status, None on a
+    timeout; output; the processes it left running, now ended).
+
+    The run gets a marker of its own in its environment, which every process it starts
+    inherits: whatever carries it once pytest has ended (or been killed at the timeout) is
+    left over. We adopt orphans, so a process started with an environment of its own is
+    found too, as our descendant."""
+    run_id = uuid.uuid4().hex
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(tree), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env[MARKER] = run_id
     command = [sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider"]
     command += ["-x", "-q", "-rfE", "--no-header", *tests]
-    result = subprocess.run(
-        command, cwd=tree, env=env, capture_output=True, text=True, timeout=timeout, check=False
-    )
-    return result.returncode, result.stdout + result.stderr
+    with tempfile.TemporaryFile("w+") as out:
+        process = subprocess.Popen(
+            command,
+            cwd=tree,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        status: int | None
+        try:
+            status = wait_reaping(process, timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            wait_reaping(process)
+            status = None
+        out.seek(0)
+        output = out.read()
+    return status, output, sweep(run_id, os.getpid() if _adopting else None)
 
 
 def run_one(mutation: Mutation, tree: Path, timeout: float = TIMEOUT_SECONDS) -> Outcome:
     """Apply ``mutation`` alone, run its tests, put the file back."""
     started = time.monotonic()
     with applied(mutation, tree):
-        try:
-            status, output = run_tests(tree, mutation.tests, timeout)
-        except subprocess.TimeoutExpired:
-            return Outcome(mutation, True, f"timeout after {timeout:.0f} s", timeout)
+        status, output, left = run_tests(tree, mutation.tests, timeout)
     seconds = time.monotonic() - started
+    if status is None:
+        return Outcome(mutation, True, f"timeout after {timeout:.0f} s", timeout, tuple(left))
     if status == 0:
-        return Outcome(mutation, False, "all its tests passed", seconds)
+        return Outcome(mutation, False, "all its tests passed", seconds, tuple(left))
     if status == 1:
-        return Outcome(mutation, True, _first_failure(output) or "a test failed", seconds)
+        by = _first_failure(output) or "a test failed"
+        return Outcome(mutation, True, by, seconds, tuple(left))
     # 2..5: interrupted, internal error, usage error, nothing collected: the list is wrong.
     tail = " | ".join(output.strip().splitlines()[-3:])
-    return Outcome(mutation, False, f"pytest exited {status}: {tail}", seconds)
+    return Outcome(mutation, False, f"pytest exited {status}: {tail}", seconds, tuple(left))
 
 
 def table(outcomes: Sequence[Outcome]) -> str:
@@ -193,6 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"no such mutation: {sorted(unknown)}")
         mutations = [m for m in mutations if m.id in args.only]
     outcomes = []
+    global _adopting
+    _adopting = adopt_orphans()
     with scratch_copy() as tree:
         for mutation in mutations:
             check(mutation, tree)
@@ -201,12 +240,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             outcomes.append(outcome)
             mark = "killed" if outcome.killed else "SURVIVED"
             print(f"{mutation.id}: {mark} ({outcome.by})", flush=True)
+            for leftover in outcome.left:
+                print(f"  its tests left {leftover}; ended it", flush=True)
     print()
     print(table(outcomes))
     survived = [o.mutation.id for o in outcomes if not o.killed]
     print(f"\n{len(outcomes) - len(survived)} of {len(outcomes)} killed", end="")
     print(f"; survived: {', '.join(survived)}" if survived else "")
-    return 1 if survived else 0
+    leaky = [o.mutation.id for o in outcomes if o.left]
+    if leaky:
+        print(f"left processes running (each named above): {', '.join(leaky)}")
+    return 1 if survived or leaky else 0
 
 
 if __name__ == "__main__":

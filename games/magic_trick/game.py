@@ -16,6 +16,7 @@ from games.interface import (
     State,
     Viewer,
 )
+from games.levels import Rollouts, Tuning
 from games.magic_trick import notation as _notation
 from games.magic_trick.cards import HAND_SIZE
 from games.magic_trick.data import describe
@@ -23,8 +24,6 @@ from games.magic_trick.heuristic import HeuristicBot
 from games.magic_trick.moves import MOVE_TYPES
 from games.magic_trick.state import MagicTrickState
 from games.rng import Rng
-from games.rollouts import Rollouts
-from games.search import Tuning
 
 
 class MagicTrick(Game):

@@ -7,7 +7,12 @@ the card's position in the fan, 0 being the high side.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Annotated, ClassVar
+
+from games.magic_trick.cards import HAND_SIZE, RANKS, SUITS
+from games.values import Among
+
+_SLOT = Among(tuple(range(max(HAND_SIZE.values()))))
 
 
 @dataclass(frozen=True, order=True)
@@ -15,8 +20,8 @@ class SortCard:
     """While sorting the hand for the left neighbour: put this card next (equal ranks only)."""
 
     kind: ClassVar[str] = "sort"
-    suit: str
-    rank: int
+    suit: Annotated[str, Among(SUITS)]
+    rank: Annotated[int, Among(RANKS)]
 
 
 @dataclass(frozen=True, order=True)
@@ -24,7 +29,7 @@ class PlayCard:
     """Play the card in this slot of your fan into the trick."""
 
     kind: ClassVar[str] = "play"
-    slot: int
+    slot: Annotated[int, _SLOT]
 
 
 @dataclass(frozen=True, order=True)
@@ -32,7 +37,7 @@ class SleeveCard:
     """Right after playing: put the card in this slot up your sleeve (your bid)."""
 
     kind: ClassVar[str] = "sleeve"
-    slot: int
+    slot: Annotated[int, _SLOT]
 
 
 @dataclass(frozen=True, order=True)

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.interface import Game, Labels, Options, OptionValue, ScoreBreakdown, State, Viewer
+from games.levels import Rollouts, Tuning
 from games.motion_pictures import notation as _notation
 from games.motion_pictures.cards import DATA
 from games.motion_pictures.data import describe
@@ -16,8 +17,6 @@ from games.motion_pictures.heuristic import HeuristicBot
 from games.motion_pictures.moves import MOVE_TYPES
 from games.motion_pictures.state import RULES, MotionPicturesState
 from games.rng import Rng
-from games.rollouts import Rollouts
-from games.search import Tuning
 
 
 class MotionPictures(Game):

@@ -8,7 +8,12 @@ row refresh), which keeps every legal-move list short.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Annotated, ClassVar
+
+from games.values import Among
+
+_FILMMAKER = Among(label="filmmaker")
+_SLOT = Among(tuple(range(12)))
 
 
 @dataclass(frozen=True, order=True)
@@ -16,8 +21,8 @@ class Shoot:
     """Play this filmmaker from your hand beside the project in this slot."""
 
     kind: ClassVar[str] = "shoot"
-    card: int
-    slot: int
+    card: Annotated[int, _FILMMAKER]
+    slot: Annotated[int, _SLOT]
 
 
 @dataclass(frozen=True, order=True)
@@ -25,7 +30,7 @@ class CommitTrilogy:
     """Play this filmmaker face down on the trilogy, for the rest of the game."""
 
     kind: ClassVar[str] = "trilogy"
-    card: int
+    card: Annotated[int, _FILMMAKER]
 
 
 @dataclass(frozen=True, order=True)
@@ -33,8 +38,8 @@ class HireMatch:
     """Hire: discard ``discard`` and take row card ``hire`` of the same specialty."""
 
     kind: ClassVar[str] = "hire-match"
-    discard: int
-    hire: int
+    discard: Annotated[int, _FILMMAKER]
+    hire: Annotated[int, _FILMMAKER]
 
 
 @dataclass(frozen=True, order=True)
@@ -42,7 +47,7 @@ class HireAny:
     """Hire: take row card ``hire``; the discards that pay for it follow one by one."""
 
     kind: ClassVar[str] = "hire-any"
-    hire: int
+    hire: Annotated[int, _FILMMAKER]
 
 
 @dataclass(frozen=True, order=True)
@@ -57,7 +62,7 @@ class Recruit:
     """Recruit: discard this filmmaker and draw one; a row refresh may follow."""
 
     kind: ClassVar[str] = "recruit"
-    discard: int
+    discard: Annotated[int, _FILMMAKER]
 
 
 @dataclass(frozen=True, order=True)
@@ -65,7 +70,7 @@ class Discard:
     """Pay for a hire: discard this filmmaker from your hand."""
 
     kind: ClassVar[str] = "discard"
-    card: int
+    card: Annotated[int, _FILMMAKER]
 
 
 @dataclass(frozen=True, order=True)
@@ -73,7 +78,7 @@ class Fire:
     """A fire ability: remove this filmmaker in your hand from the game."""
 
     kind: ClassVar[str] = "fire"
-    card: int
+    card: Annotated[int, _FILMMAKER]
 
 
 @dataclass(frozen=True, order=True)
@@ -81,7 +86,7 @@ class Refresh:
     """After a recruit: discard this row card and replace it from the Filmmakers Deck."""
 
     kind: ClassVar[str] = "refresh"
-    card: int
+    card: Annotated[int, _FILMMAKER]
 
 
 @dataclass(frozen=True, order=True)

@@ -17,6 +17,7 @@ from games.interface import (
     State,
     Viewer,
 )
+from games.levels import Rollouts, Tuning
 from games.movie_fight import notation as _notation
 from games.movie_fight.cards import DATA
 from games.movie_fight.data import describe
@@ -25,8 +26,6 @@ from games.movie_fight.heuristic import HeuristicBot
 from games.movie_fight.moves import MOVE_TYPES
 from games.movie_fight.state import LEVELS, SIDES, MovieFightState, automa_player
 from games.rng import Rng
-from games.rollouts import Rollouts
-from games.search import Tuning
 
 
 class MovieFight(Game):

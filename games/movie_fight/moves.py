@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Annotated, ClassVar
+
+from games.movie_fight.cards import AUDIENCE, SCREEN
+from games.values import Among
+
+_CARD = Among(label="card")
 
 
 @dataclass(frozen=True, order=True)
@@ -11,7 +16,7 @@ class Refresh:
     """At the start of your turn: downgrade this upgraded card and lay out a new offer."""
 
     kind: ClassVar[str] = "refresh"
-    card: int
+    card: Annotated[int, _CARD]
 
 
 @dataclass(frozen=True, order=True)
@@ -19,9 +24,9 @@ class Play:
     """Take this offer card and slide it into floor 1 or 2 as a viewer or a screen."""
 
     kind: ClassVar[str] = "play"
-    card: int
-    floor: int
-    side: str
+    card: Annotated[int, _CARD]
+    floor: Annotated[int, Among((1, 2))]
+    side: Annotated[str, Among((AUDIENCE, SCREEN))]
 
 
 @dataclass(frozen=True, order=True)
@@ -29,7 +34,7 @@ class Downgrade:
     """The downgrade-then-upgrade effect, first step: downgrade this card."""
 
     kind: ClassVar[str] = "downgrade"
-    card: int
+    card: Annotated[int, _CARD]
 
 
 @dataclass(frozen=True, order=True)
@@ -37,7 +42,7 @@ class Upgrade:
     """Use the effect being resolved to upgrade this card of your cinema."""
 
     kind: ClassVar[str] = "upgrade"
-    card: int
+    card: Annotated[int, _CARD]
 
 
 @dataclass(frozen=True, order=True)

@@ -16,6 +16,7 @@ from games.interface import (
     State,
     Viewer,
 )
+from games.levels import Rollouts, Tuning
 from games.movie_trailer import notation as _notation
 from games.movie_trailer.catalog import catalog
 from games.movie_trailer.data import describe
@@ -23,8 +24,6 @@ from games.movie_trailer.heuristic import HeuristicBot
 from games.movie_trailer.moves import MOVE_TYPES
 from games.movie_trailer.state import FILM, MAX_ROUNDS, SHORT, STANDARD, MovieTrailerState
 from games.rng import Rng
-from games.rollouts import Rollouts
-from games.search import Tuning
 
 
 class MovieTrailer(Game):

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Annotated, ClassVar
+
+from games.movie_trailer.catalog import catalog
+from games.values import Among
+
+_FILM = Among(label="film")
 
 
 @dataclass(frozen=True, order=True)
@@ -11,7 +16,7 @@ class ChooseFilm:
     """The Director's secret choice of this turn's film."""
 
     kind: ClassVar[str] = "film"
-    film: str
+    film: Annotated[str, _FILM]
 
 
 @dataclass(frozen=True, order=True)
@@ -19,7 +24,7 @@ class PickSlot:
     """The Spectator whose turn it is asks for a clue in this free board slot."""
 
     kind: ClassVar[str] = "slot"
-    slot: int
+    slot: Annotated[int, Among(tuple(range(len(catalog().slot_category))))]
 
 
 @dataclass(frozen=True, order=True)
@@ -27,7 +32,7 @@ class PlaceTile:
     """The Director lays this clue tile (one that fits the film) in the requested slot."""
 
     kind: ClassVar[str] = "tile"
-    tile: int
+    tile: Annotated[int, Among(label="tile")]
 
 
 @dataclass(frozen=True, order=True)
@@ -35,7 +40,7 @@ class Guess:
     """A Spectator names a catalog film."""
 
     kind: ClassVar[str] = "guess"
-    film: str
+    film: Annotated[str, _FILM]
 
 
 @dataclass(frozen=True, order=True)

@@ -16,6 +16,7 @@ from games.interface import (
     State,
     Viewer,
 )
+from games.levels import Rollouts, Tuning
 from games.movie_tricks import notation as _notation
 from games.movie_tricks.cards import DATA
 from games.movie_tricks.data import describe
@@ -23,8 +24,6 @@ from games.movie_tricks.heuristic import HeuristicBot
 from games.movie_tricks.moves import MOVE_TYPES
 from games.movie_tricks.state import MovieTricksState, rounds_in_game
 from games.rng import Rng
-from games.rollouts import Rollouts
-from games.search import Tuning
 
 
 class MovieTricks(Game):

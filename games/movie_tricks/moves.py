@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Annotated, ClassVar
+
+from games.movie_tricks.cards import DATA, SUITS
+from games.values import Among
+
+_CARD = Among(label="card")
 
 
 @dataclass(frozen=True, order=True)
@@ -11,7 +16,7 @@ class PlayCard:
     """Play this card from your hand; ``boost`` adds one of your +3 cards to it."""
 
     kind: ClassVar[str] = "play"
-    card: int
+    card: Annotated[int, _CARD]
     boost: bool
 
 
@@ -20,7 +25,7 @@ class DraftCard:
     """Take this market card into your tableau, under its category."""
 
     kind: ClassVar[str] = "draft"
-    card: int
+    card: Annotated[int, _CARD]
 
 
 @dataclass(frozen=True, order=True)
@@ -28,7 +33,7 @@ class ClaimGoal:
     """Right after placing a Props card: claim the props goal needing this many symbols."""
 
     kind: ClassVar[str] = "claim"
-    need: int
+    need: Annotated[int, Among(tuple(sorted({goal.need for goal in DATA.goals})))]
 
 
 @dataclass(frozen=True, order=True)
@@ -43,7 +48,7 @@ class BonusToHand:
     """Bonus option a: take this bonus card into your hand."""
 
     kind: ClassVar[str] = "bonus-hand"
-    card: int
+    card: Annotated[int, _CARD]
 
 
 @dataclass(frozen=True, order=True)
@@ -51,7 +56,7 @@ class BonusToTableau:
     """Bonus option b: place this bonus card in your tableau, under its category."""
 
     kind: ClassVar[str] = "bonus-tableau"
-    card: int
+    card: Annotated[int, _CARD]
 
 
 @dataclass(frozen=True, order=True)
@@ -59,7 +64,7 @@ class DiscardBonus:
     """Bonus option c: discard this bonus card, then set the trump marker freely."""
 
     kind: ClassVar[str] = "bonus-discard"
-    card: int
+    card: Annotated[int, _CARD]
 
 
 @dataclass(frozen=True, order=True)
@@ -67,7 +72,7 @@ class ChooseTrump:
     """Put the trump marker on this suit (after option c, or after taking a +3 card)."""
 
     kind: ClassVar[str] = "trump"
-    suit: str
+    suit: Annotated[str, Among(SUITS)]
 
 
 Move = (

@@ -159,7 +159,15 @@ def beat() -> None:
 )
 def up(demo: bool) -> None:
     """Start the whole stack locally (private PostgreSQL/Redis unless PREMIERE_* name them)."""
-    from premiere.stack import Stack, ladder_http, running_stack, state_dir, write_description
+    from premiere.children import adopt_orphans
+    from premiere.stack import (
+        Stack,
+        ladder_http,
+        running_stack,
+        shut_down,
+        state_dir,
+        write_description,
+    )
     from premiere.watch import watch
 
     folder = state_dir()
@@ -169,6 +177,7 @@ def up(demo: bool) -> None:
             f"already running from {folder} (process {running['launcher']}; dashboard"
             f" {running.get('ladder_api', '?')}); stop it with Ctrl-C where it runs first"
         )
+    adopt_orphans()
     stack = Stack(folder)
     try:
         click.echo("starting PostgreSQL and Redis (private unless configured) ...")
@@ -209,4 +218,4 @@ def up(demo: bool) -> None:
             " PREMIERE_REDIS_URL to servers of your own"
         ) from None
     finally:
-        stack.stop()
+        shut_down(stack)

@@ -1,11 +1,15 @@
 """Adding a game takes its folder, one line of proto/games.toml and one .proto file: a throwaway
 sixth game (Last Token, tests/house/tiny_game/) gets its oneof fields from the generator, with
 every other game's numbers where they were, and plays a match through a real arbiter over gRPC
-against a bot process.
+against a bot process. Adding a league format takes its module: a throwaway format (Rotation,
+tests/house/tiny_format.py) runs a league of the sixth game to its end through a real worker,
+beat and ladder.
 
-The arbiter and the bot run on the protocol generated with the sixth game (a wire package of
-their own, first on PYTHONPATH) and register the game at start-up (`games.registry.register`,
-from a sitecustomize module): no product file is edited for it."""
+The processes run on the protocol generated with the sixth game (a wire package of their own,
+first on PYTHONPATH), register the game at start-up (`games.registry.register`, from a
+sitecustomize module) and find the format among the formats' modules (a folder of the test's
+added to the formats package's path by the same module): no product file is edited for
+either."""
 
 from __future__ import annotations
 
@@ -24,12 +28,14 @@ from premiere_wire import game_data_pb2, game_data_pb2_grpc, match_pb2
 from tests.integration.services import (
     ROOT,
     Arbiter,
+    Workers,
     create_match,
     free_port,
     scratch_database,
     start_bot,
     wait_ended,
 )
+from tests.integration.test_leagues import query, wait_finished, wait_rated
 from tests.wire.test_proto_lint import PROTO_ROOT, load_generator
 
 TINY = Path(__file__).parent / "tiny_game"
@@ -37,10 +43,14 @@ TABLE = PROTO_ROOT / "games.toml"
 LINE = '\n[[game]]\nid = "tiny-game"\ntitle = "Last Token"\nnumber = 6\ndata_number = 15\n'
 """The sixth game's line of the table: the next free numbers."""
 
-REGISTER = """import games.registry
+REGISTER = """import os
+
+import games.registry
+import workers.formats
 from tests.house.tiny_game import TinyGame
 
 games.registry.register(TinyGame())
+workers.formats.__path__.append(os.path.join(os.path.dirname(__file__), "formats"))
 """
 
 NUMBERS = """
@@ -81,6 +91,8 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[Path
         if name.parent == Path("wire/premiere_wire"):
             (package / name.name).write_text(text)
     (site / "sitecustomize.py").write_text(REGISTER)
+    (site / "formats").mkdir()
+    shutil.copy(Path(__file__).parent / "tiny_format.py", site / "formats" / "tiny_format.py")
     return site, files
 
 
@@ -171,3 +183,58 @@ def test_the_sixth_game_plays_through_the_arbiter(
         data = served.GetGameData(game_data_pb2.GetGameDataRequest(game="tiny-game"), timeout=10)
     assert "tiny-game" in [g.game for g in listed.games]
     assert data.data.title == "Last Token" and data.data.digest
+
+
+def test_a_throwaway_format_runs_a_league_of_the_sixth_game(
+    generated: tuple[Path, dict[Path, str]], arbiter: Arbiter, tmp_path: Path
+) -> None:
+    site, _ = generated
+    token = arbiter.add_bot("taker")
+    bot = start_bot(
+        arbiter,
+        "premiere_bot.examples.random_bot:RandomBot",
+        token,
+        tmp_path / "bot.log",
+        environment={"PYTHONPATH": str(site)},
+    )
+    workers = Workers(arbiter, tmp_path)
+    workers.start_worker()
+    workers.start_beat()
+    workers.start_ladder()
+    try:
+        formats = workers.cli("league", "create", "--help")
+        assert "rotation" in formats
+        workers.cli(
+            "league",
+            "create",
+            "--name",
+            "turns",
+            "--game",
+            "tiny-game",
+            "--format",
+            "rotation",
+            "--bots",
+            "taker,builtin:random",
+            "--players",
+            "2",
+        )
+        wait_finished(arbiter, workers, "turns")
+        wait_rated(arbiter, "turns")
+        tables = query(
+            arbiter,
+            "SELECT t.seats, m.game, m.status FROM league_tables t"
+            " JOIN leagues l ON l.id = t.league_id JOIN matches m ON m.id = t.match_id"
+            " WHERE l.name = 'turns' ORDER BY t.round, t.table_no",
+        )
+        shown = workers.cli("league", "show", "turns")
+    finally:
+        workers.stop()
+        bot.terminate()
+        bot.wait(10)
+    # Two bots, two rounds: the rotation's tables, each a match of the sixth game, finished.
+    assert [t["seats"] for t in tables] == [
+        ["taker", "builtin:random"],
+        ["builtin:random", "taker"],
+    ], tables
+    assert all(t["game"] == "tiny-game" and t["status"] == "finished" for t in tables)
+    assert "finished after 2 rounds" in shown and "taker" in shown

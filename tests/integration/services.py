@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
+import hashlib
 import os
 import shutil
 import socket
@@ -18,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import psycopg
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from psycopg import sql
 
-from premiere.db import create_database, drop_database, upgrade
+from premiere.db import MIGRATIONS, create_database, drop_database, upgrade
 from premiere.services import PrivatePostgres, PrivateRedis
 from premiere_wire import match_pb2, match_pb2_grpc
 from tests.processes import spawn
@@ -66,13 +70,65 @@ def redis_url() -> str:
     return os.environ.get("PREMIERE_REDIS_URL") or str(_private_server("redis", PrivateRedis).url)
 
 
+def _migrations_digest() -> str:
+    """The migrations this process would apply (under `make mutants`, the scratch copy's)."""
+    digest = hashlib.sha256()
+    for path in sorted(MIGRATIONS.iterdir()):
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+_templates: dict[str, str] = {}
+
+
+def migrated_template(admin: str) -> str:
+    """A database migrated once per server and set of migrations, which scratch databases are
+    copied from (CREATE DATABASE ... TEMPLATE: a file copy, where running every migration
+    takes seconds). Built under a name of its own and renamed when complete, so nobody copies
+    a half-migrated one or connects to the finished one (a template must have no sessions);
+    a name is never rebuilt: any change to a migration makes another name."""
+    name = f"premiere_template_{_migrations_digest()}"
+    if _templates.get(admin) == name:
+        return name
+    with psycopg.connect(admin, autocommit=True) as conn:
+        found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+    if not found:
+        building = f"premiere_building_{uuid.uuid4().hex[:12]}"
+        create_database(admin, building)
+        try:
+            upgrade(admin.rpartition("/")[0] + f"/{building}")
+            with psycopg.connect(admin, autocommit=True) as conn:
+                conn.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+                    (building,),
+                )
+                # Another process may have finished the same template first.
+                with contextlib.suppress(psycopg.errors.DuplicateDatabase):
+                    conn.execute(
+                        sql.SQL("ALTER DATABASE {} RENAME TO {}").format(
+                            sql.Identifier(building), sql.Identifier(name)
+                        )
+                    )
+        finally:
+            drop_database(admin, building)
+    _templates[admin] = name
+    return name
+
+
 @contextmanager
 def scratch_database() -> Iterator[str]:
+    """A fresh database with every migration applied, dropped afterwards."""
     name = f"premiere_test_{uuid.uuid4().hex[:12]}"
     admin = admin_url()
-    create_database(admin, name)
+    template = migrated_template(admin)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+                sql.Identifier(name), sql.Identifier(template)
+            )
+        )
     url = admin.rpartition("/")[0] + f"/{name}"
-    upgrade(url)
     try:
         yield url
     finally:
@@ -151,12 +207,13 @@ class Arbiter:
 
     def start(self, log_path: Path) -> None:
         self.log_path = log_path
-        self.process = subprocess.Popen(
-            [str(BIN / "premiere"), "arbiter"],
-            env=self.env(),
-            stdout=log_path.open("ab"),
-            stderr=subprocess.STDOUT,
-        )
+        with log_path.open("ab") as log:
+            self.process = spawn(
+                [str(BIN / "premiere"), "arbiter"],
+                env=self.env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         try:
             self.wait_healthy()
         except BaseException:
@@ -326,7 +383,12 @@ class Workers:
     """The ladder's HTTP base URL once started, e.g. http://127.0.0.1:8123."""
 
     def env(self) -> dict[str, str]:
+        # What a worker or beat leaves in a temporary folder when it is killed (its metrics
+        # folder, beat's schedule) stays in the test's folder, not the run's.
+        temp = self.folder / "tmp"
+        temp.mkdir(parents=True, exist_ok=True)
         return self.arbiter.env(
+            TMPDIR=str(temp),
             PREMIERE_REDIS_URL=redis_url(),
             PREMIERE_QUEUE=self.queue,
             PREMIERE_TICK_SECONDS="1",
@@ -336,7 +398,7 @@ class Workers:
         )
 
     def _spawn(self, *args: str, log: str) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(
+        return spawn(
             [str(BIN / "premiere"), *args],
             env=self.env(),
             cwd=self.folder,

@@ -176,6 +176,7 @@ def test_match_whose_bots_never_come_is_voided(database_url: str, tmp_path: Path
 def test_database_restart_mid_match_loses_nothing(tmp_path: Path) -> None:
     """PostgreSQL goes down and comes back mid-match: the arbiter's writes wait and retry, and
     the match ends exactly as an uninterrupted one."""
+    import shutil
     import tempfile
 
     from premiere.db import create_database, upgrade
@@ -229,3 +230,4 @@ def test_database_restart_mid_match_loses_nothing(tmp_path: Path) -> None:
             bot.wait(10)
         arbiter.stop()
         postgres.stop()
+        shutil.rmtree(folder, ignore_errors=True)

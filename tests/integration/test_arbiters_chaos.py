@@ -7,6 +7,7 @@ outcome (nothing lost or doubled); each table has one match, rated once."""
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import time
 import uuid
@@ -158,3 +159,4 @@ def test_a_league_survives_arbiter_kills_and_a_database_restart(tmp_path: Path) 
         victim.stop()
         steady.stop()
         postgres.stop()
+        shutil.rmtree(folder, ignore_errors=True)

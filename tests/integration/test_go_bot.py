@@ -1,48 +1,25 @@
 """The Go bot (clients/go) is built from proto/ with Debian's Go gRPC packages, as its README
-says, and plays full matches against a real arbiter as a real process."""
+says (once per test run: the go_bot_build fixture), and plays full matches against a real
+arbiter as a real process."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import time
 from pathlib import Path
 
-import pytest
-
 from premiere_wire import match_pb2
-from tests.integration.services import ROOT, Arbiter, create_match, wait_ended
-
-BUILD = ROOT / "clients" / "go" / "build.sh"
-TOOLS = ("go", "protoc", "protoc-gen-go", "protoc-gen-go-grpc")
-HINT = "scripts/prerequisites.sh installs them (make test runs it)"
+from tests.integration.services import Arbiter, create_match, wait_ended
 
 
-@pytest.fixture(scope="module")
-def go_bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if missing:
-        pytest.fail(f"{missing} not on PATH: {HINT}")
-    out = tmp_path_factory.mktemp("go-bot")
-    result = subprocess.run(
-        [str(BUILD), str(out)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tmp_path_factory.getbasetemp(),
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    binary = out / "premiere-bot-go"
-    assert binary.is_file()
-    return binary
-
-
-def test_the_go_bot_plays_full_matches(go_bot: Path, arbiter: Arbiter, tmp_path: Path) -> None:
+def test_the_go_bot_plays_full_matches(
+    go_bot_build: Path, arbiter: Arbiter, tmp_path: Path
+) -> None:
     token = arbiter.add_bot("gopher")
     log = tmp_path / "go-bot.log"
     process = subprocess.Popen(
-        [str(go_bot), "-arbiter", arbiter.address, "-max-matches", "2"],
+        [str(go_bot_build), "-arbiter", arbiter.address, "-max-matches", "2"],
         env=os.environ | {"PREMIERE_BOT_TOKEN": token},
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
@@ -69,9 +46,9 @@ def test_the_go_bot_plays_full_matches(go_bot: Path, arbiter: Arbiter, tmp_path:
     assert "connected to" in out, out
 
 
-def test_the_go_bot_stops_when_its_token_is_refused(go_bot: Path, arbiter: Arbiter) -> None:
+def test_the_go_bot_stops_when_its_token_is_refused(go_bot_build: Path, arbiter: Arbiter) -> None:
     result = subprocess.run(
-        [str(go_bot), "-arbiter", arbiter.address],
+        [str(go_bot_build), "-arbiter", arbiter.address],
         env=os.environ | {"PREMIERE_BOT_TOKEN": "pmb_wrong"},
         capture_output=True,
         text=True,
@@ -81,14 +58,14 @@ def test_the_go_bot_stops_when_its_token_is_refused(go_bot: Path, arbiter: Arbit
     assert "refused this bot" in result.stderr and "Unauthenticated" in result.stderr
 
 
-def test_the_go_bot_notes_its_answers(go_bot: Path, arbiter: Arbiter, tmp_path: Path) -> None:
+def test_the_go_bot_notes_its_answers(go_bot_build: Path, arbiter: Arbiter, tmp_path: Path) -> None:
     """With -notes, every answer carries DecisionAnswer.note, stored with its move."""
     import psycopg
 
     token = arbiter.add_bot("noting-gopher")
     log = tmp_path / "go-bot.log"
     process = subprocess.Popen(
-        [str(go_bot), "-arbiter", arbiter.address, "-notes"],
+        [str(go_bot_build), "-arbiter", arbiter.address, "-notes"],
         env=os.environ | {"PREMIERE_BOT_TOKEN": token},
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,

@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 import time
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,6 @@ from tests.integration.test_node_bot import node_executable, node_package_files
 from tests.spectator.test_dashboard import CHROMIUM, CHROMIUM_ARGS, eventually
 
 NODE = ROOT / "clients" / "node"
-GO_BUILD = ROOT / "clients" / "go" / "build.sh"
 
 
 @pytest.fixture
@@ -52,11 +52,17 @@ def arena(database_url: str, tmp_path: Path, request: pytest.FixtureRequest) -> 
             **getattr(request, "param", {}),
         },
     )
-    server.start(tmp_path / "arbiter.log")
+    socket = server.settings.get("PREMIERE_ARBITER_SOCKET")
+    if socket:
+        Path(socket).parent.mkdir(mode=0o755)
+        Path(socket).parent.chmod(0o755)  # searchable by the sandbox users whatever the umask
     try:
+        server.start(tmp_path / "arbiter.log")
         yield server
     finally:
         server.stop()
+        if socket:
+            shutil.rmtree(Path(socket).parent, ignore_errors=True)
 
 
 class Runner:
@@ -117,13 +123,10 @@ def node_bundle(folder: Path) -> Path:
     return folder
 
 
-def go_bundle(folder: Path, build: Path) -> Path:
-    made = subprocess.run(
-        ["bash", str(GO_BUILD), str(build)], capture_output=True, text=True, timeout=600
-    )
-    assert made.returncode == 0, made.stderr[-2000:]
+def go_bundle(folder: Path, binary: Path) -> Path:
+    """The Go bot, built by clients/go/build.sh (the go_bot_build fixture), as a bundle."""
     folder.mkdir(parents=True)
-    shutil.copy(build / "premiere-bot-go", folder / "premiere-bot-go")
+    shutil.copy(binary, folder / "premiere-bot-go")
     (folder / "premiere-bot.toml").write_text(
         'name = "go-bot"\nlanguage = "binary"\nentry = "premiere-bot-go"\n'
         'games = ["movie-tricks"]\n'
@@ -181,7 +184,7 @@ def see_hosting_marked(http: str, browser: Browser, tmp_path: Path) -> None:
 
 
 def test_a_new_author_hosts_python_node_and_go_bots_with_premiere_bot_alone(
-    arena: Arbiter, tmp_path: Path, chromium: Browser
+    arena: Arbiter, tmp_path: Path, chromium: Browser, go_bot_build: Path
 ) -> None:
     workers = Workers(arena, tmp_path)
     workers.start_worker()
@@ -195,7 +198,7 @@ def test_a_new_author_hosts_python_node_and_go_bots_with_premiere_bot_alone(
         uploads = {
             "hana-py": ROOT / "clients" / "python" / "hosted",
             "hana-node": node_bundle(tmp_path / "node"),
-            "hana-go": go_bundle(tmp_path / "go", tmp_path / "go-build"),
+            "hana-go": go_bundle(tmp_path / "go", go_bot_build),
         }
         tokens = {}
         for name, folder in uploads.items():
@@ -369,8 +372,9 @@ class Crash(Bot):
 
 
 UID_BASE = 310_000
-SOCKETS = Path(tempfile.mkdtemp(prefix="premiere-arbiter-socket-"))
-SOCKETS.chmod(0o755)
+SOCKETS = Path(tempfile.gettempdir()) / f"premiere-arbiter-socket-{uuid.uuid4().hex[:8]}"
+"""Made by the arena that listens there, and removed with it (not at import: every process
+that collects this module would leave one behind)."""
 
 
 @pytest.mark.parametrize(

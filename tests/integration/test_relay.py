@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import signal
 import tempfile
 import uuid
@@ -33,6 +34,7 @@ def own_redis() -> Iterator[PrivateRedis]:
         yield server
     finally:
         server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 async def pair(url: str | None = None) -> tuple[Relay, Relay, Connection]:

@@ -33,7 +33,7 @@ def alive(pid: int) -> bool:
 class Up:
     """`premiere up` in a process group of its own, on free ports, with its own state folder."""
 
-    def __init__(self, *args: str, private: bool) -> None:
+    def __init__(self, *args: str, private: bool, **extra: str) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="premiere-up-"))
         self.folder.chmod(0o755)
         self.http = f"127.0.0.1:{free_port()}"
@@ -58,6 +58,7 @@ class Up:
             PREMIERE_LADDER_HTTP_ADDRESS=self.http,
             PREMIERE_QUEUE=f"premiere-up-{free_port()}",
             PREMIERE_TICK_SECONDS="1",
+            **extra,
         )
         self.output = self.folder / "up.out"
         self.process = subprocess.Popen(

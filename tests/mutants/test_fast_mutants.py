@@ -12,6 +12,8 @@ from types import ModuleType
 
 import pytest
 
+from premiere.children import alive
+
 ROOT = Path(__file__).resolve().parents[2]
 CHEAPEST = ("operator-token-prefix", "gate-any-seat-rated", "swiss-bye-to-the-leader")
 
@@ -56,3 +58,26 @@ def test_a_cheap_mutation_is_killed(tree: Path, mutation_id: str) -> None:
     outcome = mutants.run_one(mutation, tree, timeout=300)
     assert outcome.killed, f"{mutation_id} survived: {outcome.by}"
     assert outcome.by.startswith(mutation.tests[0].split("::")[0]), outcome.by
+
+
+@pytest.mark.parametrize(
+    ("ending", "status"),
+    [("assert False, 'broken by a mutation'", 1), ("time.sleep(300)", None)],
+    ids=["failed-before-its-clean-up", "timed-out"],
+)
+def test_what_a_mutants_tests_leave_running_is_named_and_ended(
+    tmp_path: Path, ending: str, status: int | None
+) -> None:
+    """A test that starts a process in a session of its own, then fails before its clean-up
+    or hangs until the runner's timeout kills pytest: the process would outlive the run (an
+    arbiter listening on its ports in a deleted scratch tree); the runner ends it and says."""
+    (tmp_path / "test_leaky.py").write_text(
+        "import subprocess, time\n\n\ndef test_leaky():\n"
+        "    subprocess.Popen(['sleep', '301'], start_new_session=True)\n"
+        f"    {ending}\n"
+    )
+    timeout = 120 if status is not None else 15
+    found, output, left = runner().run_tests(tmp_path, ["test_leaky.py"], timeout=timeout)
+    assert found == status, output
+    assert [leftover.command for leftover in left] == ["sleep 301"], output
+    assert not alive(left[0].pid)

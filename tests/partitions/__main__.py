@@ -10,10 +10,12 @@ and fails the promise the weakness breaks.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
 
+from tests.guard import KEPT_TMPDIR
 from tests.partitions.history import Report
 from tests.partitions.net import why_not
 from tests.partitions.scenarios import run, scenarios
@@ -21,7 +23,9 @@ from tests.partitions.weakened import WEAKNESSES, Weakness
 
 
 def _run(name: str, weakness: str = "") -> Report:
-    folder = Path(tempfile.mkdtemp(prefix=f"premiere-partitions-{name}-"))
+    # Kept for reading after the run: not in the run's own temporary folder (tests/guard.py).
+    kept = os.environ.get(KEPT_TMPDIR)
+    folder = Path(tempfile.mkdtemp(prefix=f"premiere-partitions-{name}-", dir=kept))
     report = run(scenarios()[name], folder, weakness)
     print(report.text(), flush=True)
     print(f"  (logs and records: {folder})\n", flush=True)

@@ -31,6 +31,7 @@ from premiere.children import UNPRIVILEGED, chown_tree
 from premiere.db import create_database, upgrade
 from premiere.services import postgres_bin, redis_server
 from server.store import add_bot
+from tests.guard import KEPT_TMPDIR, MARKER
 from tests.partitions.net import Network, in_namespace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,8 +151,18 @@ class Cluster:
         return [str(BIN / "premiere"), *args]
 
     def base_env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PREMIERE_")}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith("PREMIERE_") or k in (MARKER, KEPT_TMPDIR)
+        }
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+        # What the cluster's processes leave in a temporary folder (a killed worker's metrics,
+        # beat's schedule) goes with the cluster's folder.
+        temp = self.folder / "tmp"
+        temp.mkdir(exist_ok=True)
+        temp.chmod(0o1777)
+        env["TMPDIR"] = str(temp)
         env.update(
             PREMIERE_DATABASE_URL=self.database_url,
             PREMIERE_REDIS_URL=self.redis_url,
@@ -442,7 +453,9 @@ def _template() -> Path:
     for path in sorted((ROOT / "premiere" / "migrations").iterdir()):
         digest.update(path.name.encode() + path.read_bytes())
     digest.update(str(postgres_bin()).encode())
-    return Path(tempfile.gettempdir()) / f"premiere-partitions-pg-{digest.hexdigest()[:16]}"
+    # Kept between runs: not in a guarded run's own temporary folder (tests/guard.py).
+    kept = os.environ.get(KEPT_TMPDIR) or tempfile.gettempdir()
+    return Path(kept) / f"premiere-partitions-pg-{digest.hexdigest()[:16]}"
 
 
 @contextmanager

@@ -8,11 +8,13 @@ under `make partitions` (PREMIERE_PARTITIONS=all), minutes in all.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from tests.guard import KEPT_TMPDIR
 from tests.partitions.scenarios import run, scenarios
 
 SHORT = "arbiter-postgres-cut"
@@ -20,10 +22,15 @@ ALL = os.environ.get("PREMIERE_PARTITIONS") == "all"
 
 
 def _check(name: str) -> None:
-    folder = Path(tempfile.mkdtemp(prefix=f"premiere-partitions-{name}-"))
+    # Reachable by the cluster's unprivileged servers (pytest's folders are private to their
+    # owner), and kept for reading only when a promise failed (tests/guard.py: not in the
+    # run's own temporary folder).
+    kept = os.environ.get(KEPT_TMPDIR)
+    folder = Path(tempfile.mkdtemp(prefix=f"premiere-partitions-{name}-", dir=kept))
     report = run(scenarios()[name], folder)
     print(f"\n{report.text()}\n  (logs and records: {folder})")
     assert report.ok, report.text()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.usefixtures("namespaces")

@@ -92,9 +92,10 @@ def test_a_better_result_never_lowers_the_llr(sample: tuple[int, ...], index: in
     better[index + 1] += 1
     if sum(1 for n in better if n) < 2:
         return
-    # Within 1e-6: the zero-count regularisation (0.001 of a pair) and the root finder's
-    # precision move the LLR of tiny samples by ~1e-7 either way.
-    assert llr(better, 0, 10) >= llr(sample, 0, 10) - 1e-6
+    # Within 1e-4: where the move empties a count (1 -> 0), the zero-count regularisation puts
+    # a thousandth of a pair back there, which moves the LLR by up to ~3e-5 (a search over
+    # 200,000 random samples found no more); elsewhere the root finder's precision, ~1e-7.
+    assert llr(better, 0, 10) >= llr(sample, 0, 10) - 1e-4
 
 
 def _pair(rng: Random, elo: float, draw: float) -> float:

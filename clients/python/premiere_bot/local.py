@@ -2,7 +2,8 @@
 (`games`, from the `local` extra), the arbiter's clock and fault rules, and the very wire
 messages the arbiter would send, so what passes here passes on the ladder.
 
-This is the only SDK module that imports the engines.
+This and `premiere_bot.openspiel` (OpenSpiel policies) are the SDK modules that import the
+engines.
 """
 
 from __future__ import annotations
