@@ -20,11 +20,14 @@ REPOSITORY = {
     "spectator",
     "workers",
     "bench",
+    "research",
     "premiere_bot",
 }
-# The SDK's local runner (`premiere-bot try` / `check`) plays the engines in-process: it needs
-# the `local` extra, and only these modules of it may import the engines.
-SDK_LOCAL = {"local.py"}
+# The SDK's local runner (`premiere-bot try` / `check`) plays the engines in-process (the
+# `local` extra), and its OpenSpiel bridge rebuilds the engine's own view of a request for an
+# OpenSpiel policy (the `openspiel` extra): only these modules of it may import the engines
+# and the research adapters.
+SDK_LOCAL = {"local.py", "openspiel.py"}
 
 
 def imported_roots(path: Path) -> set[str]:
