@@ -38,6 +38,8 @@ class Streams:
         self.welcomed = 0
         self.all_welcomed = asyncio.Event()
         self.expected = 0
+        self.opening = asyncio.Semaphore(64)
+        """Streams being opened at once (each is a few database round trips at the arbiter)."""
         self.received = 0
         self.sent = 0
 
@@ -52,6 +54,30 @@ class Streams:
             self.released.set()
 
     async def one(self, stub: bot_gateway_pb2_grpc.BotGatewayServiceStub, token: str) -> None:
+        """A stream of the bot; opened again if it fails before its Welcome (two thousand
+        streams opening at once on a busy machine can miss the arbiter's Hello timeout)."""
+        for _ in range(5):
+            welcomed = asyncio.Event()
+            try:
+                async with self.opening:
+                    opened = asyncio.create_task(self.stream(stub, token, welcomed))
+                    waiting = asyncio.create_task(welcomed.wait())
+                    await asyncio.wait([opened, waiting], return_when=asyncio.FIRST_COMPLETED)
+                    waiting.cancel()
+                await opened
+                return
+            except grpc.aio.AioRpcError:
+                if welcomed.is_set():
+                    raise
+                await asyncio.sleep(1)
+        raise RuntimeError("a stream failed to open five times")
+
+    async def stream(
+        self,
+        stub: bot_gateway_pb2_grpc.BotGatewayServiceStub,
+        token: str,
+        welcomed: asyncio.Event,
+    ) -> None:
         answers: asyncio.Queue[bot_gateway_pb2.ConnectRequest] = asyncio.Queue()
         hello = bot_gateway_pb2.Hello(
             games=[self.game], max_matches=self.max_matches, client=CLIENT, batches=True
@@ -68,6 +94,7 @@ class Streams:
             self.received += response.ByteSize()
             kind = response.WhichOneof("message")
             if kind == "welcome":
+                welcomed.set()
                 self.welcomed += 1
                 if self.welcomed == self.expected:
                     self.all_welcomed.set()
