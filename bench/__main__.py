@@ -33,13 +33,17 @@ MODULES = (
     "bench.arbiters",
     "bench.league",
     "bench.hosting",
+    "bench.thousand",
+    "bench.capacity",
 )
 SEARCH_MODULES = ("bench.search",)
 """Hundreds of searched matches per game (hours on 2 cores): `make bench-search`."""
 QUICK_MODULES = ("bench.playouts", "bench.engines", "bench.inner", "bench.arbiter", "bench.league")
 """The ladder and ratings benchmarks build million-match ladders, and the search benchmark
 plays hundreds of searched matches: not in the quick mode (`bench.search` alone, with
-BENCH_QUICK=1 and BENCH_MODULES, plays one match)."""
+BENCH_QUICK=1 and BENCH_MODULES, plays one match). Nor are the scale modules (`bench.thousand`,
+`bench.capacity`: a minute each even in their quick mode); `bench.ladder10m` (a 10,000,000-match
+ladder, far past `make bench`'s budget) runs only when BENCH_MODULES names it."""
 OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 EXPLANATION = Path(__file__).resolve().parent / "references.md"
 

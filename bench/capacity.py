@@ -43,6 +43,7 @@ from bench.thousand import (
 
 MATCHES = 6 if quick() else 60
 BOTS_PER_ARBITER = 6 if quick() else 30
+IDLE_S = 2 if quick() else 10
 
 
 def _redis_counters(url: str) -> tuple[float, float]:
@@ -119,13 +120,21 @@ def measure(arbiters: int) -> dict[str, float]:
         def decisions() -> float:
             return sum(_histogram(_metrics(h.metrics_port), HISTOGRAM)[-1][1] for h in hosts)
 
-        before = {
-            "decisions": decisions(),
-            "cpu": cpu_seconds(pids),
-            "redis": _redis_counters(redis_url()),
-            "postgres": _postgres_counters(url),
-            "bytes": sum(_bytes(load) for load in loads),
+        # The arbiters' own upkeep (lease renewals, adoption polls, the relay's heartbeats),
+        # with no match running: a cost per arbiter-second, not per decision.
+        idle_cpu, idle_calls = cpu_seconds(pids), _redis_counters(redis_url())[0]
+        idle_commits = _postgres_counters(url)[0]
+        time.sleep(IDLE_S)
+        idle = {
+            "cpu_ms": (cpu_seconds(pids) - idle_cpu) / IDLE_S / arbiters * 1000,
+            "redis_ops": (_redis_counters(redis_url())[0] - idle_calls) / IDLE_S / arbiters,
+            "commits": (_postgres_counters(url)[0] - idle_commits) / IDLE_S / arbiters,
         }
+        decided = decisions()
+        cpu = cpu_seconds(pids)
+        calls_before, redis_before = _redis_counters(redis_url())
+        commits_before, wal_before, size_before = _postgres_counters(url)
+        bytes_before = sum(_bytes(load) for load in loads)
         started = time.perf_counter()
         ids = [
             create_match(stubs[n % arbiters], seats, f"run-{n}", game=GAME)
@@ -134,20 +143,23 @@ def measure(arbiters: int) -> dict[str, float]:
         wait_all_ended(url, ids, timeout=1800)
         seconds = time.perf_counter() - started
         time.sleep(1)
-        count = decisions() - before["decisions"]
+        count = decisions() - decided
         commits, wal, size = _postgres_counters(url)
         calls, redis_bytes = _redis_counters(redis_url())
         return {
             "decisions": count,
             "per_match": count / MATCHES,
             "per_second": count / seconds,
-            "cpu_us": (cpu_seconds(pids) - before["cpu"]) / count * 1e6,
-            "commits": (commits - before["postgres"][0]) / count,
-            "wal_bytes": (wal - before["postgres"][1]) / count,
-            "database_bytes_per_match": (size - before["postgres"][2]) / MATCHES,
-            "redis_ops": (calls - before["redis"][0]) / count,
-            "redis_bytes": (redis_bytes - before["redis"][1]) / count,
-            "stream_bytes": (sum(_bytes(load) for load in loads) - before["bytes"]) / count,
+            "cpu_us": (cpu_seconds(pids) - cpu) / count * 1e6,
+            "commits": (commits - commits_before) / count,
+            "wal_bytes": (wal - wal_before) / count,
+            "database_bytes_per_match": (size - size_before) / MATCHES,
+            "redis_ops": (calls - calls_before) / count,
+            "redis_bytes": (redis_bytes - redis_before) / count,
+            "idle_cpu_ms": idle["cpu_ms"],
+            "idle_redis_ops": idle["redis_ops"],
+            "idle_commits": idle["commits"],
+            "stream_bytes": (sum(_bytes(load) for load in loads) - bytes_before) / count,
         }
 
 
@@ -198,6 +210,14 @@ def run() -> list[Row]:
                 one[key],
                 goal="capacity-holds" if key == "cpu_us" else None,
             )
+        )
+    for key, unit, name in (
+        ("idle_cpu_ms", "ms/s", "arbiter CPU per arbiter-second with no match running"),
+        ("idle_commits", "commits/s", "PostgreSQL commits per arbiter-second, no match running"),
+        ("idle_redis_ops", "commands/s", "Redis commands per arbiter-second, no match running"),
+    ):
+        rows.append(
+            row(f"capacity: {name}, three arbiters", three[key], unit, "one arbiter", one[key])
         )
     return rows
 

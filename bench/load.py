@@ -20,6 +20,7 @@ import signal
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -53,7 +54,7 @@ class Streams:
         else:
             self.released.set()
 
-    async def one(self, stub: bot_gateway_pb2_grpc.BotGatewayServiceStub, token: str) -> None:
+    async def one(self, stub: Any, token: str) -> None:
         """A stream of the bot; opened again if it fails before its Welcome (two thousand
         streams opening at once on a busy machine can miss the arbiter's Hello timeout)."""
         for _ in range(5):
@@ -74,7 +75,7 @@ class Streams:
 
     async def stream(
         self,
-        stub: bot_gateway_pb2_grpc.BotGatewayServiceStub,
+        stub: Any,
         token: str,
         welcomed: asyncio.Event,
     ) -> None:

@@ -98,7 +98,7 @@ def start_load(address: str, tokens: list[str], log: str) -> subprocess.Popen[st
 
 
 def _metrics(port: int) -> str:
-    return urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode()
+    return str(urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode())
 
 
 def _gauge(text: str, name: str) -> float:
