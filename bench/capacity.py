@@ -22,6 +22,7 @@ to this run, so their counters see nothing else.
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from contextlib import ExitStack
@@ -167,7 +168,11 @@ def run() -> list[Row]:
     LOGS.mkdir(exist_ok=True)
     one = measure(1)
     three = measure(3)
-    setup = f"{MATCHES} {GAME} matches at {'/'.join(map(str, SEATS))} seats, relay on"
+    one, five, fifteen = os.getloadavg()
+    setup = (
+        f"{MATCHES} {GAME} matches at {'/'.join(map(str, SEATS))} seats, relay on; machine"
+        f" load average {one:.1f} / {five:.1f} / {fifteen:.1f} at the end"
+    )
     rows = [
         row(
             f"capacity: decisions per match ({setup}), three arbiters",
