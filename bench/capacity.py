@@ -168,10 +168,10 @@ def run() -> list[Row]:
     LOGS.mkdir(exist_ok=True)
     one = measure(1)
     three = measure(3)
-    one, five, fifteen = os.getloadavg()
+    minute, five, fifteen = os.getloadavg()
     setup = (
         f"{MATCHES} {GAME} matches at {'/'.join(map(str, SEATS))} seats, relay on; machine"
-        f" load average {one:.1f} / {five:.1f} / {fifteen:.1f} at the end"
+        f" load average {minute:.1f} / {five:.1f} / {fifteen:.1f} at the end"
     )
     rows = [
         row(
