@@ -10,7 +10,7 @@ INSTALL_LOG := $(VENV)/install.log
 # the run if a process, listening port or temporary folder of the run outlives it (tests/guard.py).
 GUARD = $(BIN)/python -m tests.guard --label "make $@" --
 
-.PHONY: demo up test test-integration model partitions partitions-weakened prerequisites lint format bench bench-search golden proto mutants clean
+.PHONY: demo up test test-integration model partitions partitions-weakened prerequisites lint format bench bench-search bench-scale golden proto mutants clean
 
 # Quiet unless it fails: the installers' output goes to $(INSTALL_LOG), shown on failure.
 # `make demo` installs what running needs; `make test` (and lint, ...) adds the tools.
@@ -88,7 +88,12 @@ bench: $(STAMP)
 # The search-strength matches (hours on 2 cores), and ISMCTS against random seats through
 # the OpenSpiel adapter: their sections of docs/benchmarks.md.
 bench-search: $(STAMP)
-	BENCH_MODULES=bench.search,bench.ismcts $(BIN)/python -m bench
+	BENCH_MODULES=bench.search,bench.ismcts $(GUARD) $(BIN)/python -m bench
+
+# A thousand matches on one arbiter, the capacity model's costs (one and three arbiters), and
+# a ten-million-match ladder (about an hour to generate): their sections of docs/benchmarks.md.
+bench-scale: $(STAMP)
+	BENCH_MODULES=bench.thousand,bench.capacity,bench.ladder10m $(GUARD) $(BIN)/python -m bench
 
 # Every curated mutation of tests/mutants/mutants.toml, each alone on a scratch copy, against
 # the tests named for it; a table of killed / survived. MUTANTS="--fast" or "--only ID ...".

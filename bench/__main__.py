@@ -37,10 +37,15 @@ MODULES = (
 )
 SEARCH_MODULES = ("bench.search", "bench.ismcts")
 """Hundreds of searched matches per game (hours on 2 cores): `make bench-search`."""
+SCALE_MODULES = ("bench.thousand", "bench.capacity", "bench.ladder10m")
+"""A thousand matches on one arbiter, the capacity model's costs on one and three arbiters
+(minutes each), a ten-million-match ladder (an hour to generate): `make bench-scale`."""
 QUICK_MODULES = ("bench.playouts", "bench.engines", "bench.inner", "bench.arbiter", "bench.league")
 """The ladder and ratings benchmarks build million-match ladders, and the search benchmark
 plays hundreds of searched matches: not in the quick mode (`bench.search` alone, with
-BENCH_QUICK=1 and BENCH_MODULES, plays one match)."""
+BENCH_QUICK=1 and BENCH_MODULES, plays one match). Nor are the scale modules (`bench.thousand`,
+`bench.capacity`: a minute each even in their quick mode); `bench.ladder10m` (a 10,000,000-match
+ladder, far past `make bench`'s budget) runs only when BENCH_MODULES names it."""
 OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 EXPLANATION = Path(__file__).resolve().parent / "references.md"
 
@@ -94,7 +99,7 @@ def main() -> None:
         rows: list[Row] = module.run()
         kept[name] = {"date": now, "mode": mode, "machine": machine, "rows": rows}
         print(_section(name, rows, f"{now}, {mode}"))
-    order = [*MODULES, *SEARCH_MODULES]
+    order = [*MODULES, *SEARCH_MODULES, *SCALE_MODULES]
     names = [name for name in order if name in kept] + sorted(set(kept) - set(order))
     sections = []
     every: list[Row] = []

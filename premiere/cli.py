@@ -6,7 +6,18 @@ import os
 
 import click
 
-from premiere.commands import accounts, bots, db, ladder, leagues, matches, selfplay, services, tv
+from premiere.commands import (
+    accounts,
+    bots,
+    db,
+    events,
+    ladder,
+    leagues,
+    matches,
+    selfplay,
+    services,
+    tv,
+)
 
 
 class _Commands(click.Group):
@@ -63,6 +74,7 @@ main.add_command(bots.bots)
 main.add_command(db.db)
 main.add_command(ladder.ladder_command)
 main.add_command(leagues.league)
+main.add_command(events.event)
 main.add_command(matches.matches)
 main.add_command(selfplay.selfplay)
 main.add_command(services.arbiter)

@@ -104,6 +104,7 @@ class Arbiter:
         self.hosted: dict[str, MatchHost] = {}
         self.fences: dict[str, int] = {}
         self._keeper: asyncio.Task[None] | None = None
+        self._adopter: asyncio.Task[None] | None = None
         self._watchdog: asyncio.Task[None] | None = None
         self.leased_at: dict[str, float] = {}
         """Per hosted match, when the write that last set its lease's expiry was sent (this
@@ -335,16 +336,27 @@ class Arbiter:
         """Adopt the matches nobody holds, then keep leases and adopt orphans periodically."""
         await self.adopt()
         self._keeper = asyncio.create_task(self._keep(), name="arbiter-leases")
+        self._adopter = asyncio.create_task(self._adopt_orphans(), name="arbiter-adoption")
         self._watchdog = asyncio.create_task(self._watch_leases(), name="arbiter-lease-watchdog")
 
     async def _keep(self) -> None:
+        """Renewal has a loop of its own: adopting a hundred orphans (each read back from its
+        log) takes seconds under load, and renewals waiting behind it let every lease this
+        arbiter holds go unrenewed past the self-fence, orphaning them all in turn."""
         while True:
             await asyncio.sleep(self.settings.lease_renew_s)
             try:
                 await self.renew()
+            except Exception:
+                log.exception("lease renewal failed; trying again")
+
+    async def _adopt_orphans(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.lease_renew_s)
+            try:
                 await self.adopt()
             except Exception:
-                log.exception("lease upkeep failed; trying again")
+                log.exception("adopting orphaned matches failed; trying again")
 
     def self_fence_after_s(self) -> float:
         """How long after the last renewal was sent this arbiter stops hosting on its own.
@@ -423,7 +435,7 @@ class Arbiter:
 
     async def stop(self) -> None:
         """Stop hosting and let the leases go, so other arbiters take the matches at once."""
-        for task in (self._keeper, self._watchdog):
+        for task in (self._keeper, self._adopter, self._watchdog):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

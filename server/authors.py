@@ -19,9 +19,10 @@ import psycopg
 from google.protobuf.timestamp_pb2 import Timestamp
 from psycopg.rows import dict_row
 
+from premiere.entry_rules import describe
 from premiere_wire import author_pb2, author_pb2_grpc
 from premiere_wire.bundle import BundleError, Caps
-from server import accounts, bots, bundles, notes
+from server import accounts, bots, bundles, entries, notes
 from server.config import ArbiterSettings
 from server.gateway import bearer_token
 from server.limits import Rate, peer_host
@@ -57,6 +58,8 @@ async def _fail(context: grpc.aio.ServicerContext[Any, Any], error: Exception) -
         code = grpc.StatusCode.RESOURCE_EXHAUSTED
     if isinstance(error, (bots.UnknownBot, LookupError)) and not isinstance(error, KeyError):
         code = grpc.StatusCode.NOT_FOUND
+    if isinstance(error, entries.EntryRefused):
+        code = grpc.StatusCode.FAILED_PRECONDITION
     await context.abort(code, str(error).strip("'\""))
     raise AssertionError("unreachable")
 
@@ -354,6 +357,78 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
             context, notes.notes, root, request.name[:200], request.match_id[:64] or None, limit
         )
         return author_pb2.GetBotNotesResponse(notes=[author_pb2.BotNote(**row) for row in found])
+
+    async def ListEvents(
+        self, request: author_pb2.ListEventsRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> author_pb2.ListEventsResponse:
+        await self._account(context)
+        found = await self._call(context, entries.list_events)
+        return author_pb2.ListEventsResponse(
+            events=[
+                author_pb2.Event(
+                    name=row["name"],
+                    game=row["game"],
+                    format=row["format"],
+                    players=row["players"],
+                    state=row["status"],
+                    opens_at=_timestamp(row["opens_at"]),
+                    starts_at=_timestamp(row["starts_at"]),
+                    rules=describe(row),
+                    entrants=entrants,
+                    reason=row["reason"],
+                )
+                for row, entrants in found
+            ]
+        )
+
+    async def EnterEvent(
+        self, request: author_pb2.EnterEventRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> author_pb2.EnterEventResponse:
+        await _clean(context, event=request.event, bot=request.bot)
+        account = await self._account(context)
+        count = await self._call(
+            context, entries.enter, account, request.event[:200], request.bot[:200]
+        )
+        return author_pb2.EnterEventResponse(entrants=count)
+
+    async def CreateEvent(
+        self, request: author_pb2.CreateEventRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> author_pb2.CreateEventResponse:
+        await _clean(context, name=request.name, game=request.game, format=request.format)
+        account = await self._account(context)
+        if self.settings.author_events != "on":
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "only the operator creates events on this arena (PREMIERE_AUTHOR_EVENTS is off)",
+            )
+        await self._call(
+            context,
+            entries.propose,
+            account,
+            request.name[:200],
+            request.game[:200],
+            request.format[:200],
+            request.players,
+            request.opens_at.ToDatetime(datetime.UTC),
+            request.starts_at.ToDatetime(datetime.UTC),
+            request.rounds or None,
+            request.min_games,
+            request.min_rating if request.HasField("min_rating") else None,
+            request.hosted_only,
+        )
+        return author_pb2.CreateEventResponse(name=request.name)
+
+    async def WithdrawEvent(
+        self,
+        request: author_pb2.WithdrawEventRequest,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> author_pb2.WithdrawEventResponse:
+        await _clean(context, event=request.event, bot=request.bot)
+        account = await self._account(context)
+        count = await self._call(
+            context, entries.withdraw, account, request.event[:200], request.bot[:200]
+        )
+        return author_pb2.WithdrawEventResponse(entrants=count)
 
 
 def _standing(database_url: str, name: str) -> dict[str, Any]:

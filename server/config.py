@@ -81,6 +81,11 @@ class ArbiterSettings(Settings):
         default=120.0,
         description="After a restart, how long a match waits for its bots to return.",
     )
+    author_events: Literal["off", "on"] = Field(
+        default="off",
+        description="Whether authors may propose events (AuthorService.CreateEvent, `premiere-bot"
+        " events create`); off: only the operator creates them (`premiere event create`).",
+    )
     challenges: Literal["off", "casual", "rated"] = Field(
         default="casual",
         description="What BotGateway.Challenge lets a bot ask for: nothing (off), casual"

@@ -153,6 +153,11 @@ def _move_row(match_id: str, fence: int, record: MoveRecord) -> tuple[Any, ...]:
     )
 
 
+def _by_match(row: tuple[Any, ...]) -> tuple[str, int]:
+    """A move row's place in lock order: its match (uuid text sorts as uuid does), then ply."""
+    return str(row[0]), int(row[1])
+
+
 def _columns(rows: list[tuple[Any, ...]]) -> list[list[Any]]:
     return [list(column) for column in zip(*rows, strict=True)]
 
@@ -184,6 +189,7 @@ class Store:
         self._queue: asyncio.Queue[_Write] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self._write_conn: psycopg.AsyncConnection[Any] | None = None
+        self._lease_conn: psycopg.AsyncConnection[Row] | None = None
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Row]] = AsyncConnectionPool(
             database_url,
             min_size=1,
@@ -203,6 +209,7 @@ class Store:
                 await self._writer
         if self._write_conn is not None:
             await self._write_conn.close()
+        await self._drop_lease_connection()
         await self._pool.close()
 
     # --- group commit --------------------------------------------------------------------
@@ -257,7 +264,9 @@ class Store:
         that comes down to one statement (the usual one: moves only) is sent alone on the
         autocommit connection, one round trip; any other in a transaction, pipelined.
         """
-        moves = [item.move for item in batch if item.move is not None]
+        # In match order: each move's row takes its lease's row lock (`arbiter_holds`), and
+        # lease renewals lock theirs in that order too, so the two never deadlock.
+        moves = sorted((item.move for item in batch if item.move is not None), key=_by_match)
         if len(moves) > 1 and len(moves) == len(batch):
             await conn.execute(MOVES_SQL, _columns(moves))
             return [1] * len(batch)
@@ -510,14 +519,46 @@ class Store:
         matches renewed (a match missing from the answer has been taken over)."""
         if not fences:
             return set()
-        rows = await self._read(
+        # The rows are locked in match order, as a batch of moves locks them (`_commit`).
+        rows = await self._lease_read(
             "UPDATE match_leases l SET expires_at = now() + make_interval(secs => %s)"
-            " FROM unnest(%s::uuid[], %s::bigint[]) AS h (match_id, fence)"
-            " WHERE l.match_id = h.match_id AND l.fence = h.fence AND l.owner = %s"
+            " FROM (SELECT k.match_id FROM match_leases k"
+            "  JOIN unnest(%s::uuid[], %s::bigint[]) AS h (match_id, fence)"
+            "  ON k.match_id = h.match_id AND k.fence = h.fence AND k.owner = %s"
+            "  ORDER BY k.match_id FOR NO KEY UPDATE OF k) AS h"
+            " WHERE l.match_id = h.match_id"
             " RETURNING l.match_id",
             (lease_s, list(fences), list(fences.values()), owner),
         )
         return {str(row["match_id"]) for row in rows}
+
+    async def _lease_read(self, sql: str, params: Sequence[Any]) -> list[Row]:
+        """One statement on a connection kept for lease renewals alone: a renewal must not
+        wait for a pooled connection behind a burst of reads (a thousand matches being
+        created), or the leases lapse while the database is answering. A deadlock with the
+        writer's transactions (theirs lock lease rows in batch order) is tried again at once;
+        any other failure is raised, and the next renewal connects again."""
+        for attempt in range(3):
+            try:
+                if self._lease_conn is None or self._lease_conn.closed:
+                    self._lease_conn = await psycopg.AsyncConnection.connect(
+                        self.database_url, autocommit=True, row_factory=dict_row
+                    )
+                cursor = await self._lease_conn.execute(sql, params)
+                return await cursor.fetchall()
+            except psycopg.errors.DeadlockDetected:
+                if attempt == 2:
+                    raise
+            except psycopg.OperationalError:
+                await self._drop_lease_connection()
+                raise
+        raise AssertionError("unreachable")
+
+    async def _drop_lease_connection(self) -> None:
+        if self._lease_conn is not None:
+            with contextlib.suppress(Exception):
+                await self._lease_conn.close()
+        self._lease_conn = None
 
     async def release(self, match_id: str, owner: str, fence: int) -> None:
         """Let the lease lapse now, so another arbiter may take the match at once."""

@@ -15,6 +15,9 @@ HTTP routes (GET):
   health; reads ``/api/bots/{player}``.
 - ``/leagues`` and ``/leagues/{name}``: every league, one league's standings, rounds and
   matches; read ``/api/leagues`` and ``/api/leagues/{name}``.
+- ``/events`` and ``/events/{name}``: every event (also on the home page), one event's rules,
+  schedule, state, entrants, standings and a knockout's bracket; read ``/api/events`` and
+  ``/api/events/{name}`` (``spectator.events``).
 - ``/tv`` and ``/tv/{game}``: the TV channel, the live page of the match ``ladder.tv`` picks
   (one the operator pinned, else the highest-rated table), moving on by itself when it ends;
   reads ``/api/tv`` (or ``/api/tv/{game}``).
@@ -40,6 +43,7 @@ from psycopg_pool import ConnectionPool
 import games
 from ladder import tv as ladder_tv
 from ladder.queries import BadRequest, NotFound
+from spectator import events as event_pages
 from spectator import profiles, replays
 from spectator.dashboard import STATIC, page_headers
 from spectator.ids import canonical_match_id
@@ -128,6 +132,8 @@ PAGES = {
     "/authors/{name}": "author.html",
     "/leagues": "leagues.html",
     "/leagues/{name}": "league.html",
+    "/events": "events.html",
+    "/events/{name}": "event.html",
     "/live": "live.html",
     "/live/{match_id:[^/]+}": "watch.html",
     "/tv": "watch.html",
@@ -297,6 +303,15 @@ def add_routes(app: web.Application, ladder: Any) -> None:
     app.router.add_get("/api/authors/{name}", author)
     app.router.add_get("/api/leagues", leagues)
     app.router.add_get("/api/leagues/{name}", league)
+
+    async def events(request: web.Request) -> web.Response:
+        return web.json_response({"events": plain(await run(event_pages.list_events))})
+
+    async def event(request: web.Request) -> web.Response:
+        return web.json_response(plain(await run(event_pages.event, request.match_info["name"])))
+
+    app.router.add_get("/api/events", events)
+    app.router.add_get("/api/events/{name}", event)
 
     async def tv(request: web.Request) -> web.Response:
         game = request.match_info.get("game")

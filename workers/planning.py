@@ -118,10 +118,10 @@ def default_rounds(
     """A tournament's natural length; a ladder runs until stopped. Solo leagues (one seat a
     table) play one round unless told more, as there is no one to meet."""
     entry = registry.get(format)
-    if entry.settings_rounds is not None:
-        return entry.settings_rounds(settings or {})
     if players == 1:
         return None if entry.endless else 1
+    if entry.settings_rounds is not None:
+        return entry.settings_rounds(settings or {})
     return entry.natural_rounds(bots, players)
 
 

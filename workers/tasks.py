@@ -15,7 +15,7 @@ import grpc
 from celery import signals
 
 from premiere_wire import match_pb2
-from workers import database, gate, leagues
+from workers import database, events, gate, leagues
 from workers.app import TICK_SECONDS, app
 from workers.client import matches
 from workers.config import WorkerSettings
@@ -52,6 +52,8 @@ def tick() -> None:
     settings = _settings()
     now = datetime.now(UTC)
     with database.connection(settings.database_url) as conn:
+        for event, happened in events.advance(conn, now):
+            log.info("event %s: %s", event, happened)
         for league in leagues.list_leagues(conn, active_only=True):
             number = leagues.open_round(conn, league.id, now)
             if number is not None:

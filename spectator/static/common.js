@@ -121,6 +121,7 @@ export function nav(current) {
     ["/tv", "TV"],
     ["/bots", "Bots"],
     ["/leagues", "Leagues"],
+    ["/events", "Events"],
   ];
   return el(
     "nav",

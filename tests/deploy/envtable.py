@@ -128,6 +128,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_MAX_TIME_BANK_MS": ("arbiter",),
     "PREMIERE_MAX_STRIKE_LIMIT": ("arbiter",),
     "PREMIERE_CHALLENGES": ("arbiter",),
+    "PREMIERE_AUTHOR_EVENTS": ("arbiter",),
     "PREMIERE_MAX_OPEN_CHALLENGES": ("arbiter",),
     "PREMIERE_LADDER": ("premiere-bot run",),
     "PREMIERE_ARBITER_NAME": ("arbiter",),

@@ -119,6 +119,10 @@ def test_a_nul_byte_in_an_author_field_is_a_clean_invalid_argument(arena: Arbite
             author_pb2.ActivateVersionRequest(name="b", version="v\x00"),
             "version",
         ),
+        (authors.EnterEvent, author_pb2.EnterEventRequest(event="c\x00", bot="b"), "event"),
+        (authors.EnterEvent, author_pb2.EnterEventRequest(event="c", bot="b\x00"), "bot"),
+        (authors.WithdrawEvent, author_pb2.WithdrawEventRequest(event="c\x00", bot="b"), "event"),
+        (authors.CreateEvent, author_pb2.CreateEventRequest(name="c\x00"), "name"),
     ]
     for call, request, field in calls:
         code, details = _code(call, request, metadata=key)

@@ -91,9 +91,9 @@ def test_league_creation_refuses_unknown_removed_and_incompatible_bots(database_
     line = one_error_line(run(*create, f"{builtins},bob"))
     assert "'bob' does not play magic-trick" in line
     assert "no built-in bot" in one_error_line(run(*create, "builtin:nobody,builtin:first,ann"))
-    wrong = run("league", "create", "--game", "magic-trick", "--format", "knockout", "--bots", "a")
+    wrong = run("league", "create", "--game", "magic-trick", "--format", "pyramid", "--bots", "a")
     choices = ", ".join(f"'{name}'" for name in registry.names())
-    assert wrong.exit_code == 2 and f"'knockout' is not one of {choices}" in wrong.output
+    assert wrong.exit_code == 2 and f"'pyramid' is not one of {choices}" in wrong.output
 
     made = run(*create, f"{builtins},ann", "--name", "fine")
     assert made.exit_code == 0 and "created" in made.output

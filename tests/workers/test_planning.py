@@ -76,11 +76,12 @@ def test_every_format_is_registered_with_its_natural_length() -> None:
     assert default_rounds("ladder", 5, 2) is None
     assert default_rounds("sprt", 2, 2, {"max_pairs": 100, "pairs_per_round": 8}) == 13
     assert default_rounds("duplicate-swiss", 5, 2) == 3
+    assert default_rounds("knockout", 9, 3) == 2  # three heats of 3, then their winners' final
 
 
 def test_check_refuses_what_cannot_be_planned() -> None:
-    with pytest.raises(ValueError, match="unknown format 'knockout'"):
-        check("knockout", BOTS, 2)
+    with pytest.raises(ValueError, match="unknown format 'pyramid'"):
+        check("pyramid", BOTS, 2)
     with pytest.raises(ValueError, match="twice"):
         check("swiss", ("a", "a"), 2)
     with pytest.raises(ValueError, match="cannot fill"):

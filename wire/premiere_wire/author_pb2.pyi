@@ -896,3 +896,292 @@ class GetBotNotesResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetBotNotesResponse: _TypeAlias = GetBotNotesResponse  # noqa: Y015
+
+@_typing.final
+class ListEventsRequest(_message.Message):
+    """Request for AuthorService.ListEvents."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListEventsRequest: _TypeAlias = ListEventsRequest  # noqa: Y015
+
+@_typing.final
+class Event(_message.Message):
+    """One event as an author sees it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    FORMAT_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    OPENS_AT_FIELD_NUMBER: _builtins.int
+    STARTS_AT_FIELD_NUMBER: _builtins.int
+    RULES_FIELD_NUMBER: _builtins.int
+    ENTRANTS_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The event's name, which EnterEvent takes."""
+    game: _builtins.str
+    """The game played."""
+    format: _builtins.str
+    """The league format it is played as (docs/leagues.md)."""
+    players: _builtins.int
+    """Seats per table."""
+    state: _builtins.str
+    """announced, open, running, finished, paused or cancelled."""
+    reason: _builtins.str
+    """Why it was cancelled, when it was."""
+    @_builtins.property
+    def opens_at(self) -> _timestamp_pb2.Timestamp:
+        """When entry opens."""
+
+    @_builtins.property
+    def starts_at(self) -> _timestamp_pb2.Timestamp:
+        """When it starts; entry and withdrawal close then."""
+
+    @_builtins.property
+    def rules(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The entry rules, in words."""
+
+    @_builtins.property
+    def entrants(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The bots entered so far."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        game: _builtins.str = ...,
+        format: _builtins.str = ...,
+        players: _builtins.int = ...,
+        state: _builtins.str = ...,
+        opens_at: _timestamp_pb2.Timestamp | None = ...,
+        starts_at: _timestamp_pb2.Timestamp | None = ...,
+        rules: _abc.Iterable[_builtins.str] | None = ...,
+        entrants: _abc.Iterable[_builtins.str] | None = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["opens_at", b"opens_at", "starts_at", b"starts_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entrants", b"entrants", "format", b"format", "game", b"game", "name", b"name", "opens_at", b"opens_at", "players", b"players", "reason", b"reason", "rules", b"rules", "starts_at", b"starts_at", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Event: _TypeAlias = Event  # noqa: Y015
+
+@_typing.final
+class ListEventsResponse(_message.Message):
+    """Response of AuthorService.ListEvents."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EVENTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]:
+        """Soonest start first."""
+
+    def __init__(
+        self,
+        *,
+        events: _abc.Iterable[Global___Event] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListEventsResponse: _TypeAlias = ListEventsResponse  # noqa: Y015
+
+@_typing.final
+class EnterEventRequest(_message.Message):
+    """Request for AuthorService.EnterEvent."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EVENT_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
+    event: _builtins.str
+    """The event's name."""
+    bot: _builtins.str
+    """One of the account's bots."""
+    def __init__(
+        self,
+        *,
+        event: _builtins.str = ...,
+        bot: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "event", b"event"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EnterEventRequest: _TypeAlias = EnterEventRequest  # noqa: Y015
+
+@_typing.final
+class EnterEventResponse(_message.Message):
+    """Response of AuthorService.EnterEvent."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ENTRANTS_FIELD_NUMBER: _builtins.int
+    entrants: _builtins.int
+    """How many bots are entered now."""
+    def __init__(
+        self,
+        *,
+        entrants: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entrants", b"entrants"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EnterEventResponse: _TypeAlias = EnterEventResponse  # noqa: Y015
+
+@_typing.final
+class WithdrawEventRequest(_message.Message):
+    """Request for AuthorService.WithdrawEvent."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EVENT_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
+    event: _builtins.str
+    """The event's name."""
+    bot: _builtins.str
+    """One of the account's bots entered in it."""
+    def __init__(
+        self,
+        *,
+        event: _builtins.str = ...,
+        bot: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "event", b"event"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WithdrawEventRequest: _TypeAlias = WithdrawEventRequest  # noqa: Y015
+
+@_typing.final
+class WithdrawEventResponse(_message.Message):
+    """Response of AuthorService.WithdrawEvent."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ENTRANTS_FIELD_NUMBER: _builtins.int
+    entrants: _builtins.int
+    """How many bots are entered now."""
+    def __init__(
+        self,
+        *,
+        entrants: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entrants", b"entrants"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WithdrawEventResponse: _TypeAlias = WithdrawEventResponse  # noqa: Y015
+
+@_typing.final
+class CreateEventRequest(_message.Message):
+    """Request for AuthorService.CreateEvent."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    FORMAT_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    OPENS_AT_FIELD_NUMBER: _builtins.int
+    STARTS_AT_FIELD_NUMBER: _builtins.int
+    ROUNDS_FIELD_NUMBER: _builtins.int
+    MIN_GAMES_FIELD_NUMBER: _builtins.int
+    MIN_RATING_FIELD_NUMBER: _builtins.int
+    HOSTED_ONLY_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """A unique name (letters, digits, '.', '_' or '-')."""
+    game: _builtins.str
+    """The game played."""
+    format: _builtins.str
+    """The league format it is played as (docs/leagues.md)."""
+    players: _builtins.int
+    """Seats per table."""
+    rounds: _builtins.int
+    """Rounds to play; 0: the format's natural length."""
+    min_games: _builtins.int
+    """Rated games in the game a bot needs to enter (0: none)."""
+    min_rating: _builtins.float
+    """Rating in the game a bot needs to enter, when set."""
+    hosted_only: _builtins.bool
+    """Hosted bots only."""
+    @_builtins.property
+    def opens_at(self) -> _timestamp_pb2.Timestamp:
+        """When entry opens."""
+
+    @_builtins.property
+    def starts_at(self) -> _timestamp_pb2.Timestamp:
+        """When it starts (in the future)."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        game: _builtins.str = ...,
+        format: _builtins.str = ...,
+        players: _builtins.int = ...,
+        opens_at: _timestamp_pb2.Timestamp | None = ...,
+        starts_at: _timestamp_pb2.Timestamp | None = ...,
+        rounds: _builtins.int = ...,
+        min_games: _builtins.int = ...,
+        min_rating: _builtins.float | None = ...,
+        hosted_only: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_min_rating", b"_min_rating", "min_rating", b"min_rating", "opens_at", b"opens_at", "starts_at", b"starts_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_min_rating", b"_min_rating", "format", b"format", "game", b"game", "hosted_only", b"hosted_only", "min_games", b"min_games", "min_rating", b"min_rating", "name", b"name", "opens_at", b"opens_at", "players", b"players", "rounds", b"rounds", "starts_at", b"starts_at"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__min_rating: _TypeAlias = _typing.Literal["min_rating"]  # noqa: Y015
+    _WhichOneofArgType__min_rating: _TypeAlias = _typing.Literal["_min_rating", b"_min_rating"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__min_rating) -> _WhichOneofReturnType__min_rating | None: ...
+
+Global___CreateEventRequest: _TypeAlias = CreateEventRequest  # noqa: Y015
+
+@_typing.final
+class CreateEventResponse(_message.Message):
+    """Response of AuthorService.CreateEvent."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The event's name."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateEventResponse: _TypeAlias = CreateEventResponse  # noqa: Y015

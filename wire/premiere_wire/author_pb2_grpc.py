@@ -99,6 +99,26 @@ class AuthorServiceStub:
                 request_serializer=premiere_dot_v1_dot_author__pb2.GetBotNotesRequest.SerializeToString,
                 response_deserializer=premiere_dot_v1_dot_author__pb2.GetBotNotesResponse.FromString,
                 _registered_method=True)
+        self.ListEvents = channel.unary_unary(
+                '/premiere.v1.AuthorService/ListEvents',
+                request_serializer=premiere_dot_v1_dot_author__pb2.ListEventsRequest.SerializeToString,
+                response_deserializer=premiere_dot_v1_dot_author__pb2.ListEventsResponse.FromString,
+                _registered_method=True)
+        self.EnterEvent = channel.unary_unary(
+                '/premiere.v1.AuthorService/EnterEvent',
+                request_serializer=premiere_dot_v1_dot_author__pb2.EnterEventRequest.SerializeToString,
+                response_deserializer=premiere_dot_v1_dot_author__pb2.EnterEventResponse.FromString,
+                _registered_method=True)
+        self.WithdrawEvent = channel.unary_unary(
+                '/premiere.v1.AuthorService/WithdrawEvent',
+                request_serializer=premiere_dot_v1_dot_author__pb2.WithdrawEventRequest.SerializeToString,
+                response_deserializer=premiere_dot_v1_dot_author__pb2.WithdrawEventResponse.FromString,
+                _registered_method=True)
+        self.CreateEvent = channel.unary_unary(
+                '/premiere.v1.AuthorService/CreateEvent',
+                request_serializer=premiere_dot_v1_dot_author__pb2.CreateEventRequest.SerializeToString,
+                response_deserializer=premiere_dot_v1_dot_author__pb2.CreateEventResponse.FromString,
+                _registered_method=True)
 
 
 class AuthorServiceServicer:
@@ -206,6 +226,42 @@ class AuthorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListEvents(self, request, context):
+        """The arena's events (competitions authors enter themselves), soonest start first, with
+        their entry rules, state and entrants.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def EnterEvent(self, request, context):
+        """Enter one of the account's bots in an event whose entry is open, before its start. The
+        bot passes the gate every rated table uses (in rated play in the event's game, not
+        removed or disabled, one bot an account unless the event allows more) and the event's own
+        rules (hosted only, minimum games or rating, invited accounts); a refusal is
+        FAILED_PRECONDITION with the reason, another account's bot NOT_FOUND.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WithdrawEvent(self, request, context):
+        """Withdraw one of the account's bots from an event before its start.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateEvent(self, request, context):
+        """Propose an event, where the operator lets authors (PREMIERE_AUTHOR_EVENTS=on; otherwise
+        PERMISSION_DENIED). The arbiter checks the name, game, table size and times; the workers
+        announce it on their next tick, or list it cancelled with the reason if its format
+        refuses it. Its matches are rated and its entry rules those of any event.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AuthorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -268,6 +324,26 @@ def add_AuthorServiceServicer_to_server(servicer, server):
                     servicer.GetBotNotes,
                     request_deserializer=premiere_dot_v1_dot_author__pb2.GetBotNotesRequest.FromString,
                     response_serializer=premiere_dot_v1_dot_author__pb2.GetBotNotesResponse.SerializeToString,
+            ),
+            'ListEvents': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListEvents,
+                    request_deserializer=premiere_dot_v1_dot_author__pb2.ListEventsRequest.FromString,
+                    response_serializer=premiere_dot_v1_dot_author__pb2.ListEventsResponse.SerializeToString,
+            ),
+            'EnterEvent': grpc.unary_unary_rpc_method_handler(
+                    servicer.EnterEvent,
+                    request_deserializer=premiere_dot_v1_dot_author__pb2.EnterEventRequest.FromString,
+                    response_serializer=premiere_dot_v1_dot_author__pb2.EnterEventResponse.SerializeToString,
+            ),
+            'WithdrawEvent': grpc.unary_unary_rpc_method_handler(
+                    servicer.WithdrawEvent,
+                    request_deserializer=premiere_dot_v1_dot_author__pb2.WithdrawEventRequest.FromString,
+                    response_serializer=premiere_dot_v1_dot_author__pb2.WithdrawEventResponse.SerializeToString,
+            ),
+            'CreateEvent': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateEvent,
+                    request_deserializer=premiere_dot_v1_dot_author__pb2.CreateEventRequest.FromString,
+                    response_serializer=premiere_dot_v1_dot_author__pb2.CreateEventResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -599,6 +675,114 @@ class AuthorService:
             '/premiere.v1.AuthorService/GetBotNotes',
             premiere_dot_v1_dot_author__pb2.GetBotNotesRequest.SerializeToString,
             premiere_dot_v1_dot_author__pb2.GetBotNotesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListEvents(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/premiere.v1.AuthorService/ListEvents',
+            premiere_dot_v1_dot_author__pb2.ListEventsRequest.SerializeToString,
+            premiere_dot_v1_dot_author__pb2.ListEventsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EnterEvent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/premiere.v1.AuthorService/EnterEvent',
+            premiere_dot_v1_dot_author__pb2.EnterEventRequest.SerializeToString,
+            premiere_dot_v1_dot_author__pb2.EnterEventResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WithdrawEvent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/premiere.v1.AuthorService/WithdrawEvent',
+            premiere_dot_v1_dot_author__pb2.WithdrawEventRequest.SerializeToString,
+            premiere_dot_v1_dot_author__pb2.WithdrawEventResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateEvent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/premiere.v1.AuthorService/CreateEvent',
+            premiere_dot_v1_dot_author__pb2.CreateEventRequest.SerializeToString,
+            premiere_dot_v1_dot_author__pb2.CreateEventResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -82,6 +82,25 @@ class AuthorServiceStub:
     last, including those of a match still being played: the owner may read its own bot's
     plans at any time, while everyone else sees a note only in the replay of an ended match.
     """
+    ListEvents: _grpc.UnaryUnaryMultiCallable[_author_pb2.ListEventsRequest, _author_pb2.ListEventsResponse]
+    """The arena's events (competitions authors enter themselves), soonest start first, with
+    their entry rules, state and entrants.
+    """
+    EnterEvent: _grpc.UnaryUnaryMultiCallable[_author_pb2.EnterEventRequest, _author_pb2.EnterEventResponse]
+    """Enter one of the account's bots in an event whose entry is open, before its start. The
+    bot passes the gate every rated table uses (in rated play in the event's game, not
+    removed or disabled, one bot an account unless the event allows more) and the event's own
+    rules (hosted only, minimum games or rating, invited accounts); a refusal is
+    FAILED_PRECONDITION with the reason, another account's bot NOT_FOUND.
+    """
+    WithdrawEvent: _grpc.UnaryUnaryMultiCallable[_author_pb2.WithdrawEventRequest, _author_pb2.WithdrawEventResponse]
+    """Withdraw one of the account's bots from an event before its start."""
+    CreateEvent: _grpc.UnaryUnaryMultiCallable[_author_pb2.CreateEventRequest, _author_pb2.CreateEventResponse]
+    """Propose an event, where the operator lets authors (PREMIERE_AUTHOR_EVENTS=on; otherwise
+    PERMISSION_DENIED). The arbiter checks the name, game, table size and times; the workers
+    announce it on their next tick, or list it cancelled with the reason if its format
+    refuses it. Its matches are rated and its entry rules those of any event.
+    """
 
 @_typing.type_check_only
 class AuthorServiceAsyncStub(AuthorServiceStub):
@@ -136,6 +155,25 @@ class AuthorServiceAsyncStub(AuthorServiceStub):
     """The notes one of the account's bots attached to its answers (DecisionAnswer.note), newest
     last, including those of a match still being played: the owner may read its own bot's
     plans at any time, while everyone else sees a note only in the replay of an ended match.
+    """
+    ListEvents: _aio.UnaryUnaryMultiCallable[_author_pb2.ListEventsRequest, _author_pb2.ListEventsResponse]  # type: ignore[assignment]
+    """The arena's events (competitions authors enter themselves), soonest start first, with
+    their entry rules, state and entrants.
+    """
+    EnterEvent: _aio.UnaryUnaryMultiCallable[_author_pb2.EnterEventRequest, _author_pb2.EnterEventResponse]  # type: ignore[assignment]
+    """Enter one of the account's bots in an event whose entry is open, before its start. The
+    bot passes the gate every rated table uses (in rated play in the event's game, not
+    removed or disabled, one bot an account unless the event allows more) and the event's own
+    rules (hosted only, minimum games or rating, invited accounts); a refusal is
+    FAILED_PRECONDITION with the reason, another account's bot NOT_FOUND.
+    """
+    WithdrawEvent: _aio.UnaryUnaryMultiCallable[_author_pb2.WithdrawEventRequest, _author_pb2.WithdrawEventResponse]  # type: ignore[assignment]
+    """Withdraw one of the account's bots from an event before its start."""
+    CreateEvent: _aio.UnaryUnaryMultiCallable[_author_pb2.CreateEventRequest, _author_pb2.CreateEventResponse]  # type: ignore[assignment]
+    """Propose an event, where the operator lets authors (PREMIERE_AUTHOR_EVENTS=on; otherwise
+    PERMISSION_DENIED). The arbiter checks the name, game, table size and times; the workers
+    announce it on their next tick, or list it cancelled with the reason if its format
+    refuses it. Its matches are rated and its entry rules those of any event.
     """
 
 class AuthorServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -260,6 +298,49 @@ class AuthorServiceServicer(metaclass=_abc_1.ABCMeta):
         """The notes one of the account's bots attached to its answers (DecisionAnswer.note), newest
         last, including those of a match still being played: the owner may read its own bot's
         plans at any time, while everyone else sees a note only in the replay of an ended match.
+        """
+
+    @_abc_1.abstractmethod
+    def ListEvents(
+        self,
+        request: _author_pb2.ListEventsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_author_pb2.ListEventsResponse, _abc.Awaitable[_author_pb2.ListEventsResponse]]:
+        """The arena's events (competitions authors enter themselves), soonest start first, with
+        their entry rules, state and entrants.
+        """
+
+    @_abc_1.abstractmethod
+    def EnterEvent(
+        self,
+        request: _author_pb2.EnterEventRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_author_pb2.EnterEventResponse, _abc.Awaitable[_author_pb2.EnterEventResponse]]:
+        """Enter one of the account's bots in an event whose entry is open, before its start. The
+        bot passes the gate every rated table uses (in rated play in the event's game, not
+        removed or disabled, one bot an account unless the event allows more) and the event's own
+        rules (hosted only, minimum games or rating, invited accounts); a refusal is
+        FAILED_PRECONDITION with the reason, another account's bot NOT_FOUND.
+        """
+
+    @_abc_1.abstractmethod
+    def WithdrawEvent(
+        self,
+        request: _author_pb2.WithdrawEventRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_author_pb2.WithdrawEventResponse, _abc.Awaitable[_author_pb2.WithdrawEventResponse]]:
+        """Withdraw one of the account's bots from an event before its start."""
+
+    @_abc_1.abstractmethod
+    def CreateEvent(
+        self,
+        request: _author_pb2.CreateEventRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_author_pb2.CreateEventResponse, _abc.Awaitable[_author_pb2.CreateEventResponse]]:
+        """Propose an event, where the operator lets authors (PREMIERE_AUTHOR_EVENTS=on; otherwise
+        PERMISSION_DENIED). The arbiter checks the name, game, table size and times; the workers
+        announce it on their next tick, or list it cancelled with the reason if its format
+        refuses it. Its matches are rated and its entry rules those of any event.
         """
 
 def add_AuthorServiceServicer_to_server(servicer: AuthorServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import json
 import os
 import sys
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+from google.protobuf.timestamp_pb2 import Timestamp
 
 from premiere_wire import author_pb2, author_pb2_grpc
 
@@ -114,6 +116,32 @@ def add_commands(commands: Any, connection: Callable[[argparse.ArgumentParser], 
         connection(parser)
         _account_token_option(parser)
 
+    events = commands.add_parser("events", help="the arena's events, and entering them")
+    event_verbs = events.add_subparsers(dest="verb", required=True, metavar="VERB")
+    for verb, text in (
+        ("list", "the arena's events: state, start, entry rules, entrants"),
+        ("enter", "enter one of your bots in an event whose entry is open"),
+        ("withdraw", "withdraw one of your bots from an event before its start"),
+        ("create", "propose an event, where the arena's operator lets authors"),
+    ):
+        parser = event_verbs.add_parser(verb, help=text, description=text[0].upper() + text[1:])
+        if verb == "create":
+            parser.add_argument("event", help="the event's name")
+            parser.add_argument("--game", required=True, help="the game played")
+            parser.add_argument("--format", required=True, help="its league format")
+            parser.add_argument("--players", type=int, default=2, help="seats a table (2)")
+            parser.add_argument("--opens", default="now", help="entry opens: now, +10m, ISO time")
+            parser.add_argument("--starts", required=True, help="it starts: +1h, +2d, ISO time")
+            parser.add_argument("--rounds", type=int, default=0, help="rounds (0: natural)")
+            parser.add_argument("--min-games", type=int, default=0, help="rated games to enter")
+            parser.add_argument("--min-rating", type=float, help="rating needed to enter")
+            parser.add_argument("--hosted-only", action="store_true", help="hosted bots only")
+        elif verb != "list":
+            parser.add_argument("event", help="the event's name")
+            parser.add_argument("--bot", required=True, help="one of your bots")
+        connection(parser)
+        _account_token_option(parser)
+
     upload = commands.add_parser(
         "upload",
         help="pack a bundle folder and upload it as a new version of a hosted bot",
@@ -172,6 +200,8 @@ def main(args: argparse.Namespace) -> int:
             return asyncio.run(_account(args))
         if args.command == "upload":
             return asyncio.run(_upload(args))
+        if args.command == "events":
+            return asyncio.run(_event_commands(args))
         return asyncio.run(_bots(args))
     except Refused as error:
         _err(f"premiere-bot: {error}")
@@ -316,6 +346,75 @@ def _show(events: author_pb2.GetBotEventsResponse) -> None:
     for event in events.events:
         when = event.at.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
         print(f"{when}  {event.kind:<18} {event.message}")
+
+
+_IN = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _moment(text: str, now: datetime.datetime) -> datetime.datetime:
+    """ "now", "+10m" (from now) or an ISO 8601 time (UTC unless it says otherwise)."""
+    if text == "now":
+        return now
+    if text.startswith("+") and text[-1:] in _IN and text[1:-1].isdigit():
+        return now + datetime.timedelta(seconds=int(text[1:-1]) * _IN[text[-1]])
+    try:
+        moment = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        raise Refused(f"expected now, +30s, +10m, +2h, +1d or an ISO time, not {text!r}") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=datetime.UTC)
+
+
+async def _event_commands(args: argparse.Namespace) -> int:
+    token = _token(args)
+    if args.verb == "list":
+        listed = await _call(args, "ListEvents", author_pb2.ListEventsRequest(), token)
+        if not listed.events:
+            _err("no events on this arena yet")
+        for event in listed.events:
+            starts = event.starts_at.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
+            print(
+                f"{event.name:<24} {event.state:<10} {event.game:<14} {event.format:<14}"
+                f" starts {starts} UTC  {len(event.entrants)} entered"
+            )
+            print(f"  entry: {'; '.join(event.rules)}")
+            if event.entrants:
+                print(f"  entrants: {', '.join(event.entrants)}")
+            if event.reason:
+                print(f"  {event.reason}")
+    elif args.verb == "create":
+        now = datetime.datetime.now(datetime.UTC)
+        opens, starts = Timestamp(), Timestamp()
+        opens.FromDatetime(_moment(args.opens, now))
+        starts.FromDatetime(_moment(args.starts, now))
+        request = author_pb2.CreateEventRequest(
+            name=args.event,
+            game=args.game,
+            format=args.format,
+            players=args.players,
+            opens_at=opens,
+            starts_at=starts,
+            rounds=args.rounds,
+            min_games=args.min_games,
+            hosted_only=args.hosted_only,
+        )
+        if args.min_rating is not None:
+            request.min_rating = args.min_rating
+        made = await _call(args, "CreateEvent", request, token)
+        print(f"event {made.name} proposed; the arena announces it within a few seconds")
+    elif args.verb == "enter":
+        entered = await _call(
+            args, "EnterEvent", author_pb2.EnterEventRequest(event=args.event, bot=args.bot), token
+        )
+        print(f"{args.bot} entered in {args.event} ({entered.entrants} entered)")
+    else:
+        left = await _call(
+            args,
+            "WithdrawEvent",
+            author_pb2.WithdrawEventRequest(event=args.event, bot=args.bot),
+            token,
+        )
+        print(f"{args.bot} withdrawn from {args.event} ({left.entrants} entered)")
+    return 0
 
 
 CHUNK = 64 << 10

@@ -6,6 +6,7 @@
   premiere-bot check mybot:MyBot
   premiere-bot account create NAME [--invite CODE]      # an author's account, once
   premiere-bot bots create|list|rotate-token|remove|versions|activate|events ...
+  premiere-bot events list|enter EVENT --bot NAME|withdraw EVENT --bot NAME
 
 `try` and `check` play the real engines in this process; they need the `local` extra
 (`pip install 'premiere-bot[local]'`, which installs Premiere's engines).
@@ -197,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.command == "challenge":
         raise SystemExit(_challenge(parser, args))
-    if args.command in ("account", "bots", "upload"):
+    if args.command in ("account", "bots", "events", "upload"):
         from premiere_bot import author_cli
 
         raise SystemExit(author_cli.main(args))

@@ -1,0 +1,129 @@
+"""The knockout's guarantees, on simulated fields of every size: the strongest seeds are spread
+over different heats, byes go to the strongest seeds and keep every round full, each heat is a
+duplicate group dealing one sealed deal once per seat order, a round waits for the previous
+one, ties go to the better seed, and the final heat's ranking ends the bracket."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workers.formats.knockout import bracket, heats, knockout_rounds, replay
+from workers.planning import PlayedTable, Table, fold_duplicates, plan, resolve_settings
+
+SEED = "ab" * 16
+
+
+def field_of(size: int) -> tuple[str, ...]:
+    return tuple(f"seed{n:02d}" for n in range(1, size + 1))
+
+
+def simulate(
+    bots: tuple[str, ...], seats: int, luck: random.Random, tied: bool = False
+) -> tuple[list[list[Table]], list[tuple[int, tuple[str, ...], tuple[int, ...]]]]:
+    """Play the knockout to its end as the league would: plan a round, play its tables (each
+    table's ranks at random, or all tied), fold the groups, plan the next."""
+    played: list[PlayedTable] = []
+    rounds: list[list[Table]] = []
+    for number in range(1, knockout_rounds(len(bots), seats) + 1):
+        history = fold_duplicates(played)
+        tables = plan("knockout", bots, seats, number, SEED, history, {})
+        rounds.append(tables)
+        for table in tables:
+            ranks = [1] * seats if tied else luck.sample(range(1, seats + 1), seats)
+            played.append(PlayedTable(number, table.seats, table.seed, table.group, tuple(ranks)))
+    return rounds, list(fold_duplicates(played))
+
+
+fields = st.integers(min_value=2, max_value=6).flatmap(
+    lambda seats: st.tuples(st.just(seats), st.integers(min_value=seats, max_value=40))
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(sizes=fields)
+def test_byes_go_to_the_strongest_seeds_and_every_round_stays_full(
+    sizes: tuple[int, int],
+) -> None:
+    seats, size = sizes
+    count, byes = bracket(size, seats)
+    assert count * seats + byes == size and count >= 1
+    layout = heats(field_of(size), seats)
+    assert layout.byes == field_of(size)[:byes]
+    assert all(len(heat) == seats for heat in layout.heats)
+    assert sorted(bot for heat in layout.heats for bot in heat) == sorted(field_of(size)[byes:])
+    after = count * layout.advancing(seats) + byes
+    if size > seats:
+        assert seats <= after < size
+        # One more heat would leave fewer than a full table (or the field has no more).
+        more = count + 1
+        assert more * seats > size or size - more * (seats - max(1, seats // 2)) < seats
+
+
+@settings(max_examples=150, deadline=None)
+@given(sizes=fields)
+def test_the_strongest_playing_seeds_meet_in_no_heat(sizes: tuple[int, int]) -> None:
+    seats, size = sizes
+    layout = heats(field_of(size), seats)
+    playing = field_of(size)[len(layout.byes) :]
+    heat_of = {bot: index for index, heat in enumerate(layout.heats) for bot in heat}
+    top = playing[: len(layout.heats)]
+    assert len({heat_of[bot] for bot in top}) == len(top)
+    # The serpentine balances the heats: their seed sums differ by less than one heat's worth.
+    sums = [sum(playing.index(bot) for bot in heat) for heat in layout.heats]
+    assert max(sums) - min(sums) <= len(playing)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sizes=fields, seed=st.integers(min_value=0, max_value=2**32))
+def test_each_heat_deals_one_sealed_deal_once_per_seat_order_and_the_bracket_ends(
+    sizes: tuple[int, int], seed: int
+) -> None:
+    seats, size = sizes
+    bots = field_of(size)
+    rounds, history = simulate(bots, seats, random.Random(seed))
+    deals: set[str] = set()
+    for tables in rounds:
+        by_group: dict[str | None, list[Table]] = {}
+        for table in tables:
+            by_group.setdefault(table.group, []).append(table)
+        for group, played in by_group.items():
+            assert group is not None and len(played) == seats
+            assert len({table.seed for table in played}) == 1
+            assert len({table.seats for table in played}) == seats  # every seat order once
+            for place in range(seats):
+                assert {t.seats[place] for t in played} == set(played[0].seats)
+            assert played[0].seed not in deals  # no deal shared by two heats
+            deals.add(played[0].seed)
+    final = rounds[-1]
+    assert len(final) == seats  # the final is one heat
+    _rounds, _results, ranking = replay(bots, seats, history)
+    assert ranking is not None and sorted(ranking) == sorted(final[0].seats)
+    # Past the final there is nothing left to play.
+    after = plan("knockout", bots, seats, len(rounds) + 1, SEED, history, {})
+    assert after == []
+
+
+@pytest.mark.parametrize(("seats", "size"), [(2, 8), (3, 10), (4, 9), (4, 16)])
+def test_ties_go_to_the_better_seed(seats: int, size: int) -> None:
+    bots = field_of(size)
+    _played, history = simulate(bots, seats, random.Random(0), tied=True)
+    _rounds, _results, ranking = replay(bots, seats, history)
+    assert ranking is not None
+    # Every heat tied: the better seeds went through every time, and rank in seed order.
+    assert ranking == sorted(ranking)
+    assert ranking == list(bots[:seats])
+
+
+def test_a_round_waits_for_the_previous_one() -> None:
+    bots = field_of(9)
+    with pytest.raises(ValueError, match="waits for round 1"):
+        plan("knockout", bots, 3, 2, SEED, [], {})
+
+
+def test_a_field_smaller_than_a_table_is_refused() -> None:
+    with pytest.raises(ValueError, match="cannot fill"):
+        resolve_settings("knockout", field_of(3), 4, {})
