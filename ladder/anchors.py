@@ -21,11 +21,11 @@ from psycopg.pq import TransactionStatus
 from games import registry
 from games.bots import bot_names
 from ladder.apply import GAME_LOCK_KEY, reference_ratings, tuples
+from ladder.store import BUILTIN_PREFIX
 
 __all__ = ["Anchor", "anchors", "remove_anchor", "set_anchor"]
 
 Connection = psycopg.Connection[Any]
-BUILTIN_PREFIX = "builtin:"
 LIMIT = 100_000.0
 """Pins lie strictly within plus or minus this (the table's check)."""
 

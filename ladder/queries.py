@@ -39,7 +39,7 @@ from ladder.standings import (
     fit,
     fold,
 )
-from ladder.store import pins_of, reference_ratings, tuples
+from ladder.store import BUILTIN_PREFIX, pins_of, reference_ratings, tuples
 from premiere_wire.convert import kind_field
 
 __all__ = [
@@ -68,7 +68,6 @@ __all__ = [
 ]
 
 Connection = psycopg.Connection[Any]
-BUILTIN_PREFIX = "builtin:"
 
 
 class NotFound(LookupError):

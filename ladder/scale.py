@@ -25,11 +25,11 @@ from ladder.standings import (
     established,
     scale_shift,
 )
+from ladder.store import BUILTIN_PREFIX
 
 __all__ = ["NOTICEABLE", "ScaleMove", "recent", "record"]
 
 Connection = psycopg.Connection[Any]
-BUILTIN_PREFIX = "builtin:"
 
 NOTICEABLE = 10.0
 """A move smaller than this many points is within what a fold moves standings anyway: kept as

@@ -66,6 +66,7 @@ from ladder.horizon import complete_before
 from ladder.metrics import MATCHES_RATED, RATING_FAILURES, RATING_QUEUE, RATING_SECONDS
 
 __all__ = [
+    "BUILTIN_PREFIX",
     "PlayerKey",
     "RatedSeat",
     "pins_of",
@@ -78,6 +79,8 @@ __all__ = [
     "void_match",
 ]
 
+BUILTIN_PREFIX = "builtin:"
+"""How the ladder names a built-in player ("builtin:<name>") wherever a bot's name stands."""
 
 _RETRIES = 5
 """Attempts at one application when PostgreSQL reports a deadlock or serialization failure.

@@ -13,8 +13,8 @@ from typing import Any
 
 import psycopg
 
-from ladder.queries import BUILTIN_PREFIX, NotFound
-from ladder.store import tuples
+from ladder.queries import NotFound
+from ladder.store import BUILTIN_PREFIX, tuples
 
 Connection = psycopg.Connection[Any]
 

@@ -36,7 +36,8 @@ from psycopg_pool import ConnectionPool
 import games
 from games.interface import Game
 from games.values import JSON, to_plain
-from ladder.queries import BUILTIN_PREFIX, NotFound
+from ladder.queries import NotFound
+from ladder.store import BUILTIN_PREFIX
 from premiere.config import Settings
 from premiere_wire import match_pb2, match_pb2_grpc
 from premiere_wire.convert import build

@@ -18,8 +18,8 @@ import psycopg
 
 from ladder import elo, queries
 from ladder.metrics_snapshot import BEGUN
-from ladder.queries import BUILTIN_PREFIX, NotFound, _player_id
-from ladder.store import tuples
+from ladder.queries import NotFound, _player_id
+from ladder.store import BUILTIN_PREFIX, tuples
 
 Connection = psycopg.Connection[Any]
 

@@ -29,8 +29,8 @@ import psycopg
 import games
 from games.interface import EVERYONE, SPECTATOR, Game, State, Viewer
 from games.values import JSON, to_plain
-from ladder.queries import BUILTIN_PREFIX, NotFound
-from ladder.store import tuples
+from ladder.queries import NotFound
+from ladder.store import BUILTIN_PREFIX, tuples
 from spectator import results
 from spectator.breakdowns import score_breakdown
 

@@ -10,8 +10,7 @@ from typing import Any
 
 import psycopg
 
-from ladder.queries import BUILTIN_PREFIX
-from ladder.store import tuples
+from ladder.store import BUILTIN_PREFIX, tuples
 
 Connection = psycopg.Connection[Any]
 
