@@ -25,7 +25,7 @@ from typing import Any
 
 import psycopg
 
-from ladder import elo, scale, seats, snapshots
+from ladder import elo, published, scale, seats, snapshots
 from ladder.metrics import STANDINGS_FIT_SECONDS
 from ladder.seats import SeatTable
 from ladder.standings import (
@@ -448,7 +448,9 @@ class StandingsCache:
             fitted.generation, fitted.last_seq, fitted.exact_seq, posterior
         )
         try:
-            snapshots.save(conn, game, snapshot)
+            with conn.transaction():
+                if snapshots.save(conn, game, snapshot):
+                    published.publish(conn, game, fitted.standings)
         except psycopg.Error:
             # The fit stands without its copy; a restart then starts from an older one.
             log.exception("could not store the standings of %s", game)

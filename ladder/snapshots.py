@@ -36,12 +36,13 @@ class Snapshot:
     posterior: Posterior[int]
 
 
-def save(conn: Connection, game: str, snapshot: Snapshot) -> None:
+def save(conn: Connection, game: str, snapshot: Snapshot) -> bool:
     """Store ``snapshot`` as the game's, unless the stored one is as far on (generations only
-    grow, and so does last_seq within one): several ladder processes may save."""
+    grow, and so does last_seq within one): several ladder processes may save. Returns whether
+    it stored."""
     posterior = snapshot.posterior
     with conn.transaction():
-        conn.cursor(row_factory=tuple_row).execute(
+        stored = conn.cursor(row_factory=tuple_row).execute(
             "INSERT INTO standings_snapshots (game, generation, last_seq, exact_seq, matches,"
             " player_ids, theta, games, hessian)"
             " VALUES (%s, %s, %s, %s, %s, %b, %b, %b, %b)"
@@ -64,6 +65,7 @@ def save(conn: Connection, game: str, snapshot: Snapshot) -> None:
                 np.ascontiguousarray(posterior.hessian, dtype=_FLOATS).tobytes(),
             ),
         )
+    return stored.rowcount == 1
 
 
 def load(conn: Connection, game: str) -> Snapshot | None:

@@ -311,17 +311,29 @@ def seatable(conn: psycopg.Connection[Row], event: Event, bots: Sequence[str]) -
 
 
 def seeded(conn: psycopg.Connection[Row], game: str, bots: Sequence[str]) -> list[str]:
-    """The bots strongest first by their rating in ``game`` (of the version each seats), ties
-    by name: the order a knockout seeds them in."""
+    """The bots strongest first by the ladder's official standings in ``game`` (the published
+    fit, ``official_standings``; of the version each seats): the established bots by their
+    official rating, then the provisional ones, then those without a standing yet, ties by
+    name. Live Elo is not used: it depends on the order the results came in, and a streak
+    just before the start would move a seed."""
     rows_of = seated(conn, bots)
-    rating = {
-        row["player"]: float(row["rating"])
+    official = {
+        row["player"]: (bool(row["provisional"]), -float(row["rating"]))
         for row in conn.execute(
-            "SELECT player, rating FROM ladder_ratings WHERE game = %s AND player = ANY(%s)",
+            "SELECT player, rating, provisional FROM official_standings"
+            " WHERE game = %s AND player = ANY(%s)",
             (game, list(rows_of.values())),
         ).fetchall()
     }
-    return sorted(bots, key=lambda bot: (-rating.get(rows_of.get(bot, ""), 0.0), bot))
+
+    def key(bot: str) -> tuple[int, float, str]:
+        found = official.get(rows_of.get(bot, ""))
+        if found is None:
+            return (2, 0.0, bot)
+        provisional, minus_rating = found
+        return (int(provisional), minus_rating, bot)
+
+    return sorted(bots, key=key)
 
 
 def _start(conn: psycopg.Connection[Row], event: Event) -> str:

@@ -16,7 +16,7 @@ import psycopg
 
 import games
 from games.bots import bot_names
-from premiere.admission import SeatStanding
+from premiere.admission import SeatStanding, judge
 from workers.standing import (
     Change,
     Policy,
@@ -174,6 +174,18 @@ def seat_standings(conn: psycopg.Connection[Row], seats: Sequence[str]) -> dict[
         for name, bot in rows_of.items()
         if (row := found.get(bot)) is not None
     }
+
+
+def withdrawn(conn: psycopg.Connection[Any], game: str, bots: Sequence[str]) -> frozenset[str]:
+    """The registered bots among ``bots`` that the gate refuses at any table of ``game`` now
+    (removed, disabled, an account disabled): a table seating one is void."""
+    registered = [bot for bot in bots if not bot.startswith("builtin:")]
+    standings = seat_standings(conn, registered)
+    return frozenset(
+        bot
+        for bot in registered
+        if bot not in standings or judge(game, [standings[bot]], rated=False).refused
+    )
 
 
 def _seat_name(conn: psycopg.Connection[Row], bot: str) -> str:

@@ -22,7 +22,7 @@ from games.bots import bot_names
 from games.reference import reference_result
 from premiere.seeds import new_seed, strong_seed
 from workers import formats
-from workers.gate import resolve_seats, seated
+from workers.gate import resolve_seats, seated, withdrawn
 from workers.planning import (
     Groups,
     History,
@@ -31,6 +31,7 @@ from workers.planning import (
     default_rounds,
     ends_early,
     fold_duplicates,
+    lengthened,
     plan,
     progress_of,
     rated_by_default,
@@ -419,6 +420,7 @@ def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> li
         return existing
     ratings = _ratings(conn, league)
     accepts, provisional = _declared(conn, league)
+    gone = withdrawn(conn, league.game, league.bots)
     tables = plan(
         league.format,
         league.bots,
@@ -432,8 +434,16 @@ def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> li
         accepts,
         provisional,
         league.rated,
+        gone,
+        withdrawn_at(conn, league_id),
     )
     with conn.transaction():
+        conn.execute(
+            "UPDATE league_rounds SET withdrawn = %s WHERE league_id = %s AND number = %s"
+            " AND NOT EXISTS (SELECT 1 FROM league_tables t WHERE t.league_id = %s"
+            " AND t.round = %s)",
+            (sorted(gone), league_id, number, league_id, number),
+        )
         for table_no, table in enumerate(tables):
             seed = table.seed
             conn.execute(
@@ -442,6 +452,16 @@ def plan_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> li
                 (league_id, number, table_no, list(table.seats), seed, table.group),
             )
     return _tables(conn, league_id, number)
+
+
+def withdrawn_at(conn: psycopg.Connection[Row], league_id: int) -> dict[int, frozenset[str]]:
+    """The bots the arena no longer seated when each round was planned, by round."""
+    rows = conn.execute(
+        "SELECT number, withdrawn FROM league_rounds WHERE league_id = %s"
+        " AND cardinality(withdrawn) > 0",
+        (league_id,),
+    ).fetchall()
+    return {row["number"]: frozenset(row["withdrawn"]) for row in rows}
 
 
 def _tables(conn: psycopg.Connection[Row], league_id: int, number: int) -> list[Table]:
@@ -627,7 +647,8 @@ def close_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> f
             return None
         league = get_league(conn, league_id)
         assert league is not None
-        table = standings(league.format, league.bots, history(conn, league_id))
+        results = history(conn, league_id)
+        table = standings(league.format, league.bots, results)
         closed = conn.execute(
             "UPDATE league_rounds SET status = 'closed', closed_at = now(), standings = %s"
             " WHERE league_id = %s AND number = %s RETURNING closed_at - opened_at AS took",
@@ -651,7 +672,12 @@ def close_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> f
                 (league_id, number, json.dumps(dict(state.state))),
             )
             verdict = state.verdict
-        if verdict is not None or (league.rounds is not None and number >= league.rounds):
+        rounds = league.rounds
+        longer = lengthened(league.format, league.bots, league.players, results, number)
+        if rounds is not None and longer is not None and longer > rounds:
+            conn.execute("UPDATE leagues SET rounds = %s WHERE id = %s", (longer, league_id))
+            rounds = longer
+        if verdict is not None or (rounds is not None and number >= rounds):
             _finish(conn, league_id)
     assert closed is not None
     return float(closed["took"].total_seconds())

@@ -34,6 +34,7 @@ __all__ = [
     "default_rounds",
     "ends_early",
     "fold_duplicates",
+    "lengthened",
     "plan",
     "progress_of",
     "rated_by_default",
@@ -145,6 +146,15 @@ def shown(format: str, progress: Mapping[str, Any] | None) -> Shown | None:
     return show(progress) if show is not None else None
 
 
+def lengthened(
+    format: str, bots: Sequence[str], players: int, history: History, closed: int
+) -> int | None:
+    """The league's length as its results have made it, for a format whose results lengthen
+    it (None for the others)."""
+    hook = registry.get(format).length
+    return hook(bots, players, history, closed) if hook is not None else None
+
+
 def ends_early(format: str) -> bool:
     """Whether the format reports progress after each round and may end the league."""
     return registry.get(format).progress is not None
@@ -167,6 +177,8 @@ def plan(
     accepts: Mapping[str, formats.Accepts] | None = None,
     provisional: frozenset[str] = frozenset(),
     rated: bool = True,
+    withdrawn: frozenset[str] = frozenset(),
+    withdrawn_at: Mapping[int, frozenset[str]] | None = None,
 ) -> list[Table]:
     """The tables of round `number` (from 1)."""
     check(format, bots, players)
@@ -182,6 +194,8 @@ def plan(
         dict(accepts or {}),
         provisional,
         rated,
+        withdrawn,
+        dict(withdrawn_at or {}),
     )
     if players == 1:
         return plan_solo(request)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workers.formats.divisions import season_of, split, standings_of, tiers
+from workers.formats.divisions import season_of, seasons, split, standings_of, tiers
 from workers.planning import default_rounds, plan, resolve_settings
 
 SEED = "ef" * 16
@@ -52,6 +52,38 @@ def test_seasons_stay_inside_divisions_and_move_the_top_and_bottom(
             assert len({home[bot] for bot in table.seats}) == 1
             ranks = tuple(rng.sample(range(1, seats + 1), seats))
             history.append((number, table.seats, ranks))
+        shown = seasons(bots, seats, resolved, history, number) if number % length == 0 else []
+        # The season tables say who moved exactly as the next season's divisions have them.
+        for done in shown[-2:-1] if number < total else shown[-1:]:
+            assert done.over
+            later = tiers(bots, seats, resolved, history, done.number + 1)
+            for index, table in enumerate(done.divisions):
+                assert [p.bot for p in table] == standings_of(
+                    [p.bot for p in table],
+                    [row for row in history if season_of(row[0], length)[0] == done.number],
+                )
+                assert (
+                    sum(p.games for p in table)
+                    == len(
+                        [
+                            r
+                            for r in history
+                            if season_of(r[0], length)[0] == done.number
+                            and set(r[1]) <= {p.bot for p in table}
+                        ]
+                    )
+                    * seats
+                )
+                for p in table:
+                    went = next(k for k, d in enumerate(later) if p.bot in d)
+                    expected = {"promoted": index - 1, "relegated": index + 1}.get(
+                        p.move or "", index
+                    )
+                    assert p.move in (
+                        ("final",) if done.number == 3 else ("promoted", "relegated", "stayed")
+                    )
+                    if p.move != "final":
+                        assert went == expected
         if number % length == 0 and season < 3:
             rows = [row for row in history if season_of(row[0], length)[0] == season]
             ranked = [standings_of(division, rows) for division in divisions]

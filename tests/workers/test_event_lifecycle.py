@@ -28,7 +28,8 @@ def conn() -> Iterator[psycopg.Connection[Any]]:
 
 def rated(conn: psycopg.Connection[Any], *names: str) -> None:
     """Bots in rated play in the game, as the workers leave them after validation, each with a
-    rating (ladder_players/ratings) so the seeding can order them."""
+    live rating and an official standing (ladder_players/ratings/published_standings) so the
+    seeding can order them."""
     for rating, name in enumerate(names):
         conn.execute(
             "INSERT INTO bots (name, token_hash) VALUES (%s, %s)", (name, f"hash-of-{name}")
@@ -48,6 +49,11 @@ def rated(conn: psycopg.Connection[Any], *names: str) -> None:
         conn.execute(
             "INSERT INTO ratings (game, player_id, rating) VALUES (%s, %s, %s)",
             (GAME, player["id"], 1400 + 50 * rating),
+        )
+        conn.execute(
+            "INSERT INTO published_standings (game, player_id, rating, low, high, games,"
+            " provisional, matches) VALUES (%s, %s, %s, %s, %s, 30, false, 90)",
+            (GAME, player["id"], 1400 + 50 * rating, 1350 + 50 * rating, 1450 + 50 * rating),
         )
 
 
@@ -124,3 +130,51 @@ def test_an_event_is_checked_against_its_game_and_format_when_announced(
             conn, name="odd", game=GAME, format="swiss", players=2, opens_at=T0,
             starts_at=T0 - timedelta(minutes=1),
         )  # fmt: skip
+
+
+def test_a_void_heat_is_dealt_again_and_then_decided_without_the_withdrawn_bot(
+    conn: psycopg.Connection[Any],
+) -> None:
+    """Every table of a knockout's first round void (ada was removed meanwhile): the league
+    deals the heats again in rounds of their own, lengthening itself, and after the replays
+    the tie-break sends the better seed through, the withdrawn bot last."""
+    rated(conn, "ada", "grace", "edsger", "barbara")
+    league = leagues.create_league(
+        conn,
+        name="cup",
+        game=GAME,
+        format="knockout",
+        players=2,
+        bots=["ada", "grace", "edsger", "barbara"],
+        rated=True,
+    )
+    assert league.rounds == 2
+    seeds = []
+    for number in (1, 2, 3):
+        assert leagues.open_round(conn, league.id, T0) == number
+        tables = leagues.plan_round(conn, league.id, number)
+        assert sorted(set(t.seats) for t in tables) == sorted(
+            [{"ada", "barbara"}, {"ada", "barbara"}, {"grace", "edsger"}, {"grace", "edsger"}],
+        )
+        seeds.append({t.seed for t in tables})
+        if number == 1:
+            conn.execute("UPDATE bots SET removed_at = now() WHERE name = 'ada'")
+        for table_no in range(len(tables)):
+            leagues.record_refusal(conn, league.id, number, table_no)
+        assert leagues.close_round(conn, league.id, number) is not None
+        after = leagues.get_league(conn, league.id)
+        assert after is not None and after.status == "active"
+        assert after.rounds == 2 + min(number, 2)  # one more round for each replay
+    assert not set.intersection(*seeds)  # every replay on a new deal
+    recorded = conn.execute(
+        "SELECT number, withdrawn FROM league_rounds WHERE league_id = %s ORDER BY number",
+        (league.id,),
+    ).fetchall()
+    assert [(r["number"], r["withdrawn"]) for r in recorded] == [
+        (1, []),
+        (2, ["ada"]),
+        (3, ["ada"]),
+    ]
+    assert leagues.open_round(conn, league.id, T0) == 4
+    final = leagues.plan_round(conn, league.id, 4)
+    assert {frozenset(t.seats) for t in final} == {frozenset({"grace", "barbara"})}

@@ -11,7 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workers.formats.knockout import bracket, heats, knockout_rounds, replay
+from workers.formats.declaration import History
+from workers.formats.knockout import (
+    REPLAYS,
+    bracket,
+    heats,
+    knockout_rounds,
+    length,
+    replay,
+    walk,
+)
 from workers.planning import PlayedTable, Table, fold_duplicates, plan, resolve_settings
 
 SEED = "ab" * 16
@@ -118,10 +127,100 @@ def test_ties_go_to_the_better_seed(seats: int, size: int) -> None:
     assert ranking == list(bots[:seats])
 
 
-def test_a_round_waits_for_the_previous_one() -> None:
-    bots = field_of(9)
-    with pytest.raises(ValueError, match="waits for round 1"):
-        plan("knockout", bots, 3, 2, SEED, [], {})
+def play_with_voids(
+    bots: tuple[str, ...],
+    seats: int,
+    luck: random.Random,
+    void_share: float,
+    withdrawn: frozenset[str] = frozenset(),
+) -> tuple[int, History, list[list[Table]]]:
+    """Play the knockout as the league would, each table void with chance ``void_share`` and
+    every table seating a withdrawn bot void: (league rounds played, results, tables)."""
+    played: list[PlayedTable] = []
+    rounds: list[list[Table]] = []
+    number = 1
+    while True:
+        history = fold_duplicates(played)
+        before = dict.fromkeys(range(1, number), withdrawn)
+        tables = plan(
+            "knockout",
+            bots,
+            seats,
+            number,
+            SEED,
+            history,
+            {},
+            withdrawn=withdrawn,
+            withdrawn_at=before,
+        )
+        if not tables:
+            break
+        rounds.append(tables)
+        for table in tables:
+            void = bool(withdrawn & set(table.seats)) or luck.random() < void_share
+            ranks = None if void else tuple(luck.sample(range(1, seats + 1), seats))
+            played.append(PlayedTable(number, table.seats, table.seed, table.group, ranks))
+        number += 1
+        assert number <= knockout_rounds(len(bots), seats) * (1 + REPLAYS) + 1
+    history = fold_duplicates(played)
+    assert length(bots, seats, history, number - 1) == number - 1  # the league's length
+    return number - 1, history, rounds
+
+
+def test_a_void_heat_is_dealt_again_then_decided_by_the_tiebreak() -> None:
+    bots = field_of(8)
+    first = plan("knockout", bots, 2, 1, SEED, [], {})
+    assert [t.group for t in first] == [f"r1h{n // 2}" for n in range(8)]
+    heat0 = set(first[0].seats)
+    assert heat0 == {"seed01", "seed08"}
+    # Round 1 closes with heat 0's tables void, the other heats played.
+    played = [
+        PlayedTable(1, t.seats, t.seed, t.group, None if t.group == "r1h0" else (1, 2))
+        for t in first
+    ]
+    again = plan("knockout", bots, 2, 2, SEED, fold_duplicates(played), {})
+    assert [set(t.seats) for t in again] == [heat0, heat0]  # only the void heat, dealt again
+    assert {t.group for t in again} == {"r2h0"} and again[0].seed != first[0].seed
+    played += [PlayedTable(2, t.seats, t.seed, t.group, None) for t in again]
+    third = plan("knockout", bots, 2, 3, SEED, fold_duplicates(played), {})
+    assert [set(t.seats) for t in third] == [heat0, heat0]
+    assert third[0].seed not in (first[0].seed, again[0].seed)
+    played += [PlayedTable(3, t.seats, t.seed, t.group, None) for t in third]
+    history = fold_duplicates(played)
+    # Void three times: the tie-break decides. The better seed goes through ...
+    fourth = plan("knockout", bots, 2, 4, SEED, history, {})
+    seated = {bot for t in fourth for bot in t.seats}
+    assert "seed01" in seated and "seed08" not in seated and len(fourth) == 4  # 2 heats of 2
+    # ... unless the arena no longer seats it: then it goes last.
+    gone = plan("knockout", bots, 2, 4, SEED, history, {}, withdrawn=frozenset({"seed01"}))
+    seated = {bot for t in gone for bot in t.seats}
+    assert "seed08" in seated and "seed01" not in seated
+    walked = walk(bots, 2, history, 3)
+    assert walked.heats[0][0].dealt == (1, 2, 3) and walked.heats[0][0].by_tiebreak
+    assert walked.replays == 2
+    assert length(bots, 2, history, 3) == knockout_rounds(8, 2) + 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(sizes=fields, seed=st.integers(min_value=0, max_value=2**32))
+def test_void_heats_never_stall_the_knockout_and_a_withdrawn_bot_never_goes_through(
+    sizes: tuple[int, int], seed: int
+) -> None:
+    seats, size = sizes
+    bots = field_of(size)
+    luck = random.Random(seed)
+    gone = frozenset(luck.sample(bots, 1))
+    rounds_played, history, rounds = play_with_voids(bots, seats, luck, 0.3, gone)
+    gone_at = dict.fromkeys(range(1, rounds_played + 2), gone)
+    walked = walk(bots, seats, history, rounds_played, gone_at)
+    ranking = walked.final
+    assert ranking is not None and sorted(ranking) == sorted(rounds[-1][0].seats)
+    (bot,) = gone
+    for decided in walked.heats:
+        for heat in decided:
+            if bot in heat.seeds:
+                assert heat.order is not None and heat.order[-1] == bot  # never through
+    assert rounds_played >= knockout_rounds(size, seats)
 
 
 def test_a_field_smaller_than_a_table_is_refused() -> None:

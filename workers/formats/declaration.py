@@ -57,6 +57,10 @@ class RoundRequest:
     provisional: frozenset[str] = frozenset()
     """Bots whose rating has not settled yet (new bots and versions)."""
     rated: bool = True
+    withdrawn: frozenset[str] = frozenset()
+    """The league's bots the arena no longer seats (removed, disabled): their tables are void."""
+    withdrawn_at: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    """``withdrawn`` as it was when each earlier round was planned (by round number)."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +155,9 @@ class LeagueFormat:
     """Checks (bots, seats, the operator's settings) and returns the settings with defaults."""
     settings_rounds: Callable[[Mapping[str, Any]], int | None] | None = None
     """The natural length from the resolved settings, where they decide it."""
+    length: Callable[[Sequence[str], int, History, int], int] | None = None
+    """The length from (bots, seats, results, rounds closed), where the results lengthen it
+    (a knockout deals a void heat again in a round of its own)."""
     rated: bool = True
     """Whether its matches are rated unless the operator says otherwise."""
     head_to_head: bool = False

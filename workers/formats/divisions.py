@@ -15,6 +15,7 @@ the smallest division) and ``seasons`` (default 2).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -29,7 +30,16 @@ from workers.formats.declaration import Table as LeagueTable
 from workers.formats.round_robin import cycle_length, round_robin
 from workers.formats.standings import match_points
 
-__all__ = ["FORMAT", "season_of", "split", "standings_of", "tiers"]
+__all__ = [
+    "FORMAT",
+    "Place",
+    "Season",
+    "season_of",
+    "seasons",
+    "split",
+    "standings_of",
+    "tiers",
+]
 
 
 def split(bots: Sequence[str], size: int) -> list[list[str]]:
@@ -82,6 +92,72 @@ def tiers(
             ranked[upper + 1] = down + low[move:]
         divisions = ranked
     return divisions
+
+
+@dataclass(frozen=True)
+class Place:
+    """A bot's place in its division in one season: points and games so far, and once the
+    season is over, whether it moves: "promoted", "relegated", "stayed", or "final" (the last
+    season, after which nobody moves)."""
+
+    bot: str
+    place: int
+    points: Fraction
+    games: int
+    move: str | None
+
+
+@dataclass(frozen=True)
+class Season:
+    """One season: its divisions (division 1 first), each best first; ``over`` once every
+    round of it has closed."""
+
+    number: int
+    over: bool
+    divisions: tuple[tuple[Place, ...], ...]
+
+
+def seasons(
+    bots: Sequence[str], seats: int, settings: Mapping[str, Any], history: History, closed: int
+) -> list[Season]:
+    """The seasons begun by the ``closed`` rounds (the first, at least), with each division's
+    table: its bots by points from ranks (ties to the earlier place at the season's start)."""
+    resolved = settings if "season_rounds" in settings else _settings(bots, seats, settings)
+    length = int(resolved["season_rounds"])
+    move = int(resolved["move"])
+    last = int(resolved["seasons"])
+    begun = min(last, season_of(closed + 1, length)[0])
+    out: list[Season] = []
+    for number in range(1, begun + 1):
+        over = closed >= number * length
+        rows = [row for row in history if season_of(row[0], length)[0] == number]
+        divisions = tiers(bots, seats, resolved, history, number)
+        tables = []
+        for index, division in enumerate(divisions):
+            ranked = standings_of(division, rows)
+            points = {bot: Fraction(0) for bot in division}
+            games = dict.fromkeys(division, 0)
+            for _round, seated, ranks in rows:
+                if set(seated) <= set(points):
+                    for bot, value in zip(seated, match_points(ranks), strict=True):
+                        points[bot] += value
+                        games[bot] += 1
+            places = []
+            for place, bot in enumerate(ranked, start=1):
+                moved: str | None = None
+                if over:
+                    if number == last:
+                        moved = "final"
+                    elif index > 0 and place <= move:
+                        moved = "promoted"
+                    elif index < len(divisions) - 1 and place > len(ranked) - move:
+                        moved = "relegated"
+                    else:
+                        moved = "stayed"
+                places.append(Place(bot, place, points[bot], games[bot], moved))
+            tables.append(tuple(places))
+        out.append(Season(number, over, tuple(tables)))
+    return out
 
 
 def _settings(bots: Sequence[str], players: int, settings: Mapping[str, Any]) -> dict[str, Any]:

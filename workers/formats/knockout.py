@@ -14,7 +14,10 @@ by their rating in the game, strongest first). Each round:
   sealed cards, the seats rotated so each bot holds each seat's hand once; the heat's ranking
   is by points summed over its N tables, so the deal's luck cancels;
 - the top ``advance`` of each heat go through (N // 2 by default, more where fewer would leave
-  under N bots); a tie on the heat's points goes to the better seed.
+  under N bots); a tie on the heat's points goes to the better seed;
+- a void heat (a table void: a bot removed, a match voided) is dealt again, on a new deal, in
+  a league round of its own, at most ``REPLAYS`` times; then the tie-break decides it, the
+  bots the arena no longer seats last (``walk``). The league's length grows by the replays.
 
 The last round is one heat of N: its ranking is the final one (the champion first). A round is
 planned only once the previous one closed (the league chains its rounds), from its results.
@@ -38,7 +41,19 @@ from workers.formats.declaration import (
 from workers.formats.declaration import Table as LeagueTable
 from workers.formats.duplicate import duplicate_tables
 
-__all__ = ["FORMAT", "Round", "bracket", "heats", "knockout_rounds", "replay"]
+__all__ = [
+    "FORMAT",
+    "REPLAYS",
+    "Bracket",
+    "Heat",
+    "Round",
+    "bracket",
+    "heats",
+    "knockout_rounds",
+    "length",
+    "replay",
+    "walk",
+]
 
 
 @dataclass(frozen=True)
@@ -100,6 +115,10 @@ def knockout_rounds(field: int, seats: int) -> int:
     return rounds
 
 
+REPLAYS = 2
+"""Times a void heat is dealt again before the tie-break decides it (so at most three deals)."""
+
+
 def _through(
     heat: Sequence[str], ranking: Sequence[tuple[str, int]], seed: Mapping[str, int]
 ) -> list[str]:
@@ -108,40 +127,153 @@ def _through(
     return sorted(heat, key=lambda bot: (rank.get(bot, len(heat) + 1), seed[bot]))
 
 
-def replay(
-    bots: Sequence[str], seats: int, history: History
-) -> tuple[list[Round], list[list[list[str]]], list[str] | None]:
-    """The bracket so far from the league's results: every round planned so far (the last may
-    be unplayed), the finished heats of each round best first, and the final ranking once the
-    final heat has finished (None before)."""
+@dataclass(frozen=True)
+class Heat:
+    """One heat of the bracket as it stands: its bots in seed order, the league rounds it was
+    dealt in (more than one when a deal was void), and its order best first once decided;
+    ``by_tiebreak`` when every deal was void and the tie-break decided it."""
+
+    seeds: tuple[str, ...]
+    dealt: tuple[int, ...]
+    order: tuple[str, ...] | None
+    by_tiebreak: bool = False
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """The knockout so far: its rounds (shape and heats), the heats each league round deals
+    (by their index in their round), and the final ranking once the final is decided."""
+
+    rounds: tuple[Round, ...]
+    heats: tuple[tuple[Heat, ...], ...]
+    deals: Mapping[int, tuple[int, tuple[int, ...]]]
+    """League round -> (bracket round from 1, indexes of the heats it deals)."""
+    final: tuple[str, ...] | None
+
+    @property
+    def replays(self) -> int:
+        """League rounds that dealt void heats again."""
+        firsts = {heat.dealt[0] for heats in self.heats for heat in heats if heat.dealt}
+        return len(self.deals) - len(firsts)
+
+
+def walk(
+    bots: Sequence[str],
+    seats: int,
+    history: History,
+    closed: int | None = None,
+    withdrawn: Mapping[int, frozenset[str]] | None = None,
+) -> Bracket:
+    """The bracket from the league's results. ``closed`` is how many league rounds have
+    closed: a heat without a result in a closed round was void (a table void: a bot removed,
+    a match voided) and is dealt again in the next league round, which deals only such heats,
+    up to ``REPLAYS`` times; then the tie-break decides it: the better seed goes through,
+    except that the bots the arena no longer seated when the next league round was planned
+    (``withdrawn``, by league round) go last. With ``closed`` None, a heat without a result
+    is still being played."""
+    gone = withdrawn or {}
     seed = {bot: index for index, bot in enumerate(bots)}
     by_round: dict[int, dict[frozenset[str], list[tuple[str, int]]]] = {}
     for number, group, ranks in history:
         by_round.setdefault(number, {})[frozenset(group)] = list(zip(group, ranks, strict=True))
     field = list(bots)
     rounds: list[Round] = []
-    results: list[list[list[str]]] = []
-    number = 1
+    shown: list[tuple[Heat, ...]] = []
+    deals: dict[int, tuple[int, tuple[int, ...]]] = {}
+    league = 1
     while True:
         current = heats(field, seats)
         rounds.append(current)
-        done = by_round.get(number, {})
-        played = [
-            _through(heat, done[frozenset(heat)], seed)
-            for heat in current.heats
-            if frozenset(heat) in done
-        ]
-        results.append(played)
-        if len(played) < len(current.heats):
-            return rounds, results, None
+        dealt: list[list[int]] = [[] for _ in current.heats]
+        order: list[tuple[str, ...] | None] = [None] * len(current.heats)
+        tiebroken: set[int] = set()
+        pending = list(range(len(current.heats)))
+        waiting = False
+        while pending:
+            deals[league] = (len(rounds), tuple(pending))
+            done = by_round.get(league, {})
+            for index in pending:
+                dealt[index].append(league)
+                heat = current.heats[index]
+                if frozenset(heat) in done:
+                    order[index] = tuple(_through(heat, done[frozenset(heat)], seed))
+            pending = [index for index in pending if order[index] is None]
+            if pending and (closed is None or league > closed):
+                waiting = True
+                break
+            if pending and len(dealt[pending[0]]) > REPLAYS:
+                for index in pending:
+                    heat = current.heats[index]
+                    out = gone.get(league + 1, frozenset())
+                    order[index] = tuple(sorted(heat, key=lambda bot: (bot in out, seed[bot])))
+                    tiebroken.add(index)
+                pending = []
+            league += 1
+        shown.append(
+            tuple(
+                Heat(heat, tuple(dealt[index]), order[index], index in tiebroken)
+                for index, heat in enumerate(current.heats)
+            )
+        )
+        if waiting:
+            return Bracket(tuple(rounds), tuple(shown), deals, None)
         if len(current.heats) == 1 and not current.byes:
-            return rounds, results, played[0]
+            return Bracket(tuple(rounds), tuple(shown), deals, order[0])
         keep = current.advancing(seats)
         field = sorted(
-            [*current.byes, *(bot for heat in played for bot in heat[:keep])],
+            [*current.byes, *(bot for ranked in order if ranked for bot in ranked[:keep])],
             key=lambda bot: seed[bot],
         )
-        number += 1
+
+
+def replay(
+    bots: Sequence[str],
+    seats: int,
+    history: History,
+    closed: int | None = None,
+    withdrawn: Mapping[int, frozenset[str]] | None = None,
+) -> tuple[list[Round], list[list[list[str]]], list[str] | None]:
+    """The bracket so far from the league's results: every round planned so far (the last may
+    be unplayed), the decided heats of each round best first, and the final ranking once the
+    final heat has been decided (None before)."""
+    walked = walk(bots, seats, history, closed, withdrawn)
+    results = [
+        [list(heat.order) for heat in heats_of if heat.order is not None]
+        for heats_of in walked.heats
+    ]
+    return list(walked.rounds), results, list(walked.final) if walked.final else None
+
+
+def length(bots: Sequence[str], seats: int, history: History, closed: int) -> int:
+    """The league rounds the knockout takes, given the results of its ``closed`` rounds: its
+    natural length plus a round for each replay of void heats so far (who a tie-break sends
+    through does not change it)."""
+    return knockout_rounds(len(bots), seats) + _replays(bots, seats, history, closed)
+
+
+def _replays(bots: Sequence[str], seats: int, history: History, closed: int) -> int:
+    """Replay rounds so far: a league round that deals void heats again."""
+    by_round: dict[int, set[frozenset[str]]] = {}
+    for number, group, _ranks in history:
+        by_round.setdefault(number, set()).add(frozenset(group))
+    # Who goes through never changes how many rounds a bracket round takes, only whether its
+    # heats' results are found: walk the shapes with the results the league actually has.
+    count = 0
+    field = len(bots)
+    league = 1
+    while True:
+        heats_count, byes = bracket(field, seats)
+        void = heats_count - len(by_round.get(league, ()))
+        attempts = 1
+        while void > 0 and league <= closed and attempts <= REPLAYS:
+            league += 1
+            count += 1
+            attempts += 1
+            void -= len(by_round.get(league, ()))
+        league += 1
+        if league > closed + 1 or (heats_count == 1 and byes == 0):
+            return count
+        field = heats_count * advance_count(heats_count, byes, seats) + byes
 
 
 def _settings(bots: Sequence[str], players: int, settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -152,15 +284,19 @@ def _settings(bots: Sequence[str], players: int, settings: Mapping[str, Any]) ->
 
 
 def _plan(request: RoundRequest) -> list[LeagueTable]:
-    """Round ``number``'s heats, each a duplicate group of its own sealed deal (none once the
-    final has been played)."""
-    rounds, _results, final = replay(request.bots, request.players, request.history)
-    if final is not None and request.number > len(rounds):
-        return []
-    if len(rounds) < request.number:
-        raise ValueError(f"round {request.number} of the knockout waits for round {len(rounds)}")
+    """League round ``number``'s heats, each a duplicate group of its own sealed deal: the
+    next bracket round's, or the void heats of the round before dealt again (none once the
+    final has been decided)."""
+    withdrawn = {**request.withdrawn_at, request.number: request.withdrawn}
+    walked = walk(request.bots, request.players, request.history, request.number - 1, withdrawn)
+    if request.number not in walked.deals:
+        if walked.final is not None:
+            return []
+        raise ValueError(f"round {request.number} of the knockout waits for the round before")
+    bracket_round, indexes = walked.deals[request.number]
     tables: list[LeagueTable] = []
-    for index, heat in enumerate(rounds[request.number - 1].heats):
+    for index in indexes:
+        heat = walked.rounds[bracket_round - 1].heats[index]
         label = f"r{request.number}h{index}"
         group_seed = derive_seed(request.seed, "knockout", request.number, index)
         tables += as_tables(duplicate_tables(heat, group_seed, group=label))
@@ -175,4 +311,5 @@ FORMAT = LeagueFormat(
     settings=_settings,
     duplicate=True,
     group_noun="heat",
+    length=length,
 )
