@@ -1,6 +1,8 @@
 """Events on the pages: the list (home and /events) and one event (/events/<name>): its rules,
-schedule, state, entrants, standings once it runs, and the bracket of a knockout, rebuilt from
-the league's results by the format's own code (``workers.formats.knockout.replay``)."""
+schedule, state, entrants, standings once it runs, the bracket of a knockout and the season
+tables of divisions, rebuilt from the league's results by the format's own code
+(``workers.formats.knockout.walk``, ``workers.formats.divisions.seasons``); and a bot's
+division history, for its page."""
 
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ from psycopg.rows import dict_row
 
 from ladder.queries import NotFound
 from premiere.entry_rules import describe
-from workers.formats.knockout import replay
-from workers.planning import PlayedTable, fold_duplicates
+from workers.formats.divisions import seasons
+from workers.formats.knockout import walk
+from workers.planning import History, PlayedTable, fold_duplicates
 
 Row = dict[str, Any]
 
@@ -47,9 +50,10 @@ def event(conn: psycopg.Connection[Any], name: str) -> Row:
         league = None
         standings: list[Row] = []
         bracket = None
+        divisions = None
         if row["league_id"] is not None:
             league = cur.execute(
-                "SELECT name, bots, status, rounds,"
+                "SELECT name, bots, status, rounds, settings,"
                 " (SELECT count(*) FROM league_rounds r WHERE r.league_id = l.id"
                 "  AND r.status = 'closed') AS rounds_closed FROM leagues l WHERE id = %s",
                 (row["league_id"],),
@@ -59,9 +63,19 @@ def event(conn: psycopg.Connection[Any], name: str) -> Row:
                 " ORDER BY number DESC LIMIT 1",
                 (row["league_id"],),
             ).fetchone()
-            standings = list(last["standings"]) if last else []
+            standings = list(last["standings"] or []) if last else []
             if league is not None and row["format"] == "knockout":
-                bracket = _bracket(cur, row["league_id"], league["bots"], row["players"])
+                bracket = _bracket(
+                    cur, row["league_id"], league["bots"], row["players"], league["rounds_closed"]
+                )
+            if league is not None and row["format"] == "divisions":
+                divisions = _seasons(
+                    _history(cur, row["league_id"]),
+                    league["bots"],
+                    row["players"],
+                    league["settings"],
+                    league["rounds_closed"],
+                )
     return {
         "name": row["name"],
         "game": row["game"],
@@ -77,12 +91,11 @@ def event(conn: psycopg.Connection[Any], name: str) -> Row:
         "league": league,
         "standings": standings,
         "bracket": bracket,
+        "divisions": divisions,
     }
 
 
-def _bracket(cur: psycopg.Cursor[Row], league_id: int, bots: list[str], seats: int) -> Row:
-    """The knockout's rounds: each heat (seed order) with its finishing order once played, the
-    byes, how many of each heat go through, and the final ranking once the final is played."""
+def _history(cur: psycopg.Cursor[Row], league_id: int) -> History:
     tables = cur.execute(
         "SELECT t.round, t.seats, t.seed, t.grp, CASE WHEN t.status = 'finished'"
         " AND m.status = 'finished' THEN m.outcome END AS outcome FROM league_tables t"
@@ -90,38 +103,138 @@ def _bracket(cur: psycopg.Cursor[Row], league_id: int, bots: list[str], seats: i
         " ORDER BY t.round, t.table_no",
         (league_id,),
     ).fetchall()
-    played = [
-        PlayedTable(
-            t["round"],
-            tuple(t["seats"]),
-            t["seed"],
-            t["grp"],
-            tuple(t["outcome"]["ranks"]) if t["outcome"] else None,
-        )
-        for t in tables
-    ]
-    rounds, results, final = replay(bots, seats, fold_duplicates(played))
+    return fold_duplicates(
+        [
+            PlayedTable(
+                t["round"],
+                tuple(t["seats"]),
+                t["seed"],
+                t["grp"],
+                tuple(t["outcome"]["ranks"]) if t["outcome"] else None,
+            )
+            for t in tables
+        ]
+    )
+
+
+def _bracket(
+    cur: psycopg.Cursor[Row], league_id: int, bots: list[str], seats: int, closed: int
+) -> Row:
+    """The knockout's rounds: each heat (seed order) with its finishing order once decided,
+    how often it was dealt (a void deal is dealt again) and whether the tie-break decided it,
+    the byes, how many of each heat go through, and the final ranking once decided."""
+    withdrawn = {
+        r["number"]: frozenset(r["withdrawn"])
+        for r in cur.execute(
+            "SELECT number, withdrawn FROM league_rounds WHERE league_id = %s", (league_id,)
+        ).fetchall()
+    }
+    tables = cur.execute(
+        "SELECT round, grp, status, match_id FROM league_tables WHERE league_id = %s"
+        " ORDER BY round, table_no",
+        (league_id,),
+    ).fetchall()
     planned = {t["round"] for t in tables}
+    playing: dict[tuple[int, str], list[str]] = {}
+    for t in tables:
+        if t["status"] == "dispatched" and t["match_id"] is not None:
+            playing.setdefault((t["round"], t["grp"]), []).append(str(t["match_id"]))
+    walked = walk(bots, seats, _history(cur, league_id), closed, withdrawn)
     return {
         "rounds": [
             {
                 "number": number,
-                "planned": number in planned,
+                "planned": any(heat.dealt[0] in planned for heat in heats if heat.dealt),
                 "byes": list(shape.byes),
                 "advance": shape.advancing(seats),
                 "heats": [
                     {
-                        "seeds": list(heat),
-                        "order": next(
-                            (done for done in results[number - 1] if set(done) == set(heat)),
-                            None,
-                        ),
+                        "seeds": list(heat.seeds),
+                        "order": list(heat.order) if heat.order is not None else None,
+                        "deals": len([n for n in heat.dealt if n in planned]),
+                        "by_tiebreak": heat.by_tiebreak,
+                        "live": playing.get((heat.dealt[-1], f"r{heat.dealt[-1]}h{index}"), [])
+                        if heat.order is None and heat.dealt
+                        else [],
                     }
-                    for heat in shape.heats
+                    for index, heat in enumerate(heats)
                 ],
             }
-            for number, shape in enumerate(rounds, start=1)
+            for number, (shape, heats) in enumerate(
+                zip(walked.rounds, walked.heats, strict=True), start=1
+            )
         ],
-        "champion": final[0] if final else None,
-        "ranking": final,
+        "champion": walked.final[0] if walked.final else None,
+        "ranking": list(walked.final) if walked.final else None,
     }
+
+
+def _seasons(
+    history: History, bots: list[str], seats: int, settings: dict[str, Any], closed: int
+) -> list[Row]:
+    """Each season begun: its divisions, each best first with points, games and moves."""
+    return [
+        {
+            "season": season.number,
+            "over": season.over,
+            "divisions": [
+                [
+                    {
+                        "bot": place.bot,
+                        "place": place.place,
+                        "points": float(place.points),
+                        "games": place.games,
+                        "move": place.move,
+                    }
+                    for place in division
+                ]
+                for division in season.divisions
+            ],
+        }
+        for season in seasons(bots, seats, settings, history, closed)
+    ]
+
+
+def division_history(conn: psycopg.Connection[Any], player: str) -> list[Row]:
+    """A bot's seasons in every divisions league it played (a version's seat name counts as
+    the bot's): league, event, season, division, place and move, newest league first."""
+    out: list[Row] = []
+    with conn.cursor(row_factory=dict_row) as cur:
+        leagues = cur.execute(
+            "SELECT l.id, l.name, l.bots, l.players, l.settings, e.name AS event,"
+            " (SELECT count(*) FROM league_rounds r WHERE r.league_id = l.id"
+            "  AND r.status = 'closed') AS closed"
+            " FROM leagues l LEFT JOIN events e ON e.league_id = l.id"
+            " WHERE l.format = 'divisions' AND EXISTS (SELECT 1 FROM unnest(l.bots) b"
+            "  WHERE split_part(b, '@', 1) = %s) ORDER BY l.id DESC LIMIT 20",
+            (player,),
+        ).fetchall()
+        for league in leagues:
+            mine = [b for b in league["bots"] if b.split("@")[0] == player]
+            shown = _seasons(
+                _history(cur, league["id"]),
+                league["bots"],
+                league["players"],
+                league["settings"],
+                league["closed"],
+            )
+            for season in shown:
+                for index, division in enumerate(season["divisions"], start=1):
+                    for place in division:
+                        if place["bot"] in mine:
+                            out.append(
+                                {
+                                    "league": league["name"],
+                                    "event": league["event"],
+                                    "bot": place["bot"],
+                                    "season": season["season"],
+                                    "over": season["over"],
+                                    "division": index,
+                                    "divisions": len(season["divisions"]),
+                                    "place": place["place"],
+                                    "of": len(division),
+                                    "points": place["points"],
+                                    "move": place["move"],
+                                }
+                            )
+    return out

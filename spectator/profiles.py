@@ -20,6 +20,7 @@ from ladder import elo, queries
 from ladder.metrics_snapshot import BEGUN
 from ladder.queries import NotFound, _player_id
 from ladder.store import BUILTIN_PREFIX, tuples
+from spectator.events import division_history
 
 Connection = psycopg.Connection[Any]
 
@@ -123,6 +124,9 @@ class BotProfile:
     hosting: dict[str, Any] | None = None
     """For a hosted version (an uploaded bundle the arena runs): its pool, starts, decisions
     and the kernel's count of its CPU time per decision; None for any other."""
+    divisions: tuple[dict[str, Any], ...] = ()
+    """Its seasons in divisions leagues (``spectator.events.division_history``): league,
+    event, season, division, final place, and promoted, relegated or stayed."""
 
 
 def bot_profile(
@@ -228,6 +232,7 @@ def bot_profile(
         version=version,
         playing=int(playing),
         hosting=hosting,
+        divisions=() if builtin else tuple(division_history(conn, player)),
     )
 
 

@@ -1,7 +1,8 @@
 // A bot's page: /bots/<name> (or builtin:<name>). Its standing (validating, rated, probation,
 // failed, disabled) and why, its versions, its ratings per game with their history, its matches
 // page by page (?page=N) with each one's rating change and faults, its latest faults linked to
-// the moves they happened at, and its health as the arbiter recorded it: faults by kind,
+// the moves they happened at, its seasons in divisions (division, final place, promoted,
+// relegated or stayed), and its health as the arbiter recorded it: faults by kind,
 // forfeits and decision latency over the last day and week. Reads /api/bots/<name>.
 
 import { $, api, fill, notFound, botLink, el, gameName, nav, showError, when } from "./common.js";
@@ -64,6 +65,26 @@ function faults(profile) {
         el("td", { class: "bad", text: f.kind }),
         el("td", { class: "num", text: f.ply + 1 }),
         el("td", {}, el("a", { class: "watch", href: `/replay/${f.match_id}?ply=${f.ply}`, text: "see the move" })))))));
+}
+
+const MOVES = { promoted: "promoted", relegated: "relegated", stayed: "stayed", final: "final season" };
+
+function divisionHistory(profile) {
+  if (profile.divisions.length === 0) return el("p", { class: "empty", id: "divisions-empty", text: "No seasons in divisions yet." });
+  return scroll(el("table", { class: "grid", id: "division-history" },
+    el("thead", {}, el("tr", {}, ["Competition", "Season", "Division", "Place", "Points", "Then"].map((t) => el("th", { text: t })))),
+    el("tbody", {}, profile.divisions.map((d) => {
+      const where = d.event
+        ? el("a", { href: `/events/${encodeURIComponent(d.event)}#division-${d.season}-${d.division}`, text: d.event })
+        : el("a", { href: `/leagues/${encodeURIComponent(d.league)}`, text: d.league });
+      return el("tr", { "data-season": d.season, "data-league": d.league },
+        el("td", {}, where),
+        el("td", { class: "num", text: String(d.season) }),
+        el("td", { text: `${d.division} of ${d.divisions}` }),
+        el("td", { text: `${d.place} of ${d.of}${d.over ? "" : " so far"}` }),
+        el("td", { class: "num", text: Number.isInteger(d.points) ? String(d.points) : d.points.toFixed(1) }),
+        el("td", { class: d.move ? `move-${d.move}` : "muted", text: d.move ? MOVES[d.move] : "playing" }));
+    }))));
 }
 
 function change(m) {
@@ -234,6 +255,7 @@ async function load() {
       el("section", { id: "recent-section" }, el("h2", { text: "Matches" }),
         el("p", { class: "muted small", text: "Newest first. Elo change: the bot's live Elo on that game before → after the match, once rated; unrated matches (casual, validation, probation) move nothing." }),
         recent(profile), pager(profile)),
+      profile.builtin ? null : el("section", { id: "divisions-section" }, el("h2", { text: "Divisions" }), divisionHistory(profile)),
       el("section", { id: "faults-section" }, el("h2", { text: "Faults" }),
         el("p", { class: "muted small", text: "The latest faults charged to this bot in ended matches, each linked to the move it happened at (a running match's faults appear once it ends)." }),
         faults(profile)),

@@ -1,6 +1,8 @@
 // The events: /events lists every event; /events/<name> shows one: its state, entry rules,
-// schedule, entrants, standings once it runs, and a knockout's bracket (each round's heats in
-// seed order with their finishing order, the byes, the champion). Refreshes itself.
+// schedule, entrants, standings once it runs, a knockout's bracket (each round's heats in seed
+// order with their finishing order, the byes, the champion, links to the heats being played)
+// and divisions' season tables (one anchored section a division). Refreshes itself every few
+// seconds (?refresh=N), so the bracket moves on as heats finish.
 
 import { $, api, botLink, el, fill, gameName, nav, notFound, showError, when } from "./common.js";
 import { eventsTable, stateWords } from "./event_list.js";
@@ -43,17 +45,53 @@ function standings(e) {
       el("td", { text: String(row.games) }))))));
 }
 
+function heatState(h, r) {
+  if (h.order && h.by_tiebreak) return ["tiebreak", `decided by seed after ${h.deals} void deals`];
+  if (h.order) return ["finished", h.deals > 1 ? `finished (dealt ${h.deals} times: a deal was void)` : "finished"];
+  if (h.live.length) return ["playing", h.deals > 1 ? `playing now (dealt again: a deal was void)` : "playing now"];
+  if (r.planned && h.deals > 0) return ["playing", "playing"];
+  return ["to-come", "to come"];
+}
+
+function heatCard(h, i, r) {
+  const [state, words] = heatState(h, r);
+  const bots = h.order || h.seeds;
+  return el("li", { class: `heat heat-${state}`, "data-heat": i + 1, "data-state": state },
+    el("p", { class: "heat-head" }, el("strong", { text: `Heat ${i + 1}` }), el("span", { class: "heat-state", text: ` · ${words}` })),
+    el(h.order ? "ol" : "ul", { class: "heat-bots" }, bots.map((bot, k) => {
+      const through = h.order && k < r.advance;
+      return el("li", { class: through ? "through" : h.order ? "out" : undefined, "data-bot": bot },
+        botLink(bot), through ? el("span", { class: "tag", text: " through" }) : null);
+    })),
+    h.live.length ? el("p", { class: "heat-live small" }, "Watch: ",
+      h.live.map((m, k) => [k ? ", " : "", el("a", { href: `/live/${encodeURIComponent(m)}`, text: `table ${k + 1}` })])) : null);
+}
+
 function bracket(b) {
   return el("div", { id: "bracket", class: "bracket" },
     b.champion ? el("p", { id: "champion" }, el("strong", { text: "Champion: " }), botLink(b.champion)) : null,
-    b.rounds.map((r) => el("section", { class: "bracket-round", "data-round": r.number },
+    el("div", { class: "bracket-rounds" }, b.rounds.map((r) => el("section", { class: "bracket-round", "data-round": r.number },
       el("h3", { text: r.heats.length === 1 && r.byes.length === 0 ? `Round ${r.number}: the final` : `Round ${r.number}` }),
       r.byes.length ? el("p", { class: "byes", text: `Byes (through without playing): ${r.byes.join(", ")}` }) : null,
-      el("ol", { class: "heats" }, r.heats.map((h, i) => el("li", { class: "heat", "data-heat": i + 1 },
-        el("strong", { text: `Heat ${i + 1}` }),
-        h.order
-          ? ` finished: ${h.order.map((bot, k) => (k < r.advance ? `${bot} (through)` : bot)).join(", ")}`
-          : ` ${r.planned ? "playing" : "to come"}: ${h.seeds.join(", ")}`))))));
+      el("ol", { class: "heats" }, r.heats.map((h, i) => heatCard(h, i, r)))))));
+}
+
+const MOVES = { promoted: "promoted", relegated: "relegated", stayed: "stayed", final: "" };
+
+function divisionTables(seasons) {
+  return seasons.slice().reverse().map((s) => el("section", { class: "season", id: `season-${s.season}`, "data-season": s.season },
+    el("h3", { text: `Season ${s.season}${s.over ? "" : " (playing)"}` }),
+    el("div", { class: "divisions" }, s.divisions.map((rows, d) => el("section", {
+      class: "division", id: `division-${s.season}-${d + 1}`, "data-division": d + 1,
+    },
+      el("h4", {}, el("a", { href: `#division-${s.season}-${d + 1}`, text: `Division ${d + 1}` })),
+      el("div", { class: "scroll-box" }, el("table", { class: "grid" },
+        el("thead", {}, el("tr", {}, ["Place", "Bot", "Points", "Games", s.over ? "Then" : ""].map((t) => el("th", { text: t })))),
+        el("tbody", {}, rows.map((row) => el("tr", { "data-bot": row.bot },
+          el("td", { class: "num", text: String(row.place) }), el("td", {}, botLink(row.bot)),
+          el("td", { class: "num", text: Number.isInteger(row.points) ? String(row.points) : row.points.toFixed(1) }),
+          el("td", { class: "num", text: String(row.games) }),
+          el("td", { class: row.move ? `move-${row.move}` : undefined, text: row.move ? MOVES[row.move] : "" })))))))))));
 }
 
 function detailPage(e) {
@@ -61,8 +99,11 @@ function detailPage(e) {
     facts(e),
     el("section", { id: "entrants-section" }, el("h2", { text: `Entrants (${e.entrants.length})` }), entrants(e)),
     e.bracket ? el("section", { id: "bracket-section" }, el("h2", { text: "Bracket" }),
-      el("p", { class: "muted small", text: "Seeds by rating, strongest first; each heat is one sealed deal played once per seat order, and ties go to the better seed." }),
+      el("p", { class: "muted small", text: "Seeds by official standing, strongest first; each heat is one sealed deal played once per seat order, and ties go to the better seed. A void deal is dealt again, twice at most; then the better seed goes through. Updates as heats finish." }),
       bracket(e.bracket)) : null,
+    e.divisions ? el("section", { id: "divisions-section" }, el("h2", { text: "Divisions" }),
+      el("p", { class: "muted small", text: "Each season every division plays a round robin; then the top of each division goes up and the bottom goes down." }),
+      divisionTables(e.divisions)) : null,
     el("section", { id: "results-section" }, el("h2", { text: "Results" }), standings(e)),
   ];
 }
