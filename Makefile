@@ -85,10 +85,11 @@ bench: $(STAMP)
 	  || echo "OpenSpiel could not be installed (see $(VENV)/bench-install.log): its rows say so"
 	$(GUARD) $(BIN)/python -m bench
 
-# The search-strength matches (hours on 2 cores), and ISMCTS against random seats through
-# the OpenSpiel adapter: their sections of docs/benchmarks.md.
+# The search-strength matches (hours on 2 cores), ISMCTS against random seats through the
+# OpenSpiel adapter, and knockouts of the four built-ins (search:1000 matches: an hour or more):
+# their sections of docs/benchmarks.md.
 bench-search: $(STAMP)
-	BENCH_MODULES=bench.search,bench.ismcts $(GUARD) $(BIN)/python -m bench
+	BENCH_MODULES=bench.search,bench.ismcts,bench.knockout_luck $(GUARD) $(BIN)/python -m bench
 
 # A thousand matches on one arbiter, the capacity model's costs (one and three arbiters), and
 # a ten-million-match ladder (about an hour to generate): their sections of docs/benchmarks.md.

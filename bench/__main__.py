@@ -35,7 +35,7 @@ MODULES = (
     "bench.hosting",
     "bench.research",
 )
-SEARCH_MODULES = ("bench.search", "bench.ismcts")
+SEARCH_MODULES = ("bench.search", "bench.ismcts", "bench.knockout_luck")
 """Hundreds of searched matches per game (hours on 2 cores): `make bench-search`."""
 SCALE_MODULES = ("bench.thousand", "bench.capacity", "bench.ladder10m")
 """A thousand matches on one arbiter, the capacity model's costs on one and three arbiters

@@ -187,6 +187,15 @@ GOALS: tuple[Goal, ...] = (
         unit="Elo",
     ),
     Goal(
+        "knockout-luck",
+        "strongest of four built-ins wins ≥ 90% of knockouts in every game where its edge over"
+        " the next is ≥ +150 Elo (default heat length; bench.knockout_luck), per such game",
+        "not measured",
+        "≥ 90%",
+        lambda v: v >= 90,
+        unit="%",
+    ),
+    Goal(
         "search-cpu",
         "search:1000 CPU per decision (issue #29), per game",
         "0.22 .. 0.56 s",

@@ -66,7 +66,12 @@ def event(conn: psycopg.Connection[Any], name: str) -> Row:
             standings = list(last["standings"] or []) if last else []
             if league is not None and row["format"] == "knockout":
                 bracket = _bracket(
-                    cur, row["league_id"], league["bots"], row["players"], league["rounds_closed"]
+                    cur,
+                    row["league_id"],
+                    league["bots"],
+                    row["players"],
+                    league["rounds_closed"],
+                    int((league["settings"] or {}).get("deals", 1)),
                 )
             if league is not None and row["format"] == "divisions":
                 divisions = _seasons(
@@ -118,9 +123,10 @@ def _history(cur: psycopg.Cursor[Row], league_id: int) -> History:
 
 
 def _bracket(
-    cur: psycopg.Cursor[Row], league_id: int, bots: list[str], seats: int, closed: int
+    cur: psycopg.Cursor[Row], league_id: int, bots: list[str], seats: int, closed: int, deals: int
 ) -> Row:
     """The knockout's rounds: each heat (seed order) with its finishing order once decided,
+    the tables of it being played,
     how often it was dealt (a void deal is dealt again) and whether the tie-break decided it,
     the byes, how many of each heat go through, and the final ranking once decided."""
     withdrawn = {
@@ -137,9 +143,10 @@ def _bracket(
     planned = {t["round"] for t in tables}
     playing: dict[tuple[int, str], list[str]] = {}
     for t in tables:
-        if t["status"] == "dispatched" and t["match_id"] is not None:
-            playing.setdefault((t["round"], t["grp"]), []).append(str(t["match_id"]))
-    walked = walk(bots, seats, _history(cur, league_id), closed, withdrawn)
+        if t["status"] == "dispatched" and t["match_id"] is not None and t["grp"]:
+            heat = t["grp"].split("d")[0]  # r<round>h<heat>, d<deal> where a heat deals more
+            playing.setdefault((t["round"], heat), []).append(str(t["match_id"]))
+    walked = walk(bots, seats, _history(cur, league_id), closed, withdrawn, deals)
     return {
         "rounds": [
             {

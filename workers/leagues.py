@@ -673,7 +673,9 @@ def close_round(conn: psycopg.Connection[Row], league_id: int, number: int) -> f
             )
             verdict = state.verdict
         rounds = league.rounds
-        longer = lengthened(league.format, league.bots, league.players, results, number)
+        longer = lengthened(
+            league.format, league.bots, league.players, league.settings, results, number
+        )
         if rounds is not None and longer is not None and longer > rounds:
             conn.execute("UPDATE leagues SET rounds = %s WHERE id = %s", (longer, league_id))
             rounds = longer

@@ -147,12 +147,17 @@ def shown(format: str, progress: Mapping[str, Any] | None) -> Shown | None:
 
 
 def lengthened(
-    format: str, bots: Sequence[str], players: int, history: History, closed: int
+    format: str,
+    bots: Sequence[str],
+    players: int,
+    settings: Mapping[str, Any],
+    history: History,
+    closed: int,
 ) -> int | None:
     """The league's length as its results have made it, for a format whose results lengthen
     it (None for the others)."""
     hook = registry.get(format).length
-    return hook(bots, players, history, closed) if hook is not None else None
+    return hook(bots, players, settings, history, closed) if hook is not None else None
 
 
 def ends_early(format: str) -> bool:

@@ -81,7 +81,7 @@ const MOVES = { promoted: "promoted", relegated: "relegated", stayed: "stayed", 
 function divisionTables(seasons) {
   return seasons.slice().reverse().map((s) => el("section", { class: "season", id: `season-${s.season}`, "data-season": s.season },
     el("h3", { text: `Season ${s.season}${s.over ? "" : " (playing)"}` }),
-    el("div", { class: "divisions" }, s.divisions.map((rows, d) => el("section", {
+    el("div", { class: "division-grid" }, s.divisions.map((rows, d) => el("section", {
       class: "division", id: `division-${s.season}-${d + 1}`, "data-division": d + 1,
     },
       el("h4", {}, el("a", { href: `#division-${s.season}-${d + 1}`, text: `Division ${d + 1}` })),

@@ -163,7 +163,7 @@ def play_with_voids(
         number += 1
         assert number <= knockout_rounds(len(bots), seats) * (1 + REPLAYS) + 1
     history = fold_duplicates(played)
-    assert length(bots, seats, history, number - 1) == number - 1  # the league's length
+    assert length(bots, seats, {}, history, number - 1) == number - 1  # the league's length
     return number - 1, history, rounds
 
 
@@ -198,7 +198,7 @@ def test_a_void_heat_is_dealt_again_then_decided_by_the_tiebreak() -> None:
     walked = walk(bots, 2, history, 3)
     assert walked.heats[0][0].dealt == (1, 2, 3) and walked.heats[0][0].by_tiebreak
     assert walked.replays == 2
-    assert length(bots, 2, history, 3) == knockout_rounds(8, 2) + 2
+    assert length(bots, 2, {}, history, 3) == knockout_rounds(8, 2) + 2
 
 
 @settings(max_examples=40, deadline=None)
@@ -226,3 +226,45 @@ def test_void_heats_never_stall_the_knockout_and_a_withdrawn_bot_never_goes_thro
 def test_a_field_smaller_than_a_table_is_refused() -> None:
     with pytest.raises(ValueError, match="cannot fill"):
         resolve_settings("knockout", field_of(3), 4, {})
+
+
+def test_a_heat_of_several_deals_plays_each_once_per_seat_order_and_sums_them() -> None:
+    bots = field_of(9)
+    resolved = resolve_settings("knockout", bots, 3, {"deals": 3})
+    assert resolved == {"deals": 3}
+    first = plan("knockout", bots, 3, 1, SEED, [], {}, resolved)
+    by_group: dict[str | None, list[Table]] = {}
+    for table in first:
+        by_group.setdefault(table.group, []).append(table)
+    assert sorted(by_group) == [f"r1h{h}d{d}" for h in range(3) for d in range(3)]
+    assert len({played[0].seed for played in by_group.values()}) == 9  # a deal each
+    for played in by_group.values():
+        assert len(played) == 3 and len({t.seats for t in played}) == 3
+    # Heat 0 (seed01, seed06, seed07): seed07 wins every table of two deals, seed01 of one;
+    # by points summed over the three deals seed07 is first.
+    winners = {"r1h0d0": "seed01", "r1h0d1": "seed07", "r1h0d2": "seed07"}
+    played_tables = []
+    for group, tables in by_group.items():
+        for t in tables:
+            best = winners.get(group or "", t.seats[0])
+            ranks = tuple(1 if bot == best else 2 for bot in t.seats)
+            played_tables.append(PlayedTable(1, t.seats, t.seed, t.group, ranks))
+    history = fold_duplicates(played_tables)
+    assert len(history) == 9
+    walked = walk(bots, 3, history, 1, None, 3)
+    assert walked.heats[0][0].seeds == ("seed01", "seed06", "seed07")
+    assert walked.heats[0][0].order is not None and walked.heats[0][0].order[0] == "seed07"
+    # One deal of a heat void: the whole heat is dealt again, all three deals, on new deals.
+    broken = [t if t.group != "r1h1d2" else PlayedTable(1, t.seats, t.seed, t.group, None)
+              for t in played_tables]  # fmt: skip
+    again = plan("knockout", bots, 3, 2, SEED, fold_duplicates(broken), {}, resolved)
+    assert {t.group for t in again} == {"r2h1d0", "r2h1d1", "r2h1d2"}
+    assert length(bots, 3, resolved, fold_duplicates(broken), 1) == knockout_rounds(9, 3) + 1
+
+
+def test_deals_out_of_range_are_refused() -> None:
+    for wrong in (0, 9, "2", True):
+        with pytest.raises(ValueError, match="deals"):
+            resolve_settings("knockout", field_of(4), 2, {"deals": wrong})
+    with pytest.raises(ValueError, match="setting deals"):
+        resolve_settings("knockout", field_of(4), 2, {"heats": 2})

@@ -155,9 +155,9 @@ class LeagueFormat:
     """Checks (bots, seats, the operator's settings) and returns the settings with defaults."""
     settings_rounds: Callable[[Mapping[str, Any]], int | None] | None = None
     """The natural length from the resolved settings, where they decide it."""
-    length: Callable[[Sequence[str], int, History, int], int] | None = None
-    """The length from (bots, seats, results, rounds closed), where the results lengthen it
-    (a knockout deals a void heat again in a round of its own)."""
+    length: Callable[[Sequence[str], int, Mapping[str, Any], History, int], int] | None = None
+    """The length from (bots, seats, resolved settings, results, rounds closed), where the
+    results lengthen it (a knockout deals a void heat again in a round of its own)."""
     rated: bool = True
     """Whether its matches are rated unless the operator says otherwise."""
     head_to_head: bool = False

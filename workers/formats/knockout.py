@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from games.rng import derive_seed
@@ -40,6 +41,7 @@ from workers.formats.declaration import (
 )
 from workers.formats.declaration import Table as LeagueTable
 from workers.formats.duplicate import duplicate_tables
+from workers.formats.standings import match_points
 
 __all__ = [
     "FORMAT",
@@ -115,16 +117,34 @@ def knockout_rounds(field: int, seats: int) -> int:
     return rounds
 
 
+DEALS = 1
+"""Sealed deals a heat plays by default (setting ``deals``), each once per seat order."""
+MAX_DEALS = 8
+
 REPLAYS = 2
 """Times a void heat is dealt again before the tie-break decides it (so at most three deals)."""
 
 
 def _through(
-    heat: Sequence[str], ranking: Sequence[tuple[str, int]], seed: Mapping[str, int]
+    heat: Sequence[str], groups: Sequence[Sequence[tuple[str, int]]], seed: Mapping[str, int]
 ) -> list[str]:
-    """The heat's bots best first: by rank in the group, ties to the better seed."""
-    rank = dict(ranking)
-    return sorted(heat, key=lambda bot: (rank.get(bot, len(heat) + 1), seed[bot]))
+    """The heat's bots best first: by points from their ranks summed over the heat's
+    duplicate groups (one a deal), ties to the better seed."""
+    points = dict.fromkeys(heat, Fraction(0))
+    for ranking in groups:
+        bots = [bot for bot, _rank in ranking]
+        for bot, value in zip(bots, match_points([rank for _bot, rank in ranking]), strict=True):
+            points[bot] += value
+    return sorted(heat, key=lambda bot: (-points[bot], seed[bot]))
+
+
+def _results(history: History) -> dict[int, dict[frozenset[str], list[list[tuple[str, int]]]]]:
+    """The finished groups by league round and by the set of bots they seat."""
+    by_round: dict[int, dict[frozenset[str], list[list[tuple[str, int]]]]] = {}
+    for number, group, ranks in history:
+        found = by_round.setdefault(number, {}).setdefault(frozenset(group), [])
+        found.append(list(zip(group, ranks, strict=True)))
+    return by_round
 
 
 @dataclass(frozen=True)
@@ -146,7 +166,7 @@ class Bracket:
 
     rounds: tuple[Round, ...]
     heats: tuple[tuple[Heat, ...], ...]
-    deals: Mapping[int, tuple[int, tuple[int, ...]]]
+    schedule: Mapping[int, tuple[int, tuple[int, ...]]]
     """League round -> (bracket round from 1, indexes of the heats it deals)."""
     final: tuple[str, ...] | None
 
@@ -154,7 +174,7 @@ class Bracket:
     def replays(self) -> int:
         """League rounds that dealt void heats again."""
         firsts = {heat.dealt[0] for heats in self.heats for heat in heats if heat.dealt}
-        return len(self.deals) - len(firsts)
+        return len(self.schedule) - len(firsts)
 
 
 def walk(
@@ -163,6 +183,7 @@ def walk(
     history: History,
     closed: int | None = None,
     withdrawn: Mapping[int, frozenset[str]] | None = None,
+    deals: int = 1,
 ) -> Bracket:
     """The bracket from the league's results. ``closed`` is how many league rounds have
     closed: a heat without a result in a closed round was void (a table void: a bot removed,
@@ -173,13 +194,11 @@ def walk(
     is still being played."""
     gone = withdrawn or {}
     seed = {bot: index for index, bot in enumerate(bots)}
-    by_round: dict[int, dict[frozenset[str], list[tuple[str, int]]]] = {}
-    for number, group, ranks in history:
-        by_round.setdefault(number, {})[frozenset(group)] = list(zip(group, ranks, strict=True))
+    by_round = _results(history)
     field = list(bots)
     rounds: list[Round] = []
     shown: list[tuple[Heat, ...]] = []
-    deals: dict[int, tuple[int, tuple[int, ...]]] = {}
+    schedule: dict[int, tuple[int, tuple[int, ...]]] = {}
     league = 1
     while True:
         current = heats(field, seats)
@@ -190,12 +209,12 @@ def walk(
         pending = list(range(len(current.heats)))
         waiting = False
         while pending:
-            deals[league] = (len(rounds), tuple(pending))
+            schedule[league] = (len(rounds), tuple(pending))
             done = by_round.get(league, {})
             for index in pending:
                 dealt[index].append(league)
                 heat = current.heats[index]
-                if frozenset(heat) in done:
+                if len(done.get(frozenset(heat), ())) >= deals:
                     order[index] = tuple(_through(heat, done[frozenset(heat)], seed))
             pending = [index for index in pending if order[index] is None]
             if pending and (closed is None or league > closed):
@@ -216,9 +235,9 @@ def walk(
             )
         )
         if waiting:
-            return Bracket(tuple(rounds), tuple(shown), deals, None)
+            return Bracket(tuple(rounds), tuple(shown), schedule, None)
         if len(current.heats) == 1 and not current.byes:
-            return Bracket(tuple(rounds), tuple(shown), deals, order[0])
+            return Bracket(tuple(rounds), tuple(shown), schedule, order[0])
         keep = current.advancing(seats)
         field = sorted(
             [*current.byes, *(bot for ranked in order if ranked for bot in ranked[:keep])],
@@ -232,11 +251,12 @@ def replay(
     history: History,
     closed: int | None = None,
     withdrawn: Mapping[int, frozenset[str]] | None = None,
+    deals: int = 1,
 ) -> tuple[list[Round], list[list[list[str]]], list[str] | None]:
     """The bracket so far from the league's results: every round planned so far (the last may
     be unplayed), the decided heats of each round best first, and the final ranking once the
     final heat has been decided (None before)."""
-    walked = walk(bots, seats, history, closed, withdrawn)
+    walked = walk(bots, seats, history, closed, withdrawn, deals)
     results = [
         [list(heat.order) for heat in heats_of if heat.order is not None]
         for heats_of in walked.heats
@@ -244,18 +264,26 @@ def replay(
     return list(walked.rounds), results, list(walked.final) if walked.final else None
 
 
-def length(bots: Sequence[str], seats: int, history: History, closed: int) -> int:
+def length(
+    bots: Sequence[str],
+    seats: int,
+    settings: Mapping[str, Any],
+    history: History,
+    closed: int,
+) -> int:
     """The league rounds the knockout takes, given the results of its ``closed`` rounds: its
     natural length plus a round for each replay of void heats so far (who a tie-break sends
     through does not change it)."""
-    return knockout_rounds(len(bots), seats) + _replays(bots, seats, history, closed)
+    deals = int(settings.get("deals", 1))
+    return knockout_rounds(len(bots), seats) + _replays(bots, seats, history, closed, deals)
 
 
-def _replays(bots: Sequence[str], seats: int, history: History, closed: int) -> int:
+def _replays(bots: Sequence[str], seats: int, history: History, closed: int, deals: int) -> int:
     """Replay rounds so far: a league round that deals void heats again."""
-    by_round: dict[int, set[frozenset[str]]] = {}
-    for number, group, _ranks in history:
-        by_round.setdefault(number, set()).add(frozenset(group))
+    by_round = {
+        number: {heat for heat, groups in found.items() if len(groups) >= deals}
+        for number, found in _results(history).items()
+    }
     # Who goes through never changes how many rounds a bracket round takes, only whether its
     # heats' results are found: walk the shapes with the results the league actually has.
     count = 0
@@ -277,10 +305,14 @@ def _replays(bots: Sequence[str], seats: int, history: History, closed: int) -> 
 
 
 def _settings(bots: Sequence[str], players: int, settings: Mapping[str, Any]) -> dict[str, Any]:
-    if settings:
-        raise ValueError(f"a knockout takes no settings, not {', '.join(sorted(settings))}")
+    unknown = sorted(set(settings) - {"deals"})
+    if unknown:
+        raise ValueError(f"a knockout takes the setting deals, not {', '.join(unknown)}")
+    deals = settings.get("deals", DEALS)
+    if not isinstance(deals, int) or isinstance(deals, bool) or not 1 <= deals <= MAX_DEALS:
+        raise ValueError(f"deals is a whole number from 1 to {MAX_DEALS}")
     bracket(len(bots), players)
-    return {}
+    return {"deals": deals}
 
 
 def _plan(request: RoundRequest) -> list[LeagueTable]:
@@ -288,19 +320,30 @@ def _plan(request: RoundRequest) -> list[LeagueTable]:
     next bracket round's, or the void heats of the round before dealt again (none once the
     final has been decided)."""
     withdrawn = {**request.withdrawn_at, request.number: request.withdrawn}
-    walked = walk(request.bots, request.players, request.history, request.number - 1, withdrawn)
-    if request.number not in walked.deals:
+    deals = int(request.settings.get("deals", 1))  # a league made before the setting: one
+    walked = walk(
+        request.bots, request.players, request.history, request.number - 1, withdrawn, deals
+    )
+    if request.number not in walked.schedule:
         if walked.final is not None:
             return []
         raise ValueError(f"round {request.number} of the knockout waits for the round before")
-    bracket_round, indexes = walked.deals[request.number]
+    bracket_round, indexes = walked.schedule[request.number]
     tables: list[LeagueTable] = []
     for index in indexes:
         heat = walked.rounds[bracket_round - 1].heats[index]
-        label = f"r{request.number}h{index}"
-        group_seed = derive_seed(request.seed, "knockout", request.number, index)
-        tables += as_tables(duplicate_tables(heat, group_seed, group=label))
+        for deal in range(deals):
+            label, group_seed = heat_group(request.seed, request.number, index, deal, deals)
+            tables += as_tables(duplicate_tables(heat, group_seed, group=label))
     return tables
+
+
+def heat_group(seed: str, number: int, index: int, deal: int, deals: int) -> tuple[str, bytes]:
+    """The duplicate group of a heat's ``deal``-th deal in league round ``number``: its label
+    (``r<round>h<heat>``, and ``d<deal>`` where a heat deals more than once) and its seed."""
+    if deals == 1:
+        return f"r{number}h{index}", derive_seed(seed, "knockout", number, index)
+    return f"r{number}h{index}d{deal}", derive_seed(seed, "knockout", number, index, deal)
 
 
 FORMAT = LeagueFormat(
