@@ -16,6 +16,7 @@ from tests.integration.services import Arbiter, Workers, free_port, start_bot
 from tests.integration.test_authors import CLEAN, author
 from tests.integration.test_leagues import query
 from tests.spectator.test_dashboard import eventually
+from workers.formats.knockout import DEALS
 
 
 @pytest.fixture
@@ -149,12 +150,14 @@ def test_an_event_runs_from_entry_to_results_and_refuses_a_hostile_author(
             " JOIN leagues l ON l.id = t.league_id JOIN matches m ON m.id = t.match_id"
             " WHERE l.name = 'event-cup'",
         )
-        # The knockout of two is its final: one heat, one sealed deal played in both seat orders.
-        assert len(tables) == 2 and len({t["seed"] for t in tables}) == 1
-        assert {tuple(t["seats"]) for t in tables} == {
-            ("alice-bot", "bob-bot"),
-            ("bob-bot", "alice-bot"),
-        }
+        # The knockout of two is its final: one heat of DEALS sealed deals, each played in both
+        # seat orders.
+        assert len(tables) == 2 * DEALS and len({t["seed"] for t in tables}) == DEALS
+        for seed in {t["seed"] for t in tables}:
+            assert {tuple(t["seats"]) for t in tables if t["seed"] == seed} == {
+                ("alice-bot", "bob-bot"),
+                ("bob-bot", "alice-bot"),
+            }
         assert all(t["rated"] and t["status"] == "finished" for t in tables)
         # Authors may propose events here (PREMIERE_AUTHOR_EVENTS=on): the workers announce
         # them, or list them cancelled with the reason when the format refuses them.

@@ -146,6 +146,7 @@ def test_a_void_heat_is_dealt_again_and_then_decided_without_the_withdrawn_bot(
         format="knockout",
         players=2,
         bots=["ada", "grace", "edsger", "barbara"],
+        settings={"deals": 1},
         rated=True,
     )
     assert league.rounds == 2

@@ -1,7 +1,7 @@
 """Knockout: heats of N seats, the top of each heat going through, until one heat is left.
 
 The league's bots, in the order given, are the seeds (seed 1 first; an event lists its entrants
-by their rating in the game, strongest first). Each round:
+by their official standing in the game, strongest first). Each round:
 
 - the field still in is cut into ``h`` heats of N bots, and the ``b`` strongest seeds sit the
   round out with a bye and go through: ``h`` is the most heats that leave at least N bots for
@@ -10,9 +10,10 @@ by their rating in the game, strongest first). Each round:
 - the playing seeds are dealt to the heats in a serpentine (1 to h, then h back to 1, ...), so
   the ``h`` strongest playing seeds are in ``h`` different heats, and every heat's seeds add
   up to within one heat's worth of the others;
-- each heat is a duplicate group (``workers.formats.duplicate``): N tables dealing the same
-  sealed cards, the seats rotated so each bot holds each seat's hand once; the heat's ranking
-  is by points summed over its N tables, so the deal's luck cancels;
+- each heat is ``deals`` duplicate groups (``workers.formats.duplicate``; setting ``deals``,
+  default ``DEALS``): for each deal, N tables dealing the same sealed cards, the seats rotated
+  so each bot holds each seat's hand once; the heat ranks by points from ranks summed over its
+  deals, so the deal's luck cancels and one deal's result does not decide;
 - the top ``advance`` of each heat go through (N // 2 by default, more where fewer would leave
   under N bots); a tie on the heat's points goes to the better seed;
 - a void heat (a table void: a bot removed, a match voided) is dealt again, on a new deal, in
@@ -117,7 +118,7 @@ def knockout_rounds(field: int, seats: int) -> int:
     return rounds
 
 
-DEALS = 1
+DEALS = 3
 """Sealed deals a heat plays by default (setting ``deals``), each once per seat order."""
 MAX_DEALS = 8
 
