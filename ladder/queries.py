@@ -69,8 +69,6 @@ __all__ = [
 Connection = psycopg.Connection[Any]
 
 
-
-
 @dataclass(frozen=True, slots=True)
 class Interval:
     """An official standing: the estimate and its confidence interval, on the Elo scale."""

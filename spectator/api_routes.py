@@ -16,6 +16,9 @@ from typing import Any, Literal
 
 from aiohttp import web
 
+from ladder import paging
+from ladder.errors import BadRequest
+
 Cost = Literal["cheap", "expensive", "page"]
 
 
@@ -78,19 +81,43 @@ def _list(
 PLAYER = "a bot name or builtin:<name>"
 
 ROUTES: dict[str, Route] = {
-    "/api": Route("This page: every JSON route, its limits and its answer.", None, media="text/html"),
-    "/api/openapi.json": Route("The OpenAPI 3.1 description of the JSON API.", None, fields={"openapi": "string", "paths": "object"}),
-    "/api/games": Route("Every game with its number of rated matches.", "cheap", items="games", fields={"games": "array"}),
-    "/api/games/{game}/data": Route("The game's data: cards, tiles, films, goals, scoring tables, options, digest.", "cheap", fields={"game": "string"}),
+    "/api": Route(
+        "This page: every JSON route, its limits and its answer.", None, media="text/html"
+    ),
+    "/api/openapi.json": Route(
+        "The OpenAPI 3.1 description of the JSON API.",
+        None,
+        fields={"openapi": "string", "paths": "object"},
+    ),
+    "/api/games": Route(
+        "Every game with its number of rated matches.",
+        "cheap",
+        items="games",
+        fields={"games": "array"},
+    ),
+    "/api/games/{game}/data": Route(
+        "The game's data: cards, tiles, films, goals, scoring tables, options, digest.",
+        "cheap",
+        fields={"game": "string"},
+    ),
     "/api/games/{game}/leaderboard": _list(
         "Every rated player: live Elo, official standing with its 95% interval, games played,"
         " provisional flag; best official standing first.",
-        "entries", 500, 500,
-        fields={"game": "string", "rated_matches": "integer", "standings_matches": "integer", "scale_moves": "array"},
+        "entries",
+        500,
+        500,
+        fields={
+            "game": "string",
+            "rated_matches": "integer",
+            "standings_matches": "integer",
+            "scale_moves": "array",
+        },
     ),
     "/api/games/{game}/matches": _list(
         "Finished matches, most recent first, with outcomes, rating changes and a replay link.",
-        "matches", 20, 200,
+        "matches",
+        20,
+        200,
         query=(
             Query("page_size", "Old name of `limit`.", "integer"),
             Query("page_token", "Old name of `cursor`."),
@@ -99,45 +126,57 @@ ROUTES: dict[str, Route] = {
     ),
     "/api/games/{game}/seats": Route(
         "Each seat's advantage by player count, from the latest finished matches.",
-        "expensive", fields={"game": "string", "by_players": "array"},
+        "expensive",
+        fields={"game": "string", "by_players": "array"},
     ),
     "/api/games/{game}/leagues": _list(
         "The game's leagues, newest first, each with its progress as the pages draw it.",
-        "leagues", 50, 100,
+        "leagues",
+        50,
+        100,
         query=(Query("format", "Only leagues of this format, e.g. sprt."),),
         fields={"game": "string"},
     ),
     "/api/bots/{player}/history": _list(
         f"A player's ({PLAYER}) live Elo after each of its rated matches, oldest first; the"
         " first page holds the latest ones, and `next` goes back in time.",
-        "points", 1000, 1000,
+        "points",
+        1000,
+        1000,
         query=(Query("game", "The game (required).", required=True),),
         fields={"game": "string", "player": "string", "builtin": "boolean"},
     ),
     "/api/bots/{player}/versions": Route(
         "The bot's lineage: each version, its predecessor, whether active, its live Elo per game.",
-        "cheap", fields={"family": "string", "versions": "array"},
+        "cheap",
+        fields={"family": "string", "versions": "array"},
     ),
     "/api/bots/{player}/standing": Route(
         "The bot's standing and its last 100 changes, with the message its owner is given.",
-        "cheap", fields={"bot": "string", "state": "string", "events": "array"},
+        "cheap",
+        fields={"bot": "string", "state": "string", "events": "array"},
     ),
     "/api/leagues/{league}/progress": Route(
         "A league's format, settings, status and the progress of a format that stops on its own.",
-        "cheap", fields={"name": "string", "format": "string", "progress": "object", "shown": "object|null"},
+        "cheap",
+        fields={"name": "string", "format": "string", "progress": "object", "shown": "object|null"},
     ),
     "/api/matches/{match_id}/replay": Route(
-        "An ended match's seed, options, players and moves.", "expensive",
+        "An ended match's seed, options, players and moves.",
+        "expensive",
         fields={"match_id": "string", "game": "string", "seed": "string", "moves": "array"},
     ),
     "/api/matches/{match_id}/views": Route(
         "The engine's views of every frame of a match (the replay page), gzip-compressed.",
-        "expensive", fields={"frames": "array"},
+        "expensive",
+        fields={"frames": "array"},
     ),
     "/api/bots": Route(
         "Every registered bot and version not removed, then the built-ins with a rated match"
         " (at most 1000 bots: not paged).",
-        "cheap", items="bots", fields={"bots": "array"},
+        "cheap",
+        items="bots",
+        fields={"bots": "array"},
     ),
     "/api/bots/{player}": Route(
         "A bot's profile: ratings, recent matches (10 a page), forfeits and latency.",
@@ -147,7 +186,8 @@ ROUTES: dict[str, Route] = {
     ),
     "/api/authors/{name}": Route(
         "An account's public profile: its bots, matches, wins, recent matches and leagues.",
-        "cheap", fields={"name": "string", "bots": "array"},
+        "cheap",
+        fields={"name": "string", "bots": "array"},
     ),
     "/api/leagues": _list("Leagues, newest first.", "leagues", 100, 100),
     "/api/leagues/{name}": Route(
@@ -158,21 +198,35 @@ ROUTES: dict[str, Route] = {
     ),
     "/api/events": _list(
         "Events: those to come or running first (soonest start first), then the ended ones.",
-        "events", 100, 100,
+        "events",
+        100,
+        100,
     ),
     "/api/events/{name}": Route(
-        "One event: rules, schedule, state, entrants, standings, bracket.", "cheap",
+        "One event: rules, schedule, state, entrants, standings, bracket.",
+        "cheap",
         fields={"name": "string", "game": "string", "status": "string"},
     ),
     "/api/live": Route(
         "The matches running now (at most 100, most recently started first: not paged), with"
         " their tables.",
-        "cheap", items="matches", fields={"matches": "array", "labels": "object"},
+        "cheap",
+        items="matches",
+        fields={"matches": "array", "labels": "object"},
     ),
-    "/api/tv": Route("The match the TV channel shows now, of any game.", "cheap", fields={"match": "object|null", "game": "string|null"}),
-    "/api/tv/{game}": Route("The match the TV channel of one game shows now.", "cheap", fields={"match": "object|null", "game": "string|null"}),
+    "/api/tv": Route(
+        "The match the TV channel shows now, of any game.",
+        "cheap",
+        fields={"match": "object|null", "game": "string|null"},
+    ),
+    "/api/tv/{game}": Route(
+        "The match the TV channel of one game shows now.",
+        "cheap",
+        fields={"match": "object|null", "game": "string|null"},
+    ),
     "/api/live/{match_id}/events": Route(
-        "A running match's spectator view as server-sent events.", "expensive",
+        "A running match's spectator view as server-sent events.",
+        "expensive",
         media="text/event-stream",
     ),
 }
@@ -188,8 +242,9 @@ def canonical(request: web.Request) -> str | None:
 
 
 def cost_of(request: web.Request) -> Cost | None:
-    """A request's rate-limit class: its declaration's; a static file and a path no route
-    matched are cheap, /metrics and /healthz never limited, the rest (pages) ``page``."""
+    """A request's rate-limit class: its declaration's; a path no route matched is cheap;
+    /metrics, /healthz and the static files (a page load fetches a dozen, each a file sent as
+    it is) are never limited; the rest (the pages) ``page``."""
     path = canonical(request)
     if path is None:
         return "cheap"
@@ -198,7 +253,7 @@ def cost_of(request: web.Request) -> Cost | None:
     if path in UNLIMITED:
         return None
     if path.startswith("/static"):
-        return "cheap"
+        return None
     return "page"
 
 
@@ -220,9 +275,6 @@ def undeclared(app: web.Application) -> list[str]:
 def page_size(request: web.Request, path: str, legacy: str | None = None) -> int:
     """The page size a request asks of the list at ``path``: ``limit`` (or its old name),
     its declared default when absent, clamped to its declared largest page."""
-    from ladder import paging
-    from ladder.errors import BadRequest
-
     route = ROUTES[path]
     assert route.max_page is not None and route.default_page is not None
     text = request.query.get("limit") or (request.query.get(legacy) if legacy else None)

@@ -6,8 +6,9 @@ Routes (GET, JSON unless said):
 - ``/api/games``: every game with its number of rated matches.
 - ``/api/games/{game}/data``: the game's data (cards, tiles, films, goals, scoring tables,
   options, digest), as GameDataService.GetGameData serves it on the arbiter.
-- ``/api/games/{game}/leaderboard?limit=&cursor=``: live Elo, official standing with its 95% interval, games
-  played and the provisional flag of every rated player, best official standing first.
+- ``/api/games/{game}/leaderboard?limit=&cursor=``: live Elo, official standing with its 95%
+  interval, games played and the provisional flag of every rated player, best official
+  standing first.
 - ``/api/games/{game}/matches?limit=20&cursor=``: finished matches, most recent first,
   with outcomes, rating changes and a replay link (``page_size`` and ``page_token`` are the
   old names of ``limit`` and ``cursor``).
@@ -19,7 +20,8 @@ Routes (GET, JSON unless said):
   whether it is active, and its live Elo per game.
 - ``/api/bots/{player}/standing``: the bot's standing (validating, failed, rated, probation,
   disabled) and every change of it, with the message its owner is given.
-- ``/api/games/{game}/leagues?format=sprt&limit=&cursor=``: the game's leagues, newest first, each as below.
+- ``/api/games/{game}/leagues?format=sprt&limit=&cursor=``: the game's leagues, newest first,
+  each as below.
 - ``/api/leagues/{league}/progress``: a league's format, settings, rated or not, status, and
   the progress of a format that stops on its own (the SPRT's pairs, LLR, bounds and verdict),
   with ``shown``, that progress as the pages draw it (labelled values, a verdict, a series).

@@ -119,9 +119,7 @@ def document(app: web.Application, settings: RateLimitSettings | None = None) ->
                         }
                     },
                     "content": {
-                        "application/json": {
-                            "schema": {"$ref": "#/components/schemas/RateLimited"}
-                        }
+                        "application/json": {"schema": {"$ref": "#/components/schemas/RateLimited"}}
                     },
                 },
             },
@@ -134,9 +132,7 @@ def _rows(limits: dict[str, str]) -> list[tuple[str, str, str, str, str]]:
     for path, route in ROUTES.items():
         limit = f"{route.cost}: {limits[route.cost]}" if route.cost else "none"
         page = str(route.max_page) if route.max_page else ""
-        answer = (
-            ", ".join(f"{key} ({kind})" for key, kind in route.fields.items()) or route.media
-        )
+        answer = ", ".join(f"{key} ({kind})" for key, kind in route.fields.items()) or route.media
         rows.append((path, route.summary, limit, page, answer))
     return rows
 
@@ -170,17 +166,17 @@ def markdown(settings: RateLimitSettings | None = None) -> str:
         "",
         "| class | default limit | setting | routes |",
         "| --- | --- | --- | --- |",
-        f"| cheap | {limits['cheap']} | `PREMIERE_RATE_LIMIT_CHEAP` | small JSON answers,"
-        " static files |",
+        f"| cheap | {limits['cheap']} | `PREMIERE_RATE_LIMIT_CHEAP` | small JSON answers |",
         f"| expensive | {limits['expensive']} | `PREMIERE_RATE_LIMIT_EXPENSIVE` | replays, replay"
         " views, live event streams, seat statistics |",
         f"| page | {limits['page']} | `PREMIERE_RATE_LIMIT_PAGES` | the HTML pages |",
         "",
-        "`/metrics`, `/healthz`, `/api` and `/api/openapi.json` are not limited. The counts live",
-        "in Redis; when Redis cannot be reached, requests are served without a limit (and",
-        "`premiere_rate_limit_unavailable_total` counts them). Behind a reverse proxy, every",
-        "request seems to come from the proxy: set `PREMIERE_RATE_LIMIT_TRUSTED_PROXIES` to the",
-        "proxies' addresses or networks, and the client is then the right-most address of",
+        "`/metrics`, `/healthz`, `/static/...`, `/api` and `/api/openapi.json` are not limited.",
+        "The counts live in Redis; when Redis cannot be reached, requests are served without a",
+        "limit (and `premiere_rate_limit_unavailable_total` counts them). Behind a reverse",
+        "proxy, every request seems to come from the proxy: set",
+        "`PREMIERE_RATE_LIMIT_TRUSTED_PROXIES` to the proxies' addresses or networks, and the",
+        "client is then the right-most address of",
         "`X-Forwarded-For` that is not a trusted proxy. By default no proxy is trusted and the",
         "header is ignored (any client can write it). `PREMIERE_RATE_LIMIT_ENABLED=false` turns",
         "the limits off.",
@@ -201,7 +197,9 @@ def page(settings: RateLimitSettings | None = None) -> str:
     cells = "".join(
         "<tr>"
         + "".join(
-            f"<td>{html.escape(text)}</td>" if index else f"<td><code>{html.escape(text)}</code></td>"
+            f"<td>{html.escape(text)}</td>"
+            if index
+            else f"<td><code>{html.escape(text)}</code></td>"
             for index, text in enumerate(row)
         )
         + "</tr>"

@@ -45,10 +45,10 @@ from ladder import tv as ladder_tv
 from ladder.queries import BadRequest, NotFound
 from spectator import events as event_pages
 from spectator import profiles, replays
+from spectator.api_routes import cursor, page_size
 from spectator.dashboard import STATIC, page_headers
 from spectator.ids import canonical_match_id
 from spectator.leagues import league as league_detail
-from spectator.api_routes import cursor, page_size
 from spectator.leagues import list_leagues
 from spectator.plain import plain
 from spectator.running import running_matches

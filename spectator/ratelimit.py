@@ -1,9 +1,9 @@
 """Rate limits of the HTTP server, per client, counted in Redis by the ``limits`` library (a
 moving window; ``async+redis://``).
 
-Every route belongs to a class (``spectator.api_routes``): ``cheap`` (the small JSON answers
-and static files), ``expensive`` (replays, their views, the live event streams, the seat
-statistics) and ``page`` (the HTML pages); /metrics, /healthz and the API's own description
+Every route belongs to a class (``spectator.api_routes``): ``cheap`` (the small JSON answers),
+``expensive`` (replays, their views, the live event streams, the seat statistics) and
+``page`` (the HTML pages); /metrics, /healthz, the static files and the API's own description
 are never limited. Each class has its own limit (PREMIERE_RATE_LIMIT_CHEAP, _EXPENSIVE,
 _PAGES), counted apart for each client.
 
@@ -68,7 +68,7 @@ class RateLimitSettings(BaseSettings):
     )
     cheap: str = Field(
         default="600/minute",
-        description="Limit of each client on the small JSON answers and static files"
+        description="Limit of each client on the small JSON answers"
         " (limits' notation: N/second, N/minute, N/hour, or N per M minutes).",
     )
     expensive: str = Field(
@@ -76,9 +76,7 @@ class RateLimitSettings(BaseSettings):
         description="Limit of each client on the replays, replay views, live event streams"
         " and seat statistics.",
     )
-    pages: str = Field(
-        default="120/minute", description="Limit of each client on the HTML pages."
-    )
+    pages: str = Field(default="120/minute", description="Limit of each client on the HTML pages.")
     trusted_proxies: str = Field(
         default="",
         description="Comma-separated addresses or networks of the reverse proxies whose"
@@ -115,7 +113,9 @@ def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
         return None
 
 
-def client_address(peer: str | None, forwarded_for: Iterable[str], trusted: Iterable[Network]) -> str:
+def client_address(
+    peer: str | None, forwarded_for: Iterable[str], trusted: Iterable[Network]
+) -> str:
     """The client of a request from ``peer`` carrying ``X-Forwarded-For`` headers: the peer,
     unless the peer is a trusted proxy; then the right-most forwarded address that is not a
     trusted proxy (addresses to its left were written by the client and prove nothing). A
@@ -204,7 +204,11 @@ class RateLimits:
 def limit_text(item: RateLimitItem) -> str:
     """``120/minute``, ``10 per 5 seconds``: the limit as its setting spells it."""
     per = item.GRANULARITY.name
-    return f"{item.amount}/{per}" if item.multiples == 1 else f"{item.amount} per {item.multiples} {per}s"
+    return (
+        f"{item.amount}/{per}"
+        if item.multiples == 1
+        else f"{item.amount} per {item.multiples} {per}s"
+    )
 
 
 def middleware(
@@ -233,7 +237,11 @@ def middleware(
             LIMITED.labels(cost).inc()
             retry = max(1, reset)
             return web.json_response(
-                {"error": "rate_limited", "limit": limit_text(decision.limit), "retry_after": retry},
+                {
+                    "error": "rate_limited",
+                    "limit": limit_text(decision.limit),
+                    "retry_after": retry,
+                },
                 status=429,
                 headers={**headers, "Retry-After": str(retry)},
             )
