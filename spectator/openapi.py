@@ -194,13 +194,14 @@ def markdown(settings: RateLimitSettings | None = None) -> str:
 def page(settings: RateLimitSettings | None = None) -> str:
     """The ``/api`` page: the routes, their limits and answers."""
     limits = limits_of(settings or RateLimitSettings.model_construct())
+    labels = ("Route", "What", "Limit", "Largest page", "Answer")
     cells = "".join(
         "<tr>"
         + "".join(
-            f"<td>{html.escape(text)}</td>"
-            if index
-            else f"<td><code>{html.escape(text)}</code></td>"
-            for index, text in enumerate(row)
+            f'<td data-label="{label}">'
+            + (f"<code>{html.escape(text)}</code>" if label == "Route" else html.escape(text))
+            + "</td>"
+            for label, text in zip(labels, row, strict=True)
         )
         + "</tr>"
         for row in _rows(limits)
@@ -211,8 +212,15 @@ def page(settings: RateLimitSettings | None = None) -> str:
         "<title>API · Premiere</title>"
         '<link rel="stylesheet" href="/static/dashboard.css">'
         '<link rel="stylesheet" href="/static/pages.css">'
-        "<style>.api{overflow-x:auto}.api td{vertical-align:top;padding:.3rem .5rem}"
-        ".api code{overflow-wrap:anywhere}</style></head>"
+        "<style>.api td{vertical-align:top;padding:.3rem .5rem}"
+        ".api td:first-child{white-space:nowrap}"
+        "@media (max-width:700px){.api thead{display:none}"
+        ".api table,.api tbody,.api tr,.api td{display:block}"
+        ".api tr{padding:.5rem 0;border-bottom:1px solid #ccc}"
+        ".api td{padding:.1rem 0}.api td:first-child{white-space:normal;overflow-wrap:anywhere}"
+        ".api td:empty{display:none}"
+        '.api td:not(:first-child):before{content:attr(data-label) ": ";font-weight:600}}'
+        "</style></head>"
         '<body data-page="api"><header class="top"><h1 id="title">The JSON API</h1></header>'
         "<main><p>Every route answers GET with JSON. Lists page with <code>?limit=</code> and"
         " <code>?cursor=</code> (the previous answer's <code>next</code>). The full description"
