@@ -34,7 +34,7 @@ from psycopg_pool import ConnectionPool
 import games
 from ladder import paging
 from ladder.errors import BadRequest
-from ladder.queries import StandingsCache
+from ladder.queries import Interval, Leaderboard, LeaderboardEntry, StandingsCache, board_page
 from ladder.service import Ladder
 from spectator import live, openapi
 from spectator.api_routes import ROUTES, json_routes, undeclared
@@ -341,3 +341,28 @@ def test_with_redis_stopped_the_server_still_answers(served: Served) -> None:
     assert served.get("/api/games")["games"]
     assert time.monotonic() - started < 5
     assert _metric(served, "premiere_rate_limit_unavailable_total") > before
+
+
+def test_leaderboard_pages_by_standing_not_by_position() -> None:
+    """The leaderboard's order comes from the standings fit (Python), so its keyset is the
+    entry's sort key: a player placed above the cursor between two pages shifts nothing."""
+    at = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+
+    def entry(name: str, standing: float | None, games_played: int = 50) -> LeaderboardEntry:
+        interval = None if standing is None else Interval(standing, standing - 9, standing + 9, 4)
+        return LeaderboardEntry(
+            0, name, False, 1500.0, games_played, games_played < 10, interval, at
+        )
+
+    players = [entry(f"bot{n}", 1600.0 - 10 * n) for n in range(7)] + [entry("new", None, 2)]
+    board = Leaderboard(GAME, 100, 100, tuple(players))
+    first = board_page(board, 3)
+    assert [e.player for e in first.entries] == ["bot0", "bot1", "bot2"] and first.next
+    # Two players now rank above the cursor: an offset would repeat bot2 and bot3.
+    moved = Leaderboard(GAME, 101, 101, (entry("top", 1700.0), entry("mid", 1655.0), *players))
+    rest, cursor_ = [], first.next
+    while cursor_:
+        page = board_page(moved, 3, cursor_)
+        rest += [e.player for e in page.entries]
+        cursor_ = page.next
+    assert rest == ["bot3", "bot4", "bot5", "bot6", "new"]
