@@ -22,7 +22,8 @@ class Settings(BaseSettings):
         default="127.0.0.1:50051", description="host:port the arbiter's gRPC server binds."
     )
     redis_url: str = Field(
-        default="redis://127.0.0.1:6379/0", description="Redis URL of the Celery broker."
+        default="redis://127.0.0.1:6379/0",
+        description="Redis URL of the Celery broker and of the ladder's HTTP rate limits.",
     )
     arbiter_target: str = Field(
         default="127.0.0.1:50051",

@@ -2,7 +2,7 @@
 // schedule, entrants, standings once it runs, and a knockout's bracket (each round's heats in
 // seed order with their finishing order, the byes, the champion). Refreshes itself.
 
-import { $, api, botLink, el, fill, gameName, nav, notFound, showError, when } from "./common.js";
+import { $, api, apiAll, botLink, el, fill, gameName, nav, notFound, showError, when } from "./common.js";
 import { eventsTable, stateWords } from "./event_list.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
@@ -75,7 +75,7 @@ async function refresh() {
       document.title = `${detail.name} · Premiere`;
       fill($("content"), detailPage(detail));
     } else {
-      const { events } = await api("/api/events");
+      const { events } = await apiAll("/api/events", "events");
       fill($("content"), eventsTable(events));
     }
     $("status").textContent = `updated ${new Date().toLocaleTimeString()}`;
