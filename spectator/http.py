@@ -45,7 +45,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from ladder.queries import BadRequest, NotFound
 from ladder.service import Ladder
 from premiere import game_data
-from spectator import dashboard, live, pages
+from spectator import dashboard, exports, live, pages
 from spectator.plain import plain
 from workers.planning import shown
 
@@ -187,6 +187,7 @@ def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application
     app.add_routes(routes)
     dashboard.add_routes(app)
     pages.add_routes(app, ladder)
+    exports.add_routes(app, ladder)
     if hub is not None:
         live.add_routes(app, hub)
     return app

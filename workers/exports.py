@@ -280,7 +280,9 @@ def _first(row: Any) -> Any:
     return row[0] if isinstance(row, tuple | list) else next(iter(row.values()))
 
 
-def _has_matches(conn: Connection, game: str, start: datetime.datetime, end: datetime.datetime) -> bool:
+def _has_matches(
+    conn: Connection, game: str, start: datetime.datetime, end: datetime.datetime
+) -> bool:
     row = conn.execute(
         "SELECT EXISTS (SELECT 1 FROM ended_match_records WHERE game = %s"
         " AND ended_at >= %s AND ended_at < %s)",

@@ -171,8 +171,9 @@ def close_round(league_id: int, number: int) -> None:
 def export_month(month: str | None = None) -> list[str]:
     """Write each game's export files of ``month`` (default: the last month that has ended)
     into PREMIERE_EXPORT_DIR, once (``workers.exports``); returns the files written."""
-    import games
     from pathlib import Path
+
+    import games
 
     settings = _settings()
     now = datetime.now(UTC)
