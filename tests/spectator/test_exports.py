@@ -111,9 +111,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
                         match_id = _create(stack, game, seats, rated=True)
                         found.ended[game].append(match_id)
                         found.rated.append(match_id)
-                found.noted = _create(
-                    stack, MAGIC, ["noter", "builtin:random", "builtin:heuristic"], rated=False, **CLOCK
-                )
+                seats = ["noter", "builtin:random", "builtin:heuristic"]
+                found.noted = _create(stack, MAGIC, seats, rated=False, **CLOCK)
                 found.ended[MAGIC].append(found.noted)
                 everything = [m for ids in found.ended.values() for m in ids]
                 eventually(
