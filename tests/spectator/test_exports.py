@@ -13,6 +13,7 @@ import subprocess
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -80,9 +81,8 @@ class Played:
         self.rated: list[str] = []
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
-    folder = tmp_path_factory.mktemp("exports")
+@contextmanager
+def playing(folder: Path) -> Iterator[Played]:
     # No beat: the validation gate would seat the two bots in matches of its own.
     with running_stack(folder, workers=False) as stack:
         found = Played(stack)
@@ -151,7 +151,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
                         or None
                     ),
                     "the running match moved",
-                    timeout=30,
+                    timeout=60,
                 )
             yield found
         finally:
@@ -211,7 +211,17 @@ def _export(played: Played, game: str, fmt: str, out: Path) -> str:
     )
 
 
-def test_export_files_replay_to_their_results(played: Played, tmp_path: Path) -> None:
+def test_exports(tmp_path: Path, browser: Browser) -> None:  # noqa: F811
+    """One stack for every check (a test each would start one each under xdist)."""
+    files = tmp_path / "files"
+    files.mkdir()
+    with playing(tmp_path / "stack") as played:
+        check_files_replay_to_their_results(played, files)
+        check_the_export_stream(played)
+        check_monthly_files_manifest_and_pages(played, browser)
+
+
+def check_files_replay_to_their_results(played: Played, tmp_path: Path) -> None:
     stack = played.stack
     exported: dict[tuple[str, str], list[dict[str, Any]]] = {}
     with psycopg.connect(stack.arbiter.database_url, autocommit=True) as conn:
@@ -273,7 +283,7 @@ def _get(stack: Stack, path: str) -> tuple[int, dict[str, str], bytes]:
         return int(error.code), dict(error.headers), error.read()
 
 
-def test_the_export_stream(played: Played) -> None:
+def check_the_export_stream(played: Played) -> None:
     stack = played.stack
     status, headers, body = _get(stack, f"/api/games/{MAGIC}/export?since=2000-01-01")
     assert status == 200, body[:400]
@@ -295,7 +305,7 @@ def test_the_export_stream(played: Played) -> None:
     assert _get(stack, "/api/games/no-such-game/export")[0] == 404
 
 
-def test_monthly_files_manifest_and_pages(played: Played, browser: Browser) -> None:  # noqa: F811
+def check_monthly_files_manifest_and_pages(played: Played, chromium: Browser) -> None:
     stack = played.stack
     folder = stack.folder / "exports"
     month = previous_month(datetime.now(UTC))
@@ -345,7 +355,7 @@ def test_monthly_files_manifest_and_pages(played: Played, browser: Browser) -> N
         assert _get(stack, f"/exports/{bad}")[0] == 404, bad
 
     for width, height in ((1366, 900), (390, 844)):
-        context = browser.new_context(viewport={"width": width, "height": height})
+        context = chromium.new_context(viewport={"width": width, "height": height})
         page = context.new_page()
         page.goto(f"{stack.http}/exports")
         text = page.inner_text("body")
