@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-FORMATS = ("parquet", "ndjson.zst")
+from workers.export_rows import FORMATS
 
 
 @click.command("export")
