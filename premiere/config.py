@@ -81,6 +81,12 @@ class Settings(BaseSettings):
     max_connection_idle_s: float = Field(
         default=300.0, gt=0, description="Idle gRPC connections (no open call) are closed after."
     )
+    export_dir: str = Field(
+        default="exports",
+        description="Folder of the monthly export files and their manifest.json: the workers"
+        " write it, the ladder's web process serves it at /exports (relative to the process's"
+        " working folder; `premiere up` runs its processes in its state folder).",
+    )
 
 
 def metrics_host(settings: Settings) -> str:

@@ -229,6 +229,25 @@ ROUTES: dict[str, Route] = {
         "expensive",
         media="text/event-stream",
     ),
+    "/api/exports": Route(
+        "The monthly export files (one per game, month and format): each file's name, game,"
+        " month, format, schema version, match count, bytes and SHA-256; download them from"
+        " /exports/{file}.",
+        "cheap",
+        items="files",
+        fields={"formats": "array", "files": "array"},
+    ),
+    "/api/games/{game}/export": Route(
+        "Every ended match of the game as NDJSON, one record a line (the export schema of"
+        " docs/research.md), oldest first, streamed; at most two streams at once, a third"
+        " is answered 503 with Retry-After.",
+        "expensive",
+        query=(
+            Query("since", "Only matches that ended at or after this ISO 8601 date or instant."),
+            Query("until", "Only matches that ended before this ISO 8601 date or instant."),
+        ),
+        media="application/x-ndjson",
+    ),
 }
 """Every route under /api, by its canonical path."""
 

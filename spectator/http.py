@@ -52,7 +52,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from ladder.queries import BadRequest, NotFound, board_page
 from ladder.service import Ladder
 from premiere import game_data
-from spectator import api_routes, dashboard, live, openapi, pages, ratelimit
+from spectator import api_routes, dashboard, exports, live, openapi, pages, ratelimit
 from spectator.api_routes import cursor, page_size
 from spectator.plain import plain
 from workers.planning import shown
@@ -207,6 +207,7 @@ def http_app(
     openapi.add_routes(app, limit_settings or ratelimit.RateLimitSettings.model_construct())
     dashboard.add_routes(app)
     pages.add_routes(app, ladder)
+    exports.add_routes(app, ladder)
     if hub is not None:
         live.add_routes(app, hub)
     return app

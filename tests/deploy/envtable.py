@@ -131,6 +131,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_MAX_REFUSALS_PER_MINUTE": ("arbiter",),
     "PREMIERE_MAX_REQUEST_ID_BYTES": ("arbiter",),
     "PREMIERE_MAX_CONNECTION_IDLE_S": ("arbiter", "ladder"),
+    "PREMIERE_EXPORT_DIR": ("worker", "ladder"),
     "PREMIERE_MIN_MOVE_TIME_MS": ("arbiter",),
     "PREMIERE_MAX_MOVE_TIME_MS": ("arbiter",),
     "PREMIERE_MAX_TIME_BANK_MS": ("arbiter",),

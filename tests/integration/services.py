@@ -200,12 +200,6 @@ class Arbiter:
             # Tests about other things seat freshly connected bots in rated play at once; the
             # gate's own tests (test_standing.py) set their numbers.
             PREMIERE_VALIDATION_MATCHES="0",
-            # The ladder's per-client HTTP limits stay on (its middleware and Redis counters
-            # run), but no browser test clicks fast enough to meet them; the limits' own test
-            # (tests/spectator/test_api_hygiene.py) sets tiny ones.
-            PREMIERE_RATE_LIMIT_CHEAP="100000/minute",
-            PREMIERE_RATE_LIMIT_EXPENSIVE="100000/minute",
-            PREMIERE_RATE_LIMIT_PAGES="100000/minute",
         )
         env.update(self.settings)
         env.update(extra)
