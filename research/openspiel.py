@@ -34,6 +34,7 @@ from research.scoring import utilities
 from research.table import Table
 
 PREFIX = "premiere_"
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def short_name(game: Game) -> str:
@@ -115,22 +116,41 @@ class PremiereState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.table = table
         self.actions = game.actions
+        self._player: int | None = None
+        self._legal: list[int] | None = None
+        """The player asked now and its legal action ids, once asked (until the next action):
+        OpenSpiel asks for them several times a decision."""
 
     def current_player(self) -> int:
-        seat = self.table.current()
-        return pyspiel.PlayerId.TERMINAL if seat is None else seat
+        player = self._player
+        if player is None:
+            seat = self.table.current()
+            player = self._player = _TERMINAL if seat is None else seat
+        return player
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's `legal_actions`, answered here for a Python caller (OpenSpiel's own
+        answers through C++, which asks `current_player` and `_legal_actions` back)."""
+        if player is None:
+            player = self.current_player()
+        return [] if player < 0 else list(self._legal_actions(player))
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.actions.ids(self.table.legal_moves(player))
+        if player != self.current_player():
+            return self.actions.ids(self.table.legal_moves(player))
+        if self._legal is None:
+            self._legal = self.actions.ids(self.table.legal_moves(player))
+        return self._legal
 
     def _apply_action(self, action: int) -> None:
+        self._player = self._legal = None
         self.table.play(self.actions.move(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         return json.dumps(to_plain(self.actions.move(action)), sort_keys=True)
 
     def is_terminal(self) -> bool:
-        return self.table.is_over()
+        return self.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         outcome = self.table.outcome()
