@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import typing
 from collections.abc import Sequence
 from typing import Any
 
 from games import registry
 from games.interface import Game
-from games.values import Among, field_domains
+from games.values import Among, field_domains, to_plain
 
 
 class ActionSpace:
@@ -40,6 +41,7 @@ class ActionSpace:
         self._kept: dict[int, Any] = {}
         self._tuples: dict[int, tuple[Sequence[Any], list[int]]] = {}
         self._seen: list[Any] = list(moves)
+        self._texts: dict[int, str] = {}
         if len(self._ids) != len(moves):
             raise ValueError(f"{game.id}: the move types enumerate some move twice")
 
@@ -76,14 +78,22 @@ class ActionSpace:
             raise IndexError(f"{self.game.id}: no action {action} (there are {len(self.moves)})")
         return self._seen[action]
 
+    def text(self, action: int) -> str:
+        """An action's move as sorted JSON of its plain values (OpenSpiel's action string)."""
+        found = self._texts.get(action)
+        if found is None:
+            found = self._texts[action] = json.dumps(to_plain(self.move(action)), sort_keys=True)
+        return found
+
     def ids(self, moves: Sequence[Any]) -> list[int]:
         """The ids of some moves, ascending (OpenSpiel's order of legal actions). Engines hand
         out the same tuple of legal moves again (in every state where they are the same), so
         the ids of tuples met are remembered by identity; move objects met before are looked
-        up by identity too, without a Python call per move."""
+        up by identity too, without a Python call per move. The list may be shared: read it,
+        do not change it."""
         known = self._tuples.get(id(moves))
         if known is not None and known[0] is moves:
-            return list(known[1])
+            return known[1]
         try:
             found = list(map(self._by_object.__getitem__, map(id, moves)))
         except KeyError:
@@ -92,7 +102,7 @@ class ActionSpace:
         if len(self._tuples) >= 64:
             self._tuples.clear()
         self._tuples[id(moves)] = (moves, found)
-        return list(found)
+        return found
 
 
 @functools.cache

@@ -41,9 +41,20 @@ def short_name(game: Game) -> str:
     return PREFIX + game.id.replace("-", "_")
 
 
+_strings: dict[int, tuple[Any, str]] = {}
+
+
 def view_string(view: Any) -> str:
-    """A seat's view as an observation string: its plain values, as sorted JSON."""
-    return json.dumps(to_plain(view), sort_keys=True)
+    """A seat's view as an observation string: its plain values, as sorted JSON (remembered
+    for the last views met, by identity: views are immutable)."""
+    found = _strings.get(id(view))
+    if found is not None and found[0] is view:
+        return found[1]
+    text = json.dumps(to_plain(view), sort_keys=True)
+    if len(_strings) >= 1 << 10:
+        _strings.clear()
+    _strings[id(view)] = (view, text)
+    return text
 
 
 class PremiereObserver:
@@ -56,10 +67,10 @@ class PremiereObserver:
 
     def set_from(self, state: PremiereState, player: int) -> None:
         told = state.table.told[player] if self.recall else ()
-        self.tensor[:] = encoding.encode(state.table.observe(player), len(self.tensor), told)
+        self.tensor[:] = encoding.encode(state.view(player), len(self.tensor), told)
 
     def string_from(self, state: PremiereState, player: int) -> str:
-        view = view_string(state.table.observe(player))
+        view = view_string(state.view(player))
         if not self.recall:
             return view
         return "\n".join((*state.table.told[player], view))
@@ -118,8 +129,16 @@ class PremiereState(pyspiel.State):  # type: ignore[misc]
         self.actions = game.actions
         self._player: int | None = None
         self._legal: list[int] | None = None
-        """The player asked now and its legal action ids, once asked (until the next action):
-        OpenSpiel asks for them several times a decision."""
+        self._views: dict[int, Any] = {}
+        """The player asked now, its legal action ids and the seats' views, once asked (until
+        the next action): OpenSpiel asks for them several times a decision."""
+
+    def view(self, player: int) -> Any:
+        """``player``'s view now (`State.observe`), made once per state."""
+        found = self._views.get(player)
+        if found is None:
+            found = self._views[player] = self.table.observe(player)
+        return found
 
     def current_player(self) -> int:
         player = self._player
@@ -130,10 +149,12 @@ class PremiereState(pyspiel.State):  # type: ignore[misc]
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """OpenSpiel's `legal_actions`, answered here for a Python caller (OpenSpiel's own
-        answers through C++, which asks `current_player` and `_legal_actions` back)."""
-        if player is None:
-            player = self.current_player()
-        return [] if player < 0 else list(self._legal_actions(player))
+        answers through C++, which asks `current_player` and `_legal_actions` back): the
+        player asked now has its legal actions, every other player none."""
+        current = self.current_player()
+        if current < 0 or (player is not None and player != current):
+            return []
+        return list(self._legal_actions(current))
 
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.current_player():
@@ -144,10 +165,12 @@ class PremiereState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         self._player = self._legal = None
+        if self._views:
+            self._views = {}
         self.table.play(self.actions.move(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return json.dumps(to_plain(self.actions.move(action)), sort_keys=True)
+        return self.actions.text(action)
 
     def is_terminal(self) -> bool:
         return self.current_player() == _TERMINAL
