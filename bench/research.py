@@ -2,8 +2,9 @@
 engine's own, and ISMCTS (OpenSpiel's) against random seats.
 
 The OpenSpiel playout asks the state for its legal action ids and applies one per decision
-(`research.openspiel`: every move named in the game's words to every seat as it goes, for
-the information states); the engine's playout is `bench.playouts`' loop. The goal is the
+(`research.openspiel`; what each seat was told, for the information states, is worked out only
+when asked, which a playout never does); the engine's playout is `bench.playouts`' loop. Both
+in decisions per CPU second of this process (the machine may be shared). The goal is the
 adapter within twice the engine's time. The ISMCTS rows count matches the searching seat won
 outright (rotating seats) against random seats: `run_search`, the `bench.ismcts` module
 (`make bench-search`, with the other searched matches).
@@ -92,9 +93,10 @@ def run() -> list[Row]:
                 f"{game.id} random playout through OpenSpiel, {players} players"
                 " (goal: at least half the engine's)",
                 round(adapter),
-                "decisions/s",
+                "decisions/CPU-s",
                 "the engine's own random playout",
                 round(engine),
+                goal="research-adapter",
             )
         )
     return rows
