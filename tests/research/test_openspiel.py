@@ -29,9 +29,14 @@ def test_random_simulation(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_playthrough(game_id: str) -> None:
+    """At the game's first variant (`Game.variants`: Movie Trailer's is its short game), its
+    options passed as parameters."""
     game = registry.get(game_id)
+    options = "".join(f",{name}={value}" for name, value in game.variants()[0].items())
     text = generate_playthrough.playthrough(
-        f"{short_name(game)}(players={min(game.player_counts)},tensor_size=16)", None, seed=1
+        f"{short_name(game)}(players={min(game.player_counts)},tensor_size=16{options})",
+        None,
+        seed=1,
     )
     assert "IsTerminal() = True" in text
     assert f"NumDistinctActions() = {len(action_space(game_id))}" in text
