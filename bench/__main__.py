@@ -40,7 +40,14 @@ SEARCH_MODULES = ("bench.search", "bench.ismcts")
 SCALE_MODULES = ("bench.thousand", "bench.capacity", "bench.ladder10m")
 """A thousand matches on one arbiter, the capacity model's costs on one and three arbiters
 (minutes each), a ten-million-match ladder (an hour to generate): `make bench-scale`."""
-QUICK_MODULES = ("bench.playouts", "bench.engines", "bench.inner", "bench.arbiter", "bench.league")
+QUICK_MODULES = (
+    "bench.playouts",
+    "bench.engines",
+    "bench.inner",
+    "bench.arbiter",
+    "bench.league",
+    "bench.research",
+)
 """The ladder and ratings benchmarks build million-match ladders, and the search benchmark
 plays hundreds of searched matches: not in the quick mode (`bench.search` alone, with
 BENCH_QUICK=1 and BENCH_MODULES, plays one match). Nor are the scale modules (`bench.thousand`,
@@ -111,7 +118,7 @@ def main() -> None:
         if name not in ran:
             when += " (an earlier run: not measured in the last)"
         sections.append(_section(name, rows, when))
-    goals = "## Goals (issues #28, #29, #40 and #44)\n\n" + "\n".join(table(every))
+    goals = "## Goals (issues #28, #29, #40, #44 and #45)\n\n" + "\n".join(table(every))
     print(goals)
     header = (
         "# Benchmarks\n\n"

@@ -79,6 +79,14 @@ GOALS: tuple[Goal, ...] = (
         lambda r: r >= 0.5,
     ),
     Goal(
+        "research-adapter",
+        "random playout through the OpenSpiel adapter vs the engine's own, decisions per CPU-s"
+        " (Magic Trick / Motion Pictures / Movie Fight / Movie Trailer / Movie Tricks, #45)",
+        "0.32x / 0.48x / 0.51x / 0.16x / 0.29x",
+        "≥ 0.5x",
+        lambda r: r >= 0.5,
+    ),
+    Goal(
         "league-round",
         "league round to last match rated vs the same tables on the arbiter alone",
         "0.37x",
