@@ -37,6 +37,7 @@ log = logging.getLogger("premiere.arbiter")
 PLACEMENT_READ_S = 0.5
 """How long reading the bots' presence may take when placing a match; past it, the match is
 hosted where it is (a slow Redis must not slow match creation down)."""
+PLACEMENT_BACKOFF_S = 5.0
 PLACEMENT_MARGIN_S = 0.1
 """Past the placement's lapse, so the lease has lapsed on the database's clock too."""
 
@@ -127,6 +128,8 @@ class Arbiter:
         self._taking: set[str] = set()
         """Matches being claimed or adopted here right now (their lease is being taken)."""
         self._fallbacks: set[asyncio.Task[None]] = set()
+        self._presence_back_at = 0.0
+        """Until then (monotonic), placement reads no presence: the last read failed."""
 
     def use_relay(self, relay: Relay) -> None:
         """Ask bots through `relay`, and place matches where their bots' streams are."""
@@ -260,15 +263,25 @@ class Arbiter:
         its bot seats (`server.placement`), this one on a tie, without the relay, with
         placement off, or when Redis does not answer at once."""
         bots = [seat.bot_id for seat in spec.seats if seat.bot_id is not None]
+        held = await self._seats_held(bots, spec.game)
+        return self.owner if held is None else choose(self.owner, held)
+
+    async def _seats_held(self, bots: Sequence[int], game: str) -> dict[str, int] | None:
+        """Per arbiter, the seats whose bot holds a stream there (`Relay.seats_held`); None
+        when placement is off or the presence cannot be read now. A failed read is not tried
+        again for PLACEMENT_BACKOFF_S, so an unreachable Redis delays one creation or adoption
+        pass by PLACEMENT_READ_S at most, not each of them."""
         if self.relay is None or self.settings.placement_wait_s <= 0 or not bots:
-            return self.owner
+            return None
+        if time.monotonic() < self._presence_back_at:
+            return None
         try:
             async with asyncio.timeout(PLACEMENT_READ_S):
-                held = await self.relay.seats_held(bots, spec.game)
+                return await self.relay.seats_held(bots, game)
         except Exception as error:
-            log.warning("placing match %s here: presence unreadable (%s)", spec.id, error)
-            return self.owner
-        return choose(self.owner, held)
+            self._presence_back_at = time.monotonic() + PLACEMENT_BACKOFF_S
+            log.warning("bots' presence unreadable (%s): hosting matches where they are", error)
+            return None
 
     async def _hand_over(self, match_id: str, holder: str) -> None:
         """The match's first lease is made out to `holder` for `placement_wait_s`: tell it to
@@ -528,15 +541,10 @@ class Arbiter:
 
     async def _adopts(self, orphan: Orphan) -> bool:
         """Whether to adopt this orphan now (see `adopt`)."""
-        wait = self.settings.placement_wait_s
-        if self.relay is None or wait <= 0 or not orphan.bots or orphan.idle_s >= wait:
+        if orphan.idle_s >= self.settings.placement_wait_s:
             return True
-        try:
-            async with asyncio.timeout(PLACEMENT_READ_S):
-                held = await self.relay.seats_held(orphan.bots, orphan.game)
-        except Exception:
-            return True
-        return choose(self.owner, held) == self.owner
+        held = await self._seats_held(orphan.bots, orphan.game)
+        return held is None or choose(self.owner, held) == self.owner
 
     async def stop(self) -> None:
         """Stop hosting and let the leases go, so other arbiters take the matches at once."""

@@ -4,8 +4,10 @@ and when `home` is gone before taking it up, `front` hosts it once the placement
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +17,12 @@ import redis
 from psycopg.conninfo import conninfo_to_dict
 
 from premiere_wire import match_pb2
+from server.arbiter import Arbiter as InProcess
+from server.config import ArbiterSettings
+from server.events import EventHub
+from server.relay import Relay
+from server.router import Connection, Router
+from server.store import SeatSpec, Store, add_bot
 from tests.integration.services import (
     Arbiter,
     create_match,
@@ -24,9 +32,11 @@ from tests.integration.services import (
     start_bot,
     wait_ended,
 )
+from tests.integration.test_arbiter_writes import run, spec, sql
 from tests.integration.test_arbiters import FAST_LEASES, metric
 
 STEADY = "tests.integration.bad_bots:SteadyBot"
+GAME = "magic-trick"
 SEATS = ["alpha", "beta", "builtin:heuristic", "builtin:random"]
 PLACED = "premiere_arbiter_placed_matches_total"
 CLAIMED = "premiere_arbiter_claimed_matches_total"
@@ -152,3 +162,65 @@ def test_a_match_is_hosted_where_its_bots_are_then_elsewhere_when_that_arbiter_i
     assert owner.startswith("front/"), owner
     assert fences and set(fences) == {2}, fences
     assert metric(front, CLAIMED) == 0
+
+
+def test_an_orphan_is_left_to_the_arbiter_holding_its_bots_for_the_placement_wait(
+    database_url: str,
+) -> None:
+    """Two arbiters in this process, each with its relay on the real Redis: arbiter `b` holds
+    both bots' streams. A match whose arbiter died (its lease lapsed) is adopted by `b`; `a`
+    leaves it alone until it has been nobody's for PREMIERE_PLACEMENT_WAIT_S, then adopts
+    one too (the fallback when `b` does not)."""
+    add_bot(database_url, "orphan-a")
+    add_bot(database_url, "orphan-b")
+    ids = dict(sql(database_url, "SELECT name, id FROM bots"))
+    seats = (
+        SeatSpec(ids["orphan-a"], "orphan-a"),
+        SeatSpec(ids["orphan-b"], "orphan-b"),
+        SeatSpec(builtin="random"),
+    )
+    settings = ArbiterSettings(relay=True, placement_wait_s=3.0, lease_s=5)
+    namespace = f"test-{uuid.uuid4().hex[:8]}"
+
+    async def body(store: Store) -> None:
+        routers = [Router(), Router()]
+        a, b = (InProcess(store, router, EventHub(), settings) for router in routers)
+        relays = [
+            Relay(router, redis_url(), arbiter.owner, namespace)
+            for router, arbiter in zip(routers, (a, b), strict=True)
+        ]
+        for arbiter, relay in zip((a, b), relays, strict=True):
+            await relay.start()
+            arbiter.use_relay(relay)
+        for name in ("orphan-a", "orphan-b"):
+            stream = Connection(ids[name], name, frozenset({GAME}), max_matches=4)
+            await routers[1].add(stream)
+        try:
+            for _ in range(100):
+                if await relays[0].seats_held([ids["orphan-a"]], GAME) == {b.owner: 1}:
+                    break
+                await asyncio.sleep(0.02)
+            first, second = spec(seed="first", seats=seats), spec(seed="second", seats=seats)
+            for match in (first, second):
+                await store.create_match(match, owner="dead", lease_s=0.05)
+            await asyncio.sleep(0.1)
+
+            assert await a.adopt() == 0, "the bots' streams are on b"
+            assert await b.adopt() == 2
+            assert set(b.hosts) == {first.id, second.id}
+            await b.stop()
+
+            # b let its leases go (lapsed a second ago); it still holds the bots' streams, so
+            # a waits again, until they have been nobody's for the placement wait.
+            assert await a.adopt() == 0
+            await asyncio.sleep(settings.placement_wait_s - 1)
+            assert await a.adopt() == 2, "past the wait, any arbiter adopts"
+            for match in (first, second):
+                lease = await store.lease(match.id)
+                assert lease is not None and lease["owner"] == a.owner and lease["fence"] == 3
+            await a.stop()
+        finally:
+            for relay in relays:
+                await relay.close()
+
+    run(database_url, body)
