@@ -163,6 +163,22 @@ GOALS: tuple[Goal, ...] = (
         lambda r: r <= 1.25,
     ),
     Goal(
+        "placement-throughput",
+        "two arbiters, matches created on the one without the bots: decisions/s vs one"
+        " arbiter (#44), 1 / 8 matches",
+        "0.49x / 0.49x",
+        "≥ 0.85x",
+        lambda r: r >= 0.85,
+    ),
+    Goal(
+        "placement-overhead",
+        "two arbiters: routing overhead per decision, p50 (#44), 1 / 8 matches",
+        "0.95 / 3.9 ms",
+        "≤ 0.3 ms",
+        lambda v: v <= 0.3,
+        unit="ms",
+    ),
+    Goal(
         "ladder10m-cold",
         "ladder standings cold start, 10,000,000 stored matches",
         "not measured",

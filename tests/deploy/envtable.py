@@ -145,6 +145,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_RELAY": ("arbiter",),
     "PREMIERE_RETIRE_CHECK_S": ("arbiter",),
     "PREMIERE_LEASE_RENEW_S": ("arbiter",),
+    "PREMIERE_PLACEMENT_WAIT_S": ("arbiter",),
     "PREMIERE_RUNNER_BACKEND": ("runner",),
     "PREMIERE_RUNNER_ARBITER_SOCKET": ("runner",),
     "PREMIERE_RUNNER_BACKOFF_S": ("runner",),
