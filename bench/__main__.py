@@ -129,8 +129,7 @@ def main() -> None:
         " every figure is measured next to its reference in the same run on the same machine,"
         " and the ratio is figure / reference. Each section says when it was measured.\n\n"
         + (
-            f"- last run: {now}, {mode}, {machine}\n"
-            f"- modules of the last run: {', '.join(ran)}\n"
+            f"- last run: {now}, {mode}, {machine}\n- modules of the last run: {', '.join(ran)}\n"
             if ran
             else f"- rewritten from the kept rows on {now}; each section's own date stands\n"
         )
