@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from bench.rows import Row, print_rows, quick, row
 from games import all_games
 from games.rng import Rng, derive_seed
 
 SECONDS = 0.1 if quick() else 2.0
-MATCHES = 4
+MATCHES = 8
 SIMULATIONS = 50
 
 
@@ -61,21 +62,39 @@ def _openspiel(game_id: str, players: int) -> float:
     return moves / (time.process_time() - started)
 
 
-def _ismcts_wins(game_id: str, players: int, matches: int) -> int:
+def _seat_scores(game_id: str, players: int, matches: int, search: bool) -> float:
+    """The mean score (0 to 1: the seat's utility, -1 to +1, halved and shifted) of the seat
+    that searches with ISMCTS (``search``) or draws uniformly at random in its place, over
+    the same deals and seats: the game is loaded afresh with the same seed, so its n-th state
+    deals as the other run's n-th did."""
+    import numpy as np
     import pyspiel
 
     from games import get
     from research.examples.ismcts import play, searcher
     from research.openspiel import short_name
 
-    game = pyspiel.load_game(f"{short_name(get(game_id))}(players={players},tensor_size=16)")
+    game = pyspiel.load_game(f"{short_name(get(game_id))}(players={players},seed=0,tensor_size=16)")
     bot = searcher(game, SIMULATIONS, 0)
-    wins = 0
+    total = 0.0
     for match in range(matches):
         seat = match % players
-        returns = play(game, bot, seat, match)
-        wins += returns[seat] == max(returns) and returns.count(max(returns)) == 1
-    return wins
+        if search:
+            returns = play(game, bot, seat, match)
+        else:
+            returns = play(game, _Uniform(np.random.RandomState(10_000 + match)), seat, match)
+        total += (returns[seat] + 1) / 2
+    return total / matches
+
+
+class _Uniform:
+    """A seat drawing uniformly from its legal actions, with OpenSpiel's bot interface."""
+
+    def __init__(self, rng: Any) -> None:
+        self.rng = rng
+
+    def step(self, state: Any) -> int:
+        return int(self.rng.choice(state.legal_actions()))
 
 
 def run() -> list[Row]:
@@ -103,22 +122,26 @@ def run() -> list[Row]:
 
 
 def run_search() -> list[Row]:
-    """ISMCTS against random seats, every game at its smallest table of two or more."""
+    """ISMCTS against random seats, every game at its smallest table, beside a random seat
+    in its place over the same deals and seats."""
     try:
         import pyspiel  # noqa: F401
     except ImportError:
         return [row("ISMCTS", 0, "-", "premiere[research] is not installed", 0)]
     rows: list[Row] = []
     for game in all_games():
-        players = max(2, min(game.player_counts))
+        players = min(game.player_counts)
         matches = 1 if quick() else MATCHES
         rows.append(
             row(
-                f"{game.id} ISMCTS ({SIMULATIONS} simulations) vs random, {players} players",
-                _ismcts_wins(game.id, players, matches),
-                "matches won",
-                "matches played",
-                matches,
+                f"{game.id} ISMCTS ({SIMULATIONS} simulations) against random seats, {players}"
+                f" player(s), mean score of its seat (0 to 1), {matches} matches"
+                " (goal: above random's)",
+                _seat_scores(game.id, players, matches, search=True),
+                "score",
+                "a random seat in its place, same deals and seats",
+                _seat_scores(game.id, players, matches, search=False),
+                goal="research-ismcts",
             )
         )
     return rows
