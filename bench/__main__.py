@@ -3,7 +3,8 @@ docs/benchmarks.md; `make bench-search` runs that one (hours of searched matches
 
 ``BENCH_QUICK=1`` runs each harness for a fraction of a second (a test runs it so the harness
 cannot rot) and skips the modules that need minutes of set-up; ``BENCH_MODULES`` picks modules
-(comma-separated); ``BENCH_OUTPUT`` writes somewhere else than docs/benchmarks.md.
+(comma-separated; ``-`` runs none and rewrites the document from the kept rows, as after a
+merge); ``BENCH_OUTPUT`` writes somewhere else than docs/benchmarks.md.
 
 Every module's rows are also kept beside the document (``benchmarks.json``), with when and in
 which mode they were measured, so a run of some modules rewrites their sections and the goals
@@ -40,7 +41,14 @@ SEARCH_MODULES = ("bench.search", "bench.ismcts", "bench.knockout_luck")
 SCALE_MODULES = ("bench.thousand", "bench.capacity", "bench.ladder10m")
 """A thousand matches on one arbiter, the capacity model's costs on one and three arbiters
 (minutes each), a ten-million-match ladder (an hour to generate): `make bench-scale`."""
-QUICK_MODULES = ("bench.playouts", "bench.engines", "bench.inner", "bench.arbiter", "bench.league")
+QUICK_MODULES = (
+    "bench.playouts",
+    "bench.engines",
+    "bench.inner",
+    "bench.arbiter",
+    "bench.league",
+    "bench.research",
+)
 """The ladder and ratings benchmarks build million-match ladders, and the search benchmark
 plays hundreds of searched matches: not in the quick mode (`bench.search` alone, with
 BENCH_QUICK=1 and BENCH_MODULES, plays one match). Nor are the scale modules (`bench.thousand`,
@@ -52,6 +60,8 @@ EXPLANATION = Path(__file__).resolve().parent / "references.md"
 
 def _modules() -> tuple[str, ...]:
     chosen = os.environ.get("BENCH_MODULES", "")
+    if chosen == "-":
+        return ()
     if chosen:
         return tuple(name.strip() for name in chosen.split(",") if name.strip())
     return QUICK_MODULES if quick() else MODULES
@@ -111,15 +121,18 @@ def main() -> None:
         if name not in ran:
             when += " (an earlier run: not measured in the last)"
         sections.append(_section(name, rows, when))
-    goals = "## Goals (issues #28, #29, #40 and #44)\n\n" + "\n".join(table(every))
+    goals = "## Goals (issues #28, #29, #40, #44 and #45)\n\n" + "\n".join(table(every))
     print(goals)
     header = (
         "# Benchmarks\n\n"
         "Written by `make bench` (every module but `bench.search`) and `make bench-search`;"
         " every figure is measured next to its reference in the same run on the same machine,"
         " and the ratio is figure / reference. Each section says when it was measured.\n\n"
-        f"- last run: {now}, {mode}, {machine}\n"
-        f"- modules of the last run: {', '.join(ran)}\n"
+        + (
+            f"- last run: {now}, {mode}, {machine}\n- modules of the last run: {', '.join(ran)}\n"
+            if ran
+            else f"- rewritten from the kept rows on {now}; each section's own date stands\n"
+        )
     )
     output.parent.mkdir(parents=True, exist_ok=True)
     explanation = EXPLANATION.read_text() if EXPLANATION.exists() else ""

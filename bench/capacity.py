@@ -3,9 +3,9 @@
 
 Each run starts fresh arbiters on a fresh scratch database, with the relay on (as a deployment
 of several arbiters needs): bots (one stream each, `bench.load`) connect to the arbiters in
-equal shares, and Movie Tricks matches at 3, 4 and 5 seats are created on the arbiters in turn,
-so with three arbiters most decisions are asked across Redis. Measured over the matches, from
-the first created to the last ended:
+equal shares, and Movie Tricks matches at 3, 4 and 5 seats are created on the arbiters in turn
+and hosted there (placement off), so with three arbiters most decisions are asked across
+Redis. Measured over the matches, from the first created to the last ended:
 
 - arbiter CPU: the arbiter processes' user + system time;
 - PostgreSQL: transactions committed in the database (pg_stat_database, flushed before each
@@ -94,6 +94,9 @@ def measure(arbiters: int) -> dict[str, float]:
         "PREMIERE_RELAY": "true",
         "PREMIERE_REDIS_URL": redis_url(),
         "PREMIERE_MAX_STREAMS_PER_PEER": "1024",
+        # The relay's cost is what this measures: every match stays where it is created (with
+        # placement on, most would move to the arbiter holding most of their bots' streams).
+        "PREMIERE_PLACEMENT_WAIT_S": "0",
     }
     with ExitStack() as stack:
         url = stack.enter_context(scratch_database())

@@ -17,7 +17,8 @@ class Goal:
     goal: str
     met: Callable[[float], bool]
     unit: str = "x"
-    """"x": the goal is on the row's ratio; any other unit: on its figure, in that unit."""
+    """"x": the goal is on the row's ratio; "+": on the figure minus the reference (a reference
+    that can be zero); any other unit: on its figure, in that unit."""
 
 
 GOALS: tuple[Goal, ...] = (
@@ -77,6 +78,24 @@ GOALS: tuple[Goal, ...] = (
         "0.40x / 0.42x",
         "≥ 0.5x",
         lambda r: r >= 0.5,
+    ),
+    Goal(
+        "research-adapter",
+        "random playout through the OpenSpiel adapter vs the engine's own, decisions per CPU-s"
+        " (Magic Trick / Motion Pictures / Movie Fight / Movie Trailer / Movie Tricks, #45)",
+        "0.32x / 0.48x / 0.51x / 0.16x / 0.29x",
+        "≥ 0.5x",
+        lambda r: r >= 0.5,
+    ),
+    Goal(
+        "research-ismcts",
+        "OpenSpiel's ISMCTS through the adapter vs a random seat in its place, mean score of"
+        " the seat, same deals (Magic Trick / Motion Pictures / Movie Fight / Movie Trailer /"
+        " Movie Tricks, #45; `make bench-search`)",
+        "won 20 of 20 three-seat Movie Tricks matches (one game)",
+        "> +0 (score above random's)",
+        lambda d: d > 0,
+        unit="+",
     ),
     Goal(
         "league-round",
@@ -155,6 +174,22 @@ GOALS: tuple[Goal, ...] = (
         lambda r: r <= 1.25,
     ),
     Goal(
+        "placement-throughput",
+        "two arbiters, matches created on the one without the bots: decisions/s vs one"
+        " arbiter (#44), 1 / 8 matches",
+        "0.49x / 0.49x",
+        "≥ 0.85x",
+        lambda r: r >= 0.85,
+    ),
+    Goal(
+        "placement-overhead",
+        "two arbiters: routing overhead per decision, p50 (#44), 1 / 8 matches",
+        "0.95 / 3.9 ms",
+        "≤ 0.3 ms",
+        lambda v: v <= 0.3,
+        unit="ms",
+    ),
+    Goal(
         "ladder10m-cold",
         "ladder standings cold start, 10,000,000 stored matches",
         "not measured",
@@ -209,11 +244,18 @@ GOALS: tuple[Goal, ...] = (
 def _answer(goal: Goal, item: Row) -> float | None:
     if goal.unit == "x":
         return ratio(item)
+    if goal.unit == "+":
+        value, reference = item.get("value"), item.get("reference_value")
+        if isinstance(value, int | float) and isinstance(reference, int | float):
+            return float(value) - float(reference)
+        return None
     value = item.get("value")
     return float(value) if isinstance(value, int | float) else None
 
 
 def _text(goal: Goal, value: float) -> str:
+    if goal.unit == "+":
+        return f"{value:+.3g}"
     return f"{value:.3g}x" if goal.unit == "x" else f"{value:.3g} {goal.unit}"
 
 

@@ -1,6 +1,7 @@
 """The runtime a sandbox offers: a Python interpreter with its standard library and a copy
-of the packages bots may import from it (the SDK and what it needs), and Node.js with the
-Node packages of Premiere's Node client. Nothing else of the host is mounted.
+of the packages bots may import from it (the SDK and what it needs), OpenSpiel with the
+engines where the runner has them, and Node.js with the Node packages of Premiere's Node
+client. Nothing else of the host is mounted.
 """
 
 from __future__ import annotations
@@ -14,10 +15,27 @@ from pathlib import Path
 
 from hosting.sandbox import Runtime
 
-__all__ = ["PYTHON_PACKAGES", "build", "readable_by_others"]
+__all__ = ["OPENSPIEL_PACKAGES", "PYTHON_PACKAGES", "build", "openspiel", "readable_by_others"]
 
 PYTHON_PACKAGES = ("premiere_bot", "premiere_wire", "grpc", "google", "typing_extensions")
 """What a Python bundle may import besides the standard library and its own folder."""
+
+OPENSPIEL_PACKAGES = (
+    "numpy",
+    "pyspiel",
+    "open_spiel",
+    "absl",
+    "ml_collections",
+    "yaml",
+    "_yaml",
+    "games",
+    "research",
+)
+"""What `premiere_bot.openspiel` imports (OpenSpiel and its Python side, numpy, the engines and
+their adapters): offered as well where the runner has them (``premiere-bot[openspiel]``), so
+that a policy trained in OpenSpiel runs hosted as it ran in the lab. They are mounted
+read-only where they are installed rather than copied (126 MB): a runner start, and every
+``premiere-bot bundle check``, would otherwise copy them."""
 
 
 def readable_by_others(path: Path) -> bool:
@@ -55,6 +73,24 @@ def _origin(package: str) -> Path:
         return Path(next(iter(spec.submodule_search_locations)))
     assert spec.origin is not None
     return Path(spec.origin)
+
+
+def openspiel(shared: bool) -> tuple[Path, ...]:
+    """The installed files and folders of ``OPENSPIEL_PACKAGES`` (with a wheel's folder of
+    bundled libraries, ``numpy.libs``), or nothing where one is missing or, for a sandbox
+    user other than ours, unreadable."""
+    found: list[Path] = []
+    for package in OPENSPIEL_PACKAGES:
+        if util.find_spec(package) is None:
+            return ()
+        source = _origin(package)
+        found.append(source)
+        libraries = source.with_name(f"{source.name}.libs")
+        if source.is_dir() and libraries.is_dir():
+            found.append(libraries)
+    if shared and not all(readable_by_others(path) for path in found):
+        return ()
+    return tuple(found)
 
 
 def _copy_packages(target: Path) -> None:
@@ -100,4 +136,4 @@ def build(work: Path, shared: bool, node_packages: Path | None = None) -> Runtim
     modules = node_packages if node_packages is not None and node_packages.is_dir() else None
     if modules is not None and shared and not readable_by_others(modules):
         modules = None
-    return Runtime(python, prefix, packages, node_path, modules)
+    return Runtime(python, prefix, packages, node_path, modules, openspiel=openspiel(shared))

@@ -48,6 +48,7 @@ __all__ = [
 SANDBOX_SOCKET = "/run/premiere/arbiter.sock"
 BOT_DIR = "/bot"
 RUNTIME_DIR = "/opt/premiere"
+OPENSPIEL_DIR = f"{RUNTIME_DIR}/openspiel"
 INSTALL_HINT = (
     "hosted bots need a sandbox: install bubblewrap (apt-get install bubblewrap, or your"
     " system's package) and run the runner where user namespaces are allowed"
@@ -145,6 +146,9 @@ class Runtime:
     node: Path | None = None
     node_packages: Path | None = None
     extra_ro: tuple[Path, ...] = field(default_factory=tuple)
+    openspiel: tuple[Path, ...] = ()
+    """OpenSpiel's packages as installed (``runtime.OPENSPIEL_PACKAGES``), each mounted
+    read-only under ``OPENSPIEL_DIR``; empty where the runner has none."""
 
 
 def _command(launch: Launch) -> list[str]:
@@ -155,10 +159,11 @@ def _command(launch: Launch) -> list[str]:
             "-I",
             "-S",
             "-c",
-            "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; sys.argv[1:3] = [];"
+            "import sys; sys.path[:0] = sys.argv[1:4]; sys.argv[1:4] = [];"
             " from premiere_bot.hosted import main; main()",
             BOT_DIR,
             f"{RUNTIME_DIR}/python",
+            OPENSPIEL_DIR,
             launch.entry,
             version,
         ]
@@ -187,6 +192,9 @@ def bwrap_argv(
         "LANG": "C.UTF-8",
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONUNBUFFERED": "1",
+        # numpy's BLAS would start a thread per core, each counted against the process cap.
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
     }
     if runtime.node_packages is not None:
         env["NODE_PATH"] = f"{RUNTIME_DIR}/node_modules"
@@ -230,6 +238,8 @@ def bwrap_argv(
         if not prefix.startswith("/usr/") and prefix != "/usr":
             argv += ["--ro-bind", prefix, prefix]
         argv += ["--ro-bind", str(runtime.python_packages), f"{RUNTIME_DIR}/python"]
+        for package in runtime.openspiel:
+            argv += ["--ro-bind", str(package), f"{OPENSPIEL_DIR}/{package.name}"]
     if launch.language == "node" and runtime.node_packages is not None:
         argv += ["--ro-bind", str(runtime.node_packages), f"{RUNTIME_DIR}/node_modules"]
     for extra in runtime.extra_ro:

@@ -11,8 +11,6 @@ are kept in PostgreSQL (``ladder.snapshots``), so a restarted ladder starts from
 
 from __future__ import annotations
 
-import base64
-import binascii
 import dataclasses
 import datetime
 import logging
@@ -25,7 +23,8 @@ from typing import Any
 
 import psycopg
 
-from ladder import elo, published, scale, seats, snapshots
+from ladder import elo, paging, published, scale, seats, snapshots
+from ladder.errors import BadRequest, NotFound
 from ladder.metrics import STANDINGS_FIT_SECONDS
 from ladder.seats import SeatTable
 from ladder.standings import (
@@ -70,14 +69,6 @@ __all__ = [
 Connection = psycopg.Connection[Any]
 
 
-class NotFound(LookupError):
-    """No such bot, match, or nothing to show yet."""
-
-
-class BadRequest(ValueError):
-    """A malformed argument (a page token, a limit)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Interval:
     """An official standing: the estimate and its confidence interval, on the Elo scale."""
@@ -118,6 +109,8 @@ class Leaderboard:
     entries: tuple[LeaderboardEntry, ...]
     scale_moves: tuple[scale.ScaleMove, ...] = ()
     """The moves of the standings' scale in the last day (``ladder.scale``), oldest first."""
+    next: str = ""
+    """The cursor of the entries after these (empty: none; ``board_page``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +137,8 @@ class RatingHistory:
     player: str
     builtin: bool
     points: tuple[HistoryPoint, ...]
+    next: str = ""
+    """The cursor of the older points before these (empty: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -602,6 +597,36 @@ def leaderboard(
     )
 
 
+def _board_key(entry: LeaderboardEntry) -> tuple[bool, bool, float, float, str]:
+    """An entry's place in the leaderboard's order (``leaderboard``), as a keyset position."""
+    standing = entry.standing
+    return (
+        entry.provisional,
+        standing is None,
+        -(standing.rating if standing is not None else 0.0),
+        -entry.elo,
+        entry.player,
+    )
+
+
+BOARD_KEY = (bool, bool, float, float, str)
+
+
+def board_page(board: Leaderboard, limit: int, cursor: str = "") -> Leaderboard:
+    """The entries of ``board`` after ``cursor``'s position, ``limit`` of them, with the cursor
+    of the next page. The order comes from the standings fit, computed in Python over every
+    player (ranks need them all), so the keyset is compared here rather than in SQL: the key is
+    the entry's sort key, never its position, so a player rated between two pages does not
+    shift the next one."""
+    entries = board.entries
+    if cursor:
+        after = paging.decode("leaderboard", cursor, BOARD_KEY)
+        entries = tuple(entry for entry in entries if _board_key(entry) > after)
+    shown = entries[:limit]
+    token = paging.encode("leaderboard", _board_key(shown[-1])) if len(entries) > limit else ""
+    return dataclasses.replace(board, entries=shown, next=token)
+
+
 def _player_id(conn: Connection, player: str) -> tuple[int, bool]:
     cur = tuples(conn)
     if player.startswith(BUILTIN_PREFIX):
@@ -621,11 +646,15 @@ def _player_id(conn: Connection, player: str) -> tuple[int, bool]:
     return int(row[0]), builtin
 
 
-def rating_history(conn: Connection, game: str, player: str, limit: int = 1000) -> RatingHistory:
-    """A player's last ``limit`` rated matches on ``game``, oldest first. Raises NotFound when
-    the player has never been rated on any ladder."""
+def rating_history(
+    conn: Connection, game: str, player: str, limit: int = 1000, cursor: str = ""
+) -> RatingHistory:
+    """A player's last ``limit`` rated matches on ``game`` (before ``cursor``'s, when given),
+    oldest first; ``next`` is the cursor of the older ones. Raises NotFound when the player has
+    never been rated on any ladder."""
     if not 1 <= limit <= 100_000:
         raise BadRequest("limit must be between 1 and 100000")
+    (before,) = paging.decode("history", cursor, (int,)) if cursor else (None,)
     with conn.transaction():
         cur = tuples(conn)
         player_id, builtin = _player_id(conn, player)
@@ -639,9 +668,12 @@ def rating_history(conn: Connection, game: str, player: str, limit: int = 1000) 
             "       LEFT JOIN bots b ON b.id = s.bot_id"
             "       WHERE s.match_id = h.match_id AND s.seat <> h.seat ORDER BY s.seat)"
             " FROM rating_history h JOIN matches m ON m.id = h.match_id"
-            " WHERE h.game = %s AND h.player_id = %s ORDER BY h.seq DESC LIMIT %s",
-            (BUILTIN_PREFIX, game, player_id, limit),
+            " WHERE h.game = %s AND h.player_id = %s AND (%s::bigint IS NULL OR h.seq < %s)"
+            " ORDER BY h.seq DESC LIMIT %s",
+            (BUILTIN_PREFIX, game, player_id, before, before, limit + 1),
         ).fetchall()
+    more = len(rows) > limit
+    rows = rows[:limit]
     points = tuple(
         HistoryPoint(
             str(match_id), seq, at, seat, rank, seats, before, after, delta, games, tuple(others)
@@ -650,21 +682,20 @@ def rating_history(conn: Connection, game: str, player: str, limit: int = 1000) 
             rows
         )
     )
-    return RatingHistory(game=game, player=player, builtin=builtin, points=points)
+    token = paging.encode("history", (int(rows[-1][1]),)) if more else ""
+    return RatingHistory(game=game, player=player, builtin=builtin, points=points, next=token)
 
 
-def _encode_token(finished_at: datetime.datetime, match_id: str) -> str:
-    raw = f"{finished_at.isoformat()}|{match_id}".encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+MATCHES_MAX_PAGE = 200
+"""The most matches one page of ``list_matches`` holds."""
 
 
 def _decode_token(token: str) -> tuple[datetime.datetime, uuid.UUID]:
+    finished_at, match_id = paging.decode("matches", token, (datetime.datetime, str))
     try:
-        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
-        stamp, _, match_id = raw.partition("|")
-        return datetime.datetime.fromisoformat(stamp), uuid.UUID(match_id)
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        raise BadRequest(f"bad page token {token!r}") from None
+        return finished_at, uuid.UUID(match_id)
+    except ValueError:
+        raise BadRequest(f"bad cursor {token[:80]!r}") from None
 
 
 def list_matches(
@@ -672,8 +703,7 @@ def list_matches(
 ) -> MatchPage:
     """Finished matches of ``game``, most recent first, with their outcomes, who played, how
     each rated seat's live Elo moved, and where to fetch the replay."""
-    if not 1 <= page_size <= 200:
-        raise BadRequest("page_size must be between 1 and 200")
+    page_size = paging.clamp(page_size, MATCHES_MAX_PAGE)
     with conn.transaction():
         cur = tuples(conn)
         if page_token:
@@ -745,7 +775,8 @@ def list_matches(
                 unrated_reason=None if created_rated else unrated_reason or "casual",
             )
         )
-    token = _encode_token(matches[-1][1], str(matches[-1][0])) if more and matches else ""
+    last = matches[-1] if more and matches else None
+    token = paging.encode("matches", (last[1], str(last[0]))) if last is not None else ""
     return MatchPage(matches=tuple(results), next_page_token=token)
 
 
@@ -927,13 +958,16 @@ def bot_standing(conn: Connection, name: str, limit: int = 100) -> dict[str, Any
 
 
 def leagues_of(
-    conn: Connection, game: str, format: str | None, limit: int = 50
-) -> list[dict[str, Any]]:
+    conn: Connection, game: str, format: str | None, limit: int = 50, cursor: str = ""
+) -> tuple[list[dict[str, Any]], str]:
     """The game's leagues, newest first (``format`` narrows them, e.g. ``sprt``), each as
-    ``league_progress`` returns it."""
+    ``league_progress`` returns it, after ``cursor``'s; and the cursor of the next page (empty:
+    none)."""
+    (after,) = paging.decode("game-leagues", cursor, (int,)) if cursor else (None,)
     rows = conn.execute(
         "SELECT id FROM league_progress WHERE game = %s AND (%s::text IS NULL OR format = %s)"
-        " ORDER BY id DESC LIMIT %s",
-        (game, format, format, limit),
+        " AND (%s::bigint IS NULL OR id < %s) ORDER BY id DESC LIMIT %s",
+        (game, format, format, after, after, limit + 1),
     ).fetchall()
-    return [league_progress(conn, str(row[0])) for row in rows]
+    token = paging.encode("game-leagues", (int(rows[limit - 1][0]),)) if len(rows) > limit else ""
+    return [league_progress(conn, str(row[0])) for row in rows[:limit]], token

@@ -78,9 +78,11 @@ class Ladder:
         self.known(game)
         return await self._run(queries.leaderboard, game, self.cache, elo.DEFAULT_PARAMS, False)
 
-    async def history(self, game: str, player: str, limit: int) -> queries.RatingHistory:
+    async def history(
+        self, game: str, player: str, limit: int, cursor: str = ""
+    ) -> queries.RatingHistory:
         self.known(game)
-        return await self._run(queries.rating_history, game, player, limit)
+        return await self._run(queries.rating_history, game, player, limit, cursor)
 
     async def matches(self, game: str, page_size: int, page_token: str) -> queries.MatchPage:
         self.known(game)
@@ -96,9 +98,11 @@ class Ladder:
     async def standing(self, name: str) -> dict[str, Any]:
         return await self._run(queries.bot_standing, name)
 
-    async def leagues(self, game: str, format: str | None) -> list[dict[str, Any]]:
+    async def leagues(
+        self, game: str, format: str | None, limit: int = 50, cursor: str = ""
+    ) -> tuple[list[dict[str, Any]], str]:
         self.known(game)
-        return await self._run(queries.leagues_of, game, format)
+        return await self._run(queries.leagues_of, game, format, limit, cursor)
 
     async def league(self, key: str) -> dict[str, Any]:
         return await self._run(queries.league_progress, key)

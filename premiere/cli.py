@@ -11,6 +11,7 @@ from premiere.commands import (
     bots,
     db,
     events,
+    export,
     ladder,
     leagues,
     matches,
@@ -75,6 +76,7 @@ main.add_command(db.db)
 main.add_command(ladder.ladder_command)
 main.add_command(leagues.league)
 main.add_command(events.event)
+main.add_command(export.export)
 main.add_command(matches.matches)
 main.add_command(selfplay.selfplay)
 main.add_command(services.arbiter)

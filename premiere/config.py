@@ -22,7 +22,8 @@ class Settings(BaseSettings):
         default="127.0.0.1:50051", description="host:port the arbiter's gRPC server binds."
     )
     redis_url: str = Field(
-        default="redis://127.0.0.1:6379/0", description="Redis URL of the Celery broker."
+        default="redis://127.0.0.1:6379/0",
+        description="Redis URL of the Celery broker and of the ladder's HTTP rate limits.",
     )
     arbiter_target: str = Field(
         default="127.0.0.1:50051",
@@ -79,6 +80,12 @@ class Settings(BaseSettings):
     )
     max_connection_idle_s: float = Field(
         default=300.0, gt=0, description="Idle gRPC connections (no open call) are closed after."
+    )
+    export_dir: str = Field(
+        default="exports",
+        description="Folder of the monthly export files and their manifest.json: the workers"
+        " write it, the ladder's web process serves it at /exports (relative to the process's"
+        " working folder; `premiere up` runs its processes in its state folder).",
     )
 
 

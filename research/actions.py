@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import typing
 from collections.abc import Sequence
 from typing import Any
 
 from games import registry
 from games.interface import Game
-from games.values import Among, field_domains
+from games.values import Among, field_domains, to_plain
 
 
 class ActionSpace:
@@ -34,9 +35,13 @@ class ActionSpace:
                 moves.append(cls(**dict(zip(names, combo, strict=True))))
         self.moves: tuple[Any, ...] = tuple(moves)
         self._ids: dict[Any, int] = {move: index for index, move in enumerate(moves)}
-        self._recent: dict[int, tuple[Sequence[Any], list[int]]] = {}
-        self._by_object: dict[int, tuple[Any, int]] = {}
+        self._by_object: dict[int, int] = {}
+        """Action ids by the `id` of move objects met; each object is kept alive in `_kept`
+        while it is a key, so no other object can take its `id`."""
+        self._kept: dict[int, Any] = {}
+        self._tuples: dict[int, tuple[Sequence[Any], list[int]]] = {}
         self._seen: list[Any] = list(moves)
+        self._texts: dict[int, str] = {}
         if len(self._ids) != len(moves):
             raise ValueError(f"{game.id}: the move types enumerate some move twice")
 
@@ -55,15 +60,14 @@ class ActionSpace:
             raise KeyError(f"{self.game.id}: {move!r} is outside the action universe") from None
 
     def _id_of(self, move: Any) -> int:
-        """`id`, remembering the engines' move objects (they hand out the same ones) by
-        identity: cheaper than hashing a dataclass."""
-        found = self._by_object.get(id(move))
-        if found is not None and found[0] is move:
-            return found[1]
+        """`id`, remembering the move object by identity (engines hand out the same move
+        objects again: a lookup by `id` is cheaper than hashing a dataclass)."""
         action = self._ids[move]
         if len(self._by_object) >= 1 << 16:
             self._by_object.clear()
-        self._by_object[id(move)] = (move, action)
+            self._kept.clear()
+        self._by_object[id(move)] = action
+        self._kept[id(move)] = move
         self._seen[action] = move
         return action
 
@@ -74,18 +78,31 @@ class ActionSpace:
             raise IndexError(f"{self.game.id}: no action {action} (there are {len(self.moves)})")
         return self._seen[action]
 
+    def text(self, action: int) -> str:
+        """An action's move as sorted JSON of its plain values (OpenSpiel's action string)."""
+        found = self._texts.get(action)
+        if found is None:
+            found = self._texts[action] = json.dumps(to_plain(self.move(action)), sort_keys=True)
+        return found
+
     def ids(self, moves: Sequence[Any]) -> list[int]:
         """The ids of some moves, ascending (OpenSpiel's order of legal actions). Engines hand
-        out the same tuple of legal moves again while a state is unchanged, so the ids of the
-        last few tuples are remembered by identity."""
-        found = self._recent.get(id(moves))
-        if found is not None and found[0] is moves:
-            return list(found[1])
-        ids = sorted(map(self._id_of, moves))
-        if len(self._recent) >= 4096:
-            self._recent.clear()
-        self._recent[id(moves)] = (moves, ids)
-        return list(ids)
+        out the same tuple of legal moves again (in every state where they are the same), so
+        the ids of tuples met are remembered by identity; move objects met before are looked
+        up by identity too, without a Python call per move. The list may be shared: read it,
+        do not change it."""
+        known = self._tuples.get(id(moves))
+        if known is not None and known[0] is moves:
+            return known[1]
+        try:
+            found = list(map(self._by_object.__getitem__, map(id, moves)))
+        except KeyError:
+            found = list(map(self._id_of, moves))
+        found.sort()
+        if len(self._tuples) >= 64:
+            self._tuples.clear()
+        self._tuples[id(moves)] = (moves, found)
+        return found
 
 
 @functools.cache

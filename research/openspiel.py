@@ -34,15 +34,27 @@ from research.scoring import utilities
 from research.table import Table
 
 PREFIX = "premiere_"
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def short_name(game: Game) -> str:
     return PREFIX + game.id.replace("-", "_")
 
 
+_strings: dict[int, tuple[Any, str]] = {}
+
+
 def view_string(view: Any) -> str:
-    """A seat's view as an observation string: its plain values, as sorted JSON."""
-    return json.dumps(to_plain(view), sort_keys=True)
+    """A seat's view as an observation string: its plain values, as sorted JSON (remembered
+    for the last views met, by identity: views are immutable)."""
+    found = _strings.get(id(view))
+    if found is not None and found[0] is view:
+        return found[1]
+    text = json.dumps(to_plain(view), sort_keys=True)
+    if len(_strings) >= 1 << 10:
+        _strings.clear()
+    _strings[id(view)] = (view, text)
+    return text
 
 
 class PremiereObserver:
@@ -55,10 +67,10 @@ class PremiereObserver:
 
     def set_from(self, state: PremiereState, player: int) -> None:
         told = state.table.told[player] if self.recall else ()
-        self.tensor[:] = encoding.encode(state.table.observe(player), len(self.tensor), told)
+        self.tensor[:] = encoding.encode(state.view(player), len(self.tensor), told)
 
     def string_from(self, state: PremiereState, player: int) -> str:
-        view = view_string(state.table.observe(player))
+        view = view_string(state.view(player))
         if not self.recall:
             return view
         return "\n".join((*state.table.told[player], view))
@@ -115,22 +127,53 @@ class PremiereState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.table = table
         self.actions = game.actions
+        self._player: int | None = None
+        self._legal: list[int] | None = None
+        self._views: dict[int, Any] = {}
+        """The player asked now, its legal action ids and the seats' views, once asked (until
+        the next action): OpenSpiel asks for them several times a decision."""
+
+    def view(self, player: int) -> Any:
+        """``player``'s view now (`State.observe`), made once per state."""
+        found = self._views.get(player)
+        if found is None:
+            found = self._views[player] = self.table.observe(player)
+        return found
 
     def current_player(self) -> int:
-        seat = self.table.current()
-        return pyspiel.PlayerId.TERMINAL if seat is None else seat
+        player = self._player
+        if player is None:
+            seat = self.table.current()
+            player = self._player = _TERMINAL if seat is None else seat
+        return player
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """OpenSpiel's `legal_actions`, answered here for a Python caller (OpenSpiel's own
+        answers through C++, which asks `current_player` and `_legal_actions` back): the
+        player asked now has its legal actions, every other player none."""
+        current = self.current_player()
+        if current < 0 or (player is not None and player != current):
+            return []
+        return list(self._legal_actions(current))
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.actions.ids(self.table.legal_moves(player))
+        if player != self.current_player():
+            return self.actions.ids(self.table.legal_moves(player))
+        if self._legal is None:
+            self._legal = self.actions.ids(self.table.legal_moves(player))
+        return self._legal
 
     def _apply_action(self, action: int) -> None:
+        self._player = self._legal = None
+        if self._views:
+            self._views = {}
         self.table.play(self.actions.move(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return json.dumps(to_plain(self.actions.move(action)), sort_keys=True)
+        return self.actions.text(action)
 
     def is_terminal(self) -> bool:
-        return self.table.is_over()
+        return self.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         outcome = self.table.outcome()

@@ -17,28 +17,68 @@ from typing import Any
 from games.interface import Game, Options, Outcome, State
 from games.rng import Rng, Seed
 
+_UNKNOWN = -2
+"""`Table._current` before the seat asked is worked out."""
+
 
 class Table:
-    """A match of ``game`` in progress, with the moves told to each seat so far."""
+    """A match of ``game`` in progress, with the moves told to each seat so far.
+
+    The engine's state is changed only through `play` (the seat asked now is remembered
+    between plays). What each seat is told is worked out when first read: until then a playout
+    only logs its answers, and `told` replays them on a copy of the state from before the first
+    (the engines replay exactly from a state and its moves), then tells as it goes."""
 
     def __init__(self, game: Game, state: State, told: Sequence[tuple[str, ...]] = ()) -> None:
         self.game = game
         self.state = state
         self.players = state.players
         self.held: dict[int, Any] = {}
-        self.told: list[tuple[str, ...]] = list(told) or [() for _ in range(self.players)]
-        """Per seat, every decision so far in the game's own words as told to that seat."""
+        self._told: list[tuple[str, ...]] = list(told) or [() for _ in range(self.players)]
+        self._log: list[tuple[int, Any]] = []
+        """Answers applied since `_before` that `_told` does not hold yet, in order."""
+        self._before: State | None = None
+        self._telling = False
+        """Whether `told` has been read: from then on each answer is told as it is applied."""
+        self._current = _UNKNOWN
         self.tell = True
         """Whether to keep `told` (an information-state string needs it; a playout does not)."""
+
+    @property
+    def told(self) -> list[tuple[str, ...]]:
+        """Per seat, every decision so far in the game's own words as told to that seat."""
+        if self._log:
+            assert self._before is not None
+            state = self._before.clone()
+            told = self._told
+            for answering, answer in self._log:
+                told = self._telling_of(told, state, answering, answer)
+                state.apply(answering, answer)
+            self._told, self._log, self._before = told, [], None
+        self._telling = True
+        return self._told
+
+    def _telling_of(
+        self, told: list[tuple[str, ...]], state: State, answering: int, answer: Any
+    ) -> list[tuple[str, ...]]:
+        describe = self.game.describe
+        return [
+            (*told[viewer], describe(state, answering, answer, viewer))
+            for viewer in range(self.players)
+        ]
 
     @classmethod
     def new(cls, game: Game, players: int, seed: Seed, options: Options | None = None) -> Table:
         return cls(game, game.new(players, seed, options))
 
     def clone(self) -> Table:
-        copy = Table(self.game, self.state.clone(), self.told)
+        """A copy to play on; it logs its answers until its own `told` is read."""
+        copy = Table(self.game, self.state.clone(), self._told)
         copy.held = dict(self.held)
         copy.tell = self.tell
+        copy._log = list(self._log)
+        copy._before = self._before
+        copy._current = self._current
         return copy
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
@@ -50,14 +90,19 @@ class Table:
 
     def current(self) -> int | None:
         """The one seat asked now, or None once the match is over."""
+        if self._current != _UNKNOWN:
+            return None if self._current < 0 else self._current
         if not self.held:
             to_move = self.state.to_move()
-            return min(to_move) if to_move else None
-        waiting = self.waiting()
-        return waiting[0] if waiting else None
+            seat = min(to_move) if to_move else None
+        else:
+            waiting = self.waiting()
+            seat = waiting[0] if waiting else None
+        self._current = -1 if seat is None else seat
+        return seat
 
     def legal_moves(self, seat: int) -> tuple[Any, ...]:
-        if seat in self.held or seat not in self.state.to_move():
+        if seat != self.current() and (seat in self.held or seat not in self.state.to_move()):
             return ()
         return self.state.legal_moves(seat)
 
@@ -72,11 +117,13 @@ class Table:
 
     def play(self, move: Any) -> None:
         """The current seat answers; the step is applied once every seat of it has."""
+        self._current = _UNKNOWN
         to_move = self.state.to_move()
         if len(to_move) == 1 and not self.held:
-            self._apply({to_move[0]: move})
+            self._apply(to_move[0], move)
             return
         seat = self.current()
+        self._current = _UNKNOWN
         if seat is None:
             raise ValueError("the match is over")
         if not self.state.is_legal(seat, move):
@@ -85,19 +132,22 @@ class Table:
         if self.waiting():
             return
         held, self.held = self.held, {}
-        self._apply(held)
+        for answering, answer in sorted(held.items()):
+            self._apply(answering, answer)
 
-    def _apply(self, answers: dict[int, Any]) -> None:
-        """Apply answers in seat order (the engine refuses an illegal one: `MoveError`)."""
-        for answering, answer in sorted(answers.items()):
-            told = self.told
-            if self.tell:
-                told = [
-                    (*told[viewer], self.game.describe(self.state, answering, answer, viewer))
-                    for viewer in range(self.players)
-                ]
+    def _apply(self, answering: int, answer: Any) -> None:
+        """Apply one answer (the engine refuses an illegal one: `MoveError`)."""
+        if not self.tell:
             self.state.apply(answering, answer)
-            self.told = told
+        elif self._telling:
+            told = self._telling_of(self._told, self.state, answering, answer)
+            self.state.apply(answering, answer)
+            self._told = told
+        else:
+            if not self._log:
+                self._before = self.state.clone()
+            self.state.apply(answering, answer)
+            self._log.append((answering, answer))
 
     def resample(self, seat: int, rng: Rng) -> Table:
         """A table ``seat`` cannot tell from this one: the engine's `State.indistinguishable`,

@@ -90,7 +90,7 @@ async def serve(settings: ArbiterSettings, stop: asyncio.Event | None = None) ->
         namespace = conninfo_to_dict(settings.database_url).get("dbname") or ""
         relay = Relay(router, settings.redis_url, arbiter.owner, str(namespace))
         await relay.start()
-        arbiter.router = relay
+        arbiter.use_relay(relay)
     log.info("arbiter %s%s", arbiter.owner, " (relay on)" if relay else "")
     server = grpc.aio.server(interceptors=[CleanErrors()], options=server_options(settings))
     gateway = BotGateway(store, router, settings, arbiter)

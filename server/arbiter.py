@@ -11,7 +11,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import psycopg
@@ -26,10 +26,24 @@ from server import metrics
 from server.config import ArbiterSettings
 from server.events import EventHub
 from server.host import MatchHost
+from server.placement import choose
+from server.relay import Relay
 from server.router import Bots
-from server.store import Fenced, MatchSpec, SeatRefused, SeatSpec, Store, describe
+from server.store import Fenced, MatchSpec, Orphan, SeatRefused, SeatSpec, Store, describe
 
 log = logging.getLogger("premiere.arbiter")
+
+
+PLACEMENT_READ_S = 0.5
+"""How long reading the bots' presence may take when placing a match; past it, the match is
+hosted where it is (a slow Redis must not slow match creation down)."""
+PLACEMENT_BACKOFF_S = 5.0
+PLACEMENT_MARGIN_S = 0.1
+"""Past the placement's lapse, so the lease has lapsed on the database's clock too."""
+
+
+Taking = Callable[[str, str, float], Awaitable[int | None]]
+"""A way to take a match's lease: (match, owner, lease seconds) -> fencing number or None."""
 
 
 class BadRequest(ValueError):
@@ -109,6 +123,19 @@ class Arbiter:
         self.leased_at: dict[str, float] = {}
         """Per hosted match, when the write that last set its lease's expiry was sent (this
         process's monotonic clock): the lease runs at least `lease_s` from then."""
+        self.relay: Relay | None = None
+        """With the relay on: where bots' streams are, for placing matches."""
+        self._taking: set[str] = set()
+        """Matches being claimed or adopted here right now (their lease is being taken)."""
+        self._fallbacks: set[asyncio.Task[None]] = set()
+        self._presence_back_at = 0.0
+        """Until then (monotonic), placement reads no presence: the last read failed."""
+
+    def use_relay(self, relay: Relay) -> None:
+        """Ask bots through `relay`, and place matches where their bots' streams are."""
+        self.router = relay
+        self.relay = relay
+        relay.on_claim = self.claim
 
     async def create(
         self,
@@ -206,13 +233,14 @@ class Arbiter:
             if rated
             else (unrated_reason or ("validation" if validation else "casual")),
         )
+        holder = await self._placed(spec)
         leased = time.monotonic()
         try:
             spec = await self.store.create_match(
                 spec,
                 idempotency_key or None,
-                self.owner,
-                self.settings.lease_s,
+                holder,
+                self.settings.lease_s if holder == self.owner else self.settings.placement_wait_s,
                 seat_names=[name for kind, name in seats if kind == "bot"],
                 fingerprint=asked if idempotency_key else None,
             )
@@ -223,9 +251,93 @@ class Arbiter:
             if winner != spec.id:
                 assert winner is not None
                 return winner
+        if holder != self.owner:
+            await self._hand_over(spec.id, holder)
+            return spec.id
         self.leased_at[spec.id] = leased
         self._host(MatchHost(spec, self.store, self.router, self.hub, 1), False)
         return spec.id
+
+    async def _placed(self, spec: MatchSpec) -> str:
+        """The arbiter that should host a new match: the one holding the streams of most of
+        its bot seats (`server.placement`), this one on a tie, without the relay, with
+        placement off, or when Redis does not answer at once."""
+        bots = [seat.bot_id for seat in spec.seats if seat.bot_id is not None]
+        held = await self._seats_held(bots, spec.game)
+        return self.owner if held is None else choose(self.owner, held)
+
+    async def _seats_held(self, bots: Sequence[int], game: str) -> dict[str, int] | None:
+        """Per arbiter, the seats whose bot holds a stream there (`Relay.seats_held`); None
+        when placement is off or the presence cannot be read now. A failed read is not tried
+        again for PLACEMENT_BACKOFF_S, so an unreachable Redis delays one creation or adoption
+        pass by PLACEMENT_READ_S at most, not each of them."""
+        if self.relay is None or self.settings.placement_wait_s <= 0 or not bots:
+            return None
+        if time.monotonic() < self._presence_back_at:
+            return None
+        try:
+            async with asyncio.timeout(PLACEMENT_READ_S):
+                return await self.relay.seats_held(bots, game)
+        except Exception as error:
+            self._presence_back_at = time.monotonic() + PLACEMENT_BACKOFF_S
+            log.warning("bots' presence unreadable (%s): hosting matches where they are", error)
+            return None
+
+    async def _hand_over(self, match_id: str, holder: str) -> None:
+        """The match's first lease is made out to `holder` for `placement_wait_s`: tell it to
+        take the match up (`claim`). If it does not in time (gone, cut from the database, the
+        message lost), the lease lapses and this arbiter takes the match itself (or any other
+        adopts it as an orphan), with the next fencing number."""
+        metrics.PLACED.inc()
+        told = False
+        assert self.relay is not None
+        with contextlib.suppress(Exception):
+            told = await self.relay.offer(holder, match_id)
+        if not told:
+            log.warning("match %s placed on %s, which did not hear of it", match_id, holder)
+        task = asyncio.create_task(self._fall_back(match_id), name=f"placement-{match_id}")
+        self._fallbacks.add(task)
+        task.add_done_callback(self._fallbacks.discard)
+
+    async def _fall_back(self, match_id: str) -> None:
+        await asyncio.sleep(self.settings.placement_wait_s + PLACEMENT_MARGIN_S)
+        try:
+            if await self._take(match_id, None):
+                log.info("match %s was not taken up where it was placed; hosting it", match_id)
+        except Exception:
+            log.exception("taking up match %s after its placement lapsed failed", match_id)
+
+    async def claim(self, match_id: str) -> None:
+        """Host a match another arbiter placed here (its first lease is made out to us)."""
+        if await self._take(match_id, self.store.claim):
+            metrics.CLAIMED.inc()
+
+    async def _take(self, match_id: str, claim: Taking | None, adopted: bool = False) -> bool:
+        """Take the match's lease (`claim`, else `acquire`) and host it from its log; False
+        when another arbiter holds it, it has ended, or we host it already. An adopted match
+        is resumed (a `restart` fault, the resume grace); a placed one starts as new unless
+        its log has begun."""
+        if match_id in self.hosts or match_id in self._taking:
+            return False
+        self._taking.add(match_id)
+        try:
+            leased = time.monotonic()
+            take = claim or self.store.acquire
+            fence = await take(match_id, self.owner, self.settings.lease_s)
+            spec = await self.store.spec(match_id) if fence is not None else None
+            if fence is None or spec is None or match_id in self.hosts:
+                return False
+            self.leased_at[match_id] = leased
+            host = MatchHost(spec, self.store, self.router, self.hub, fence)
+            moves = await self.store.moves(match_id)
+            faults = await self.store.faults(match_id)
+            resumed = adopted or bool(moves or faults)
+            if resumed:
+                host.restore(moves, faults)
+            self._host(host, resumed)
+            return True
+        finally:
+            self._taking.discard(match_id)
 
     async def _keyed(self, key: str, asked: str) -> str | None:
         """The match made with idempotency key ``key``, if any; KeyConflict when it was made
@@ -413,29 +525,30 @@ class Arbiter:
                     task.cancel()
 
     async def adopt(self) -> int:
-        """Host every unfinished match nobody holds, from its log."""
+        """Host every unfinished match nobody holds, from its log. With placement on, an
+        orphan whose bots' streams are mostly on another arbiter is left to that arbiter for
+        `placement_wait_s` after it became nobody's; any arbiter adopts it after that."""
         count = 0
-        for match_id in await self.store.orphans():
-            if match_id in self.hosts:
+        for orphan in await self.store.orphans_placed():
+            if orphan.id in self.hosts or not await self._adopts(orphan):
                 continue
-            leased = time.monotonic()
-            fence = await self.store.acquire(match_id, self.owner, self.settings.lease_s)
-            spec = await self.store.spec(match_id) if fence is not None else None
-            if fence is None or spec is None or match_id in self.hosts:
-                continue
-            self.leased_at[match_id] = leased
-            host = MatchHost(spec, self.store, self.router, self.hub, fence)
-            host.restore(await self.store.moves(match_id), await self.store.faults(match_id))
-            self._host(host, True)
-            metrics.ADOPTED.inc()
-            count += 1
+            if await self._take(orphan.id, None, adopted=True):
+                metrics.ADOPTED.inc()
+                count += 1
         if count:
             log.info("hosting %d unfinished matches from their logs", count)
         return count
 
+    async def _adopts(self, orphan: Orphan) -> bool:
+        """Whether to adopt this orphan now (see `adopt`)."""
+        if orphan.idle_s >= self.settings.placement_wait_s:
+            return True
+        held = await self._seats_held(orphan.bots, orphan.game)
+        return held is None or choose(self.owner, held) == self.owner
+
     async def stop(self) -> None:
         """Stop hosting and let the leases go, so other arbiters take the matches at once."""
-        for task in (self._keeper, self._adopter, self._watchdog):
+        for task in (self._keeper, self._adopter, self._watchdog, *self._fallbacks):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

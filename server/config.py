@@ -126,6 +126,14 @@ class ArbiterSettings(Settings):
         " a bot connected to any arbiter plays matches hosted by any other. Needed when more"
         " than one arbiter shares the database.",
     )
+    placement_wait_s: float = Field(
+        default=2.0,
+        ge=0,
+        description="With the relay on, a match whose seats' bots hold more streams on another"
+        " arbiter is handed to that arbiter (its decisions then cross no Redis); it has this"
+        " long to take the match up before any arbiter does. 0 hosts every match where it is"
+        " created or adopted.",
+    )
     retire_check_s: float = Field(
         default=0.5,
         gt=0,

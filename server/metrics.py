@@ -67,6 +67,14 @@ LOST_LEASES = Counter(
     "premiere_arbiter_lost_leases_total",
     "Matches this arbiter stopped hosting because another arbiter took them over.",
 )
+PLACED = Counter(
+    "premiere_arbiter_placed_matches_total",
+    "Matches created here and handed to the arbiter holding most of their bots' streams.",
+)
+CLAIMED = Counter(
+    "premiere_arbiter_claimed_matches_total",
+    "Matches another arbiter created and placed here, taken up by this arbiter.",
+)
 RELAYED = Counter(
     "premiere_arbiter_relayed_decisions_total",
     "Decision requests forwarded through Redis to the arbiter holding the bot's stream.",

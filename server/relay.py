@@ -8,6 +8,8 @@ arbiter, refreshed every second and ignored once stale), listens on its own Redi
   arbiter holding one, which asks on its stream and publishes the answer back (as lichess's
   lila and lila-ws do);
 - sends lifecycle news (match started/ended, refused answers) to every arbiter holding the bot;
+- tells another arbiter to take up a match placed on it (`offer`, `server/placement.py`): the
+  arbiter holding most of a match's seats' streams hosts it, and asks them all directly;
 - counts a bot's match slots in Redis (a sorted set of match ids per bot, each with an expiry
   its host renews), so a bot's `max_matches` holds across all arbiters; a match taken over by
   another arbiter keeps its slot, because the slot is named by the match.
@@ -24,13 +26,14 @@ import itertools
 import json
 import logging
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
 
 from premiere_wire import bot_gateway_pb2
 from server.metrics import RELAYED
+from server.placement import seats_held
 from server.router import Disconnected, Request, Router, Unreachable
 
 log = logging.getLogger("premiere.relay")
@@ -105,6 +108,8 @@ class Relay:
         self._lease = self.redis.register_script(LEASE)
         self._changed: set[int] = set()
         self._wake = asyncio.Event()
+        self.on_claim: Callable[[str], Coroutine[Any, Any, None]] | None = None
+        """Called with a match another arbiter placed here (`offer`)."""
         router.listeners.append(self._stream_changed)
 
     # --- lifecycle -----------------------------------------------------------------------
@@ -216,6 +221,38 @@ class Relay:
     @staticmethod
     def _playing(streams: list[tuple[frozenset[str], int]], game: str) -> int:
         return sum(n for games, n in streams if not games or game in games)
+
+    # --- placement ---------------------------------------------------------------------
+
+    async def seats_held(self, bots: Sequence[int], game: str) -> dict[str, int]:
+        """Per arbiter (this one included), how many of these bot seats it holds a live
+        stream for that plays `game`: one pipelined read of the bots' presence."""
+        distinct = sorted(set(bots))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for bot_id in distinct:
+                pipe.hgetall(self._presence(bot_id))
+            found = await pipe.execute()
+        now = time.time()
+        holders: dict[int, list[str]] = {}
+        for bot_id, entries in zip(distinct, found, strict=True):
+            names = [self.name] if self.router.plays(bot_id, game) else []
+            for arbiter, raw in entries.items():
+                name = arbiter.decode() if isinstance(arbiter, bytes) else str(arbiter)
+                entry = json.loads(raw)
+                if name == self.name or entry["until"] <= now:
+                    continue
+                streams = [(frozenset(g), int(n)) for g, n in entry["streams"]]
+                if self._playing(streams, game):
+                    names.append(name)
+            holders[bot_id] = names
+        return seats_held(bots, holders)
+
+    async def offer(self, arbiter: str, match_id: str) -> bool:
+        """Tell `arbiter` to take up a match whose lease was made out to it; False when it
+        does not listen now (the lease then lapses and any arbiter adopts the match)."""
+        payload = json.dumps({"kind": "claim", "match": match_id})
+        async with asyncio.timeout(REDIS_WAIT_S):
+            return bool(await self.redis.publish(self._channel(arbiter), payload))
 
     # --- what a match host calls ---------------------------------------------------------
 
@@ -465,6 +502,9 @@ class Relay:
         elif kind == "ask":
             task = asyncio.create_task(self._ask_here(message))
             task.add_done_callback(_log_failure)
+        elif kind == "claim" and self.on_claim is not None:
+            claim = asyncio.create_task(self.on_claim(str(message["match"])))
+            claim.add_done_callback(_log_failure)
         elif kind == "broadcast":
             news = bot_gateway_pb2.ConnectResponse()
             news.ParseFromString(base64.b64decode(message["message"]))

@@ -104,6 +104,19 @@ class FaultRecord:
     detail: str
 
 
+@dataclasses.dataclass(frozen=True)
+class Orphan:
+    """An unfinished match nobody holds, as adoption sees it."""
+
+    id: str
+    game: str
+    bots: tuple[int, ...]
+    """The bot of each bot seat, in seat order (built-in seats left out)."""
+    idle_s: float
+    """Seconds since its lease lapsed (or since it was made, never leased), on the database's
+    clock."""
+
+
 class Fenced(Exception):
     """The match's lease is held by another arbiter now (or has lapsed): stop hosting it."""
 
@@ -578,6 +591,37 @@ class Store:
             (limit,),
         )
         return [str(row["id"]) for row in rows]
+
+    async def orphans_placed(self, limit: int = 100) -> list[Orphan]:
+        """The orphans (as `orphans`) with what placement needs: game, bot seats, and how
+        long each has been nobody's (since its lease lapsed, or since it was made)."""
+        rows = await self._read(
+            "SELECT m.id, m.game, extract(epoch FROM now() - coalesce(l.expires_at,"
+            "  m.created_at))::float8 AS idle_s,"
+            " array(SELECT s.bot_id FROM match_seats s WHERE s.match_id = m.id"
+            "  AND s.bot_id IS NOT NULL ORDER BY s.seat) AS bots"
+            " FROM matches m LEFT JOIN match_leases l ON l.match_id = m.id"
+            " WHERE m.status IN ('pending', 'running')"
+            " AND (l.match_id IS NULL OR l.expires_at < now())"
+            " ORDER BY m.created_at LIMIT %s",
+            (limit,),
+        )
+        return [
+            Orphan(str(r["id"]), str(r["game"]), tuple(r["bots"]), float(r["idle_s"])) for r in rows
+        ]
+
+    async def claim(self, match_id: str, owner: str, lease_s: float) -> int | None:
+        """Take up a match placed on `owner`: its creator made its first lease out to this
+        owner (fencing number 1) and no host has written it yet. Extends that lease and
+        returns 1; None when it is not so (taken over after the placement lapsed, ended)."""
+        rows = await self._read(
+            "UPDATE match_leases l SET expires_at = now() + make_interval(secs => %s)"
+            " FROM matches m WHERE l.match_id = %s AND m.id = l.match_id AND l.owner = %s"
+            " AND l.fence = 1 AND m.status = 'pending'"
+            " RETURNING l.fence",
+            (lease_s, match_id, owner),
+        )
+        return int(rows[0]["fence"]) if rows else None
 
     async def lease(self, match_id: str) -> Row | None:
         rows = await self._read("SELECT * FROM match_leases WHERE match_id = %s", (match_id,))

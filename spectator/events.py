@@ -11,6 +11,7 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
+from ladder import paging
 from ladder.queries import NotFound
 from premiere.entry_rules import describe
 from workers.formats.divisions import seasons
@@ -26,15 +27,36 @@ _LIST = (
 )
 
 
-def list_events(conn: psycopg.Connection[Any]) -> list[Row]:
-    """Every event: those still to come or running first (soonest start first), then the ended
-    ones, newest first."""
+_ENDED = "e.status IN ('finished', 'cancelled')"
+_KEYSET = (
+    f", {_ENDED} AS ended_, (CASE WHEN {_ENDED} THEN -extract(epoch FROM e.starts_at)"
+    " ELSE extract(epoch FROM e.starts_at) END) AS start_, e.id AS id_ FROM events e"
+)
+"""The list's order: those to come or running first (soonest start first), then the ended
+ones (newest first), then by id; the keyset of its cursor."""
+
+
+def list_events(
+    conn: psycopg.Connection[Any], limit: int = 100, cursor: str = ""
+) -> tuple[list[Row], str]:
+    """Events: those still to come or running first (soonest start first), then the ended
+    ones, newest first; ``limit`` of them after ``cursor``'s, and the next page's cursor."""
+    after = paging.decode("events", cursor, (bool, str, int)) if cursor else None
     with conn.cursor(row_factory=dict_row) as cur:
-        return cur.execute(
-            _LIST + " ORDER BY e.status IN ('finished', 'cancelled'),"
-            " CASE WHEN e.status IN ('finished', 'cancelled') THEN -extract(epoch FROM"
-            " e.starts_at) ELSE extract(epoch FROM e.starts_at) END, e.id"
+        rows = cur.execute(
+            f"SELECT * FROM ({_LIST.replace(' FROM events e', _KEYSET)}) s"
+            " WHERE %s::boolean IS NULL OR (ended_, start_, id_) > (%s, %s::numeric, %s)"
+            " ORDER BY ended_, start_, id_ LIMIT %s",
+            (after and after[0], *(after or (None, None, None)), limit + 1),
         ).fetchall()
+    token = ""
+    if len(rows) > limit:
+        last = rows[limit - 1]
+        token = paging.encode("events", (bool(last["ended_"]), str(last["start_"]), last["id_"]))
+    for row in rows:
+        for column in ("ended_", "start_", "id_"):
+            del row[column]
+    return rows[:limit], token
 
 
 def event(conn: psycopg.Connection[Any], name: str) -> Row:

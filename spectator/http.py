@@ -6,29 +6,36 @@ Routes (GET, JSON unless said):
 - ``/api/games``: every game with its number of rated matches.
 - ``/api/games/{game}/data``: the game's data (cards, tiles, films, goals, scoring tables,
   options, digest), as GameDataService.GetGameData serves it on the arbiter.
-- ``/api/games/{game}/leaderboard``: live Elo, official standing with its 95% interval, games
-  played and the provisional flag of every rated player, best official standing first.
-- ``/api/games/{game}/matches?page_size=20&page_token=``: finished matches, most recent first,
-  with outcomes, rating changes and a replay link.
-- ``/api/bots/{player}/history?game=...&limit=1000``: a player's live Elo after each of its
-  rated matches (``player`` is a bot name or ``builtin:<name>``).
+- ``/api/games/{game}/leaderboard?limit=&cursor=``: live Elo, official standing with its 95%
+  interval, games played and the provisional flag of every rated player, best official
+  standing first.
+- ``/api/games/{game}/matches?limit=20&cursor=``: finished matches, most recent first,
+  with outcomes, rating changes and a replay link (``page_size`` and ``page_token`` are the
+  old names of ``limit`` and ``cursor``).
+- ``/api/bots/{player}/history?game=...&limit=1000&cursor=``: a player's live Elo after each
+  of its rated matches (``player`` is a bot name or ``builtin:<name>``).
 - ``/api/games/{game}/seats``: each seat's advantage (mean head-to-head score, 95% interval,
   Elo equivalent) by player count, from the finished matches (``ladder.seats``).
 - ``/api/bots/{player}/versions``: the bot's lineage, each version with its predecessor,
   whether it is active, and its live Elo per game.
 - ``/api/bots/{player}/standing``: the bot's standing (validating, failed, rated, probation,
   disabled) and every change of it, with the message its owner is given.
-- ``/api/games/{game}/leagues?format=sprt``: the game's leagues, newest first, each as below.
+- ``/api/games/{game}/leagues?format=sprt&limit=&cursor=``: the game's leagues, newest first,
+  each as below.
 - ``/api/leagues/{league}/progress``: a league's format, settings, rated or not, status, and
   the progress of a format that stops on its own (the SPRT's pairs, LLR, bounds and verdict),
   with ``shown``, that progress as the pages draw it (labelled values, a verdict, a series).
 - ``/api/matches/{id}/replay``: an ended match's seed, options, players and moves.
 - ``/metrics`` (Prometheus) and ``/healthz``.
+- ``/api/openapi.json`` and ``/api``: this API described (``spectator.openapi``).
 - ``/`` and ``/static/...``: the dashboard web page (``spectator.dashboard``); the replay, bot,
   league and live pages and their JSON (``spectator.pages``, ``spectator.live``).
 
 Each JSON route asks the ladder's service (``ladder.service.Ladder``) and sends its dataclasses
-as they are (``spectator.plain``).
+as they are (``spectator.plain``). Every route under /api/ is declared in
+``spectator.api_routes`` (summary, answer, rate-limit class, largest page); lists page with
+``?limit=`` and ``?cursor=``, answering ``next``. Each client is rate-limited per route class
+(``spectator.ratelimit``).
 """
 
 from __future__ import annotations
@@ -42,10 +49,11 @@ from typing import Any
 from aiohttp import hdrs, web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from ladder.queries import BadRequest, NotFound
+from ladder.queries import BadRequest, NotFound, board_page
 from ladder.service import Ladder
 from premiere import game_data
-from spectator import dashboard, live, pages
+from spectator import api_routes, dashboard, exports, live, openapi, pages, ratelimit
+from spectator.api_routes import cursor, page_size
 from spectator.plain import plain
 from workers.planning import shown
 
@@ -53,16 +61,6 @@ log = logging.getLogger("premiere.ladder")
 
 
 # --- HTTP -----------------------------------------------------------------------------------
-
-
-def _integer(request: web.Request, name: str, default: int) -> int:
-    text = request.query.get(name)
-    if text is None or text == "":
-        return default
-    try:
-        return int(text)
-    except ValueError:
-        raise BadRequest(f"{name} must be an integer, not {text!r}") from None
 
 
 _BAD_CHARACTERS = re.compile("[\x00-\x1f\x7f\ud800-\udfff\ufffd]")
@@ -85,7 +83,13 @@ def drawn(league: dict[str, Any]) -> Any:
     return plain({**league, "shown": shown(league["format"], league["progress"])})
 
 
-def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application:
+def http_app(
+    ladder: Ladder,
+    hub: live.LiveHub | None = None,
+    limits: ratelimit.RateLimits | None = None,
+    limit_settings: ratelimit.RateLimitSettings | None = None,
+) -> web.Application:
+    """The app; with ``limits``, each client rate-limited per route class."""
     routes = web.RouteTableDef()
 
     @routes.get("/api/games")
@@ -100,20 +104,22 @@ def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application
 
     @routes.get("/api/games/{game}/leaderboard")
     async def get_leaderboard(request: web.Request) -> web.Response:
+        path = "/api/games/{game}/leaderboard"
         board = await ladder.leaderboard(request.match_info["game"])
-        return web.json_response(plain(board))
+        shown = board_page(board, page_size(request, path), cursor(request))
+        return web.json_response({**plain(shown), "next": shown.next or None})
 
     @routes.get("/api/games/{game}/matches")
     async def get_matches(request: web.Request) -> web.Response:
         page = await ladder.matches(
             request.match_info["game"],
-            _integer(request, "page_size", 20),
-            request.query.get("page_token", ""),
+            page_size(request, "/api/games/{game}/matches", "page_size"),
+            cursor(request, "page_token"),
         )
         body = plain(page)
         for match in body["matches"]:
             match["replay_url"] = match.pop("replay_path")
-        return web.json_response(body)
+        return web.json_response({**body, "next": page.next_page_token or None})
 
     @routes.get("/api/games/{game}/seats")
     async def get_seats(request: web.Request) -> web.Response:
@@ -131,8 +137,15 @@ def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application
     @routes.get("/api/games/{game}/leagues")
     async def get_leagues(request: web.Request) -> web.Response:
         game = request.match_info["game"]
-        found = await ladder.leagues(game, request.query.get("format") or None)
-        return web.json_response({"game": game, "leagues": [drawn(item) for item in found]})
+        found, following = await ladder.leagues(
+            game,
+            request.query.get("format") or None,
+            page_size(request, "/api/games/{game}/leagues"),
+            cursor(request),
+        )
+        return web.json_response(
+            {"game": game, "leagues": [drawn(item) for item in found], "next": following or None}
+        )
 
     @routes.get("/api/leagues/{league}/progress")
     async def get_league_progress(request: web.Request) -> web.Response:
@@ -144,9 +157,12 @@ def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application
         if not game:
             raise BadRequest("the game query parameter is required, e.g. ?game=movie-tricks")
         history = await ladder.history(
-            game, request.match_info["player"], _integer(request, "limit", 1000)
+            game,
+            request.match_info["player"],
+            page_size(request, "/api/bots/{player}/history"),
+            cursor(request),
         )
-        return web.json_response(plain(history))
+        return web.json_response({**plain(history), "next": history.next or None})
 
     @routes.get("/api/matches/{match_id:[^/]+}/replay")
     async def get_replay(request: web.Request) -> web.Response:
@@ -183,10 +199,15 @@ def http_app(ladder: Ladder, hub: live.LiveHub | None = None) -> web.Application
         except BadRequest as error:
             return web.json_response({"error": str(error)}, status=400)
 
-    app = web.Application(middlewares=[compress, errors])
+    middlewares: list[Any] = [compress]
+    if limits is not None:
+        middlewares.append(ratelimit.middleware(limits, api_routes.cost_of))
+    app = web.Application(middlewares=[*middlewares, errors])
     app.add_routes(routes)
+    openapi.add_routes(app, limit_settings or ratelimit.RateLimitSettings.model_construct())
     dashboard.add_routes(app)
     pages.add_routes(app, ladder)
+    exports.add_routes(app, ladder)
     if hub is not None:
         live.add_routes(app, hub)
     return app

@@ -14,6 +14,7 @@ from typing import Any
 
 import psycopg
 
+from ladder import paging
 from ladder.queries import NotFound
 from ladder.store import tuples
 from workers.formats import match_points, registry
@@ -182,9 +183,26 @@ def _summary(row: tuple[Any, ...]) -> LeagueSummary:
     )
 
 
-def list_leagues(conn: Connection) -> tuple[LeagueSummary, ...]:
-    rows = tuples(conn).execute(_SUMMARY + " ORDER BY l.created_at DESC, l.id DESC").fetchall()
-    return tuple(_summary(row) for row in rows)
+def list_leagues(
+    conn: Connection, limit: int = 100, cursor: str = ""
+) -> tuple[tuple[LeagueSummary, ...], str]:
+    """Leagues newest first, ``limit`` of them after ``cursor``'s, and the next page's cursor
+    (empty: none); the keyset is (created_at, id)."""
+    after = paging.decode("leagues", cursor, (datetime.datetime, int)) if cursor else None
+    rows = (
+        tuples(conn)
+        .execute(
+            _SUMMARY + " WHERE %s::timestamptz IS NULL OR (l.created_at, l.id) < (%s, %s)"
+            " ORDER BY l.created_at DESC, l.id DESC LIMIT %s",
+            (after and after[0], after and after[0], after and after[1], limit + 1),
+        )
+        .fetchall()
+    )
+    token = ""
+    if len(rows) > limit:
+        last = rows[limit - 1]
+        token = paging.encode("leagues", (last[9], int(last[15])))
+    return tuple(_summary(row) for row in rows[:limit]), token
 
 
 def league(

@@ -45,6 +45,7 @@ from ladder import tv as ladder_tv
 from ladder.queries import BadRequest, NotFound
 from spectator import events as event_pages
 from spectator import profiles, replays
+from spectator.api_routes import cursor, page_size
 from spectator.dashboard import STATIC, page_headers
 from spectator.ids import canonical_match_id
 from spectator.leagues import league as league_detail
@@ -257,7 +258,10 @@ def add_routes(app: web.Application, ladder: Any) -> None:
         )
 
     async def leagues(request: web.Request) -> web.Response:
-        return web.json_response({"leagues": plain(await run(list_leagues))})
+        found, following = await run(
+            list_leagues, page_size(request, "/api/leagues"), cursor(request)
+        )
+        return web.json_response({"leagues": plain(found), "next": following or None})
 
     async def league(request: web.Request) -> web.Response:
         text = request.query.get("since")
@@ -305,7 +309,10 @@ def add_routes(app: web.Application, ladder: Any) -> None:
     app.router.add_get("/api/leagues/{name}", league)
 
     async def events(request: web.Request) -> web.Response:
-        return web.json_response({"events": plain(await run(event_pages.list_events))})
+        found, following = await run(
+            event_pages.list_events, page_size(request, "/api/events"), cursor(request)
+        )
+        return web.json_response({"events": plain(found), "next": following or None})
 
     async def event(request: web.Request) -> web.Response:
         return web.json_response(plain(await run(event_pages.event, request.match_info["name"])))

@@ -23,6 +23,7 @@ from premiere.tls import http_ssl_context
 from premiere_wire import match_pb2_grpc
 from spectator import live
 from spectator.http import http_app
+from spectator.ratelimit import RateLimits, RateLimitSettings
 
 log = logging.getLogger("premiere.ladder")
 
@@ -68,7 +69,9 @@ async def serve(
         settings.max_live_viewers_per_address,
         settings.max_live_matches_per_address,
     )
-    runner = web.AppRunner(http_app(ladder, hub), access_log=None)
+    limit_settings = RateLimitSettings()
+    limits = RateLimits(limit_settings, shared.redis_url) if limit_settings.enabled else None
+    runner = web.AppRunner(http_app(ladder, hub, limits, limit_settings), access_log=None)
     await runner.setup()
     host, port = _split(settings.http_address)
     tls = http_ssl_context(shared, settings.http_address)

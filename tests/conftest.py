@@ -9,6 +9,7 @@ would have to collect their exits, and the tests' own Popen objects collect thei
 from __future__ import annotations
 
 import atexit
+import os
 import signal
 from collections.abc import Iterator
 from types import FrameType
@@ -24,6 +25,13 @@ from tests.processes import mark, stop_all, stop_since
 # timing test of its own.
 settings.register_profile("premiere", deadline=None)
 settings.load_profile("premiere")
+
+# The ladder's per-client HTTP limits stay on in every process the tests start (their
+# middleware and Redis counters run), but far above what any test asks: every test's clients
+# are 127.0.0.1 and count together in one Redis. The limits' own test
+# (tests/spectator/test_api_hygiene.py) sets tiny ones.
+for _cost in ("CHEAP", "EXPENSIVE", "PAGES"):
+    os.environ.setdefault(f"PREMIERE_RATE_LIMIT_{_cost}", "100000/minute")
 
 
 def _end_everything() -> None:

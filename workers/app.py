@@ -9,6 +9,9 @@ from celery import Celery
 from workers.config import WorkerSettings
 
 TICK_SECONDS = float(os.environ.get("PREMIERE_TICK_SECONDS", "2"))
+EXPORT_SECONDS = 3600.0
+"""How often beat asks for the last month's export files: written once, when the month is ready
+(``workers.exports``); every other time the task finds nothing to do."""
 
 
 def make_app(settings: WorkerSettings | None = None) -> Celery:
@@ -27,6 +30,7 @@ def make_app(settings: WorkerSettings | None = None) -> Celery:
         worker_hijack_root_logger=False,
         beat_schedule={
             "tick": {"task": "workers.tasks.tick", "schedule": TICK_SECONDS},
+            "export": {"task": "workers.tasks.export_month", "schedule": EXPORT_SECONDS},
         },
         timezone="UTC",
     )

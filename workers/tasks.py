@@ -15,7 +15,7 @@ import grpc
 from celery import signals
 
 from premiere_wire import match_pb2
-from workers import database, events, gate, leagues
+from workers import database, events, exports, gate, leagues
 from workers.app import TICK_SECONDS, app
 from workers.client import matches
 from workers.config import WorkerSettings
@@ -165,6 +165,27 @@ def close_round(league_id: int, number: int) -> None:
             next_number = leagues.open_round(conn, league_id, datetime.now(UTC))
             if next_number is not None:
                 open_round.delay(league_id, next_number)
+
+
+@app.task(name="workers.tasks.export_month", expires=600, time_limit=3600, soft_time_limit=3500)
+def export_month(month: str | None = None) -> list[str]:
+    """Write each game's export files of ``month`` (default: the last month that has ended)
+    into PREMIERE_EXPORT_DIR, once (``workers.exports``); returns the files written."""
+    from pathlib import Path
+
+    import games
+
+    settings = _settings()
+    now = datetime.now(UTC)
+    folder = Path(settings.export_dir)
+    with database.connection(settings.database_url) as conn:
+        if month is None:
+            written = exports.export_previous_month(conn, folder, games.ids(), now)
+        else:
+            written = exports.export_month(conn, folder, games.ids(), month, now)
+    for item in written:
+        log.info("export %s: %d matches, %d bytes", item.file, item.matches, item.bytes)
+    return [item.file for item in written]
 
 
 @signals.task_postrun.connect

@@ -5,7 +5,7 @@
 // relegated or stayed), and its health as the arbiter recorded it: faults by kind,
 // forfeits and decision latency over the last day and week. Reads /api/bots/<name>.
 
-import { $, api, fill, notFound, botLink, el, gameName, nav, showError, when } from "./common.js";
+import { $, api, apiAll, fill, notFound, botLink, el, gameName, nav, showError, when } from "./common.js";
 
 const player = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const STANDING = {
@@ -229,7 +229,7 @@ async function load() {
   try {
     const profile = await api(`/api/bots/${encodeURIComponent(player)}?page=${page}`);
     const boards = Object.fromEntries(await Promise.all(profile.ratings.map(async (r) =>
-      [r.game, await api(`/api/games/${encodeURIComponent(r.game)}/leaderboard`).catch(() => null)])));
+      [r.game, await apiAll(`/api/games/${encodeURIComponent(r.game)}/leaderboard`, "entries").catch(() => null)])));
     document.title = `${profile.player} · Premiere`;
     $("title").textContent = profile.player;
     const facts = [

@@ -68,6 +68,19 @@ export async function api(path) {
   return body;
 }
 
+// A paged list whole: follows each answer's `next` cursor (at most `pages` answers), and
+// returns the last answer with `key` holding every item.
+export async function apiAll(path, key, pages = 20) {
+  let answer = await api(path);
+  const items = [...answer[key]];
+  const joiner = path.includes("?") ? "&" : "?";
+  for (let n = 1; answer.next && n < pages; n += 1) {
+    answer = await api(`${path}${joiner}cursor=${encodeURIComponent(answer.next)}`);
+    items.push(...answer[key]);
+  }
+  return { ...answer, [key]: items };
+}
+
 export function gameName(game) {
   return game
     .split(/[-_]/)

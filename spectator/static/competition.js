@@ -7,7 +7,7 @@
 //
 // Everything from the API is put on the page as text (textContent), never as HTML.
 
-import { $, api, el, when } from "./common.js";
+import { $, api, apiAll, el, when } from "./common.js";
 
 const params = new URLSearchParams(location.search);
 const refreshSeconds = Math.max(0.5, Number(params.get("refresh")) || 5);
@@ -169,7 +169,7 @@ async function refresh() {
       const quoted = encodeURIComponent(game);
       const [seats, leagues] = await Promise.all([
         api(`/api/games/${quoted}/seats`),
-        api(`/api/games/${quoted}/leagues`),
+        apiAll(`/api/games/${quoted}/leagues`, "leagues"),
       ]);
       renderSeats(seats);
       renderProgress(leagues);

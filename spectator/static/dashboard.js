@@ -7,7 +7,7 @@
 // Everything from the API is put on the page as text (textContent), never as HTML: bot names
 // are chosen by whoever registers a bot.
 
-import { $, api, el, gameName, when } from "./common.js";
+import { $, api, apiAll, el, gameName, when } from "./common.js";
 
 const PAGE_SIZE = 10;
 const HISTORY_LIMIT = 1000;
@@ -453,8 +453,8 @@ function renderMatches(page) {
         ? `No finished matches yet for ${gameName(state.game)}.`
         : "No older matches.",
   );
-  state.nextToken = page.next_page_token;
-  $("older").disabled = !page.next_page_token;
+  state.nextToken = page.next;
+  $("older").disabled = !page.next;
   $("newer").disabled = state.page === 0;
   $("matches-page").textContent = rows.length || state.page ? `page ${state.page + 1}` : "";
 }
@@ -462,8 +462,8 @@ function renderMatches(page) {
 async function loadMatches(view) {
   const token = state.pageTokens[state.page];
   const path =
-    `/api/games/${encodeURIComponent(state.game)}/matches?page_size=${PAGE_SIZE}` +
-    (token ? `&page_token=${encodeURIComponent(token)}` : "");
+    `/api/games/${encodeURIComponent(state.game)}/matches?limit=${PAGE_SIZE}` +
+    (token ? `&cursor=${encodeURIComponent(token)}` : "");
   const page = await api(path);
   if (view === state.view) renderMatches(page);
 }
@@ -490,7 +490,7 @@ async function refresh() {
       showEmpty("leaderboard-empty", "This ladder has no games.");
       return;
     }
-    const board = api(`/api/games/${encodeURIComponent(state.game)}/leaderboard`);
+    const board = apiAll(`/api/games/${encodeURIComponent(state.game)}/leaderboard`, "entries");
     const results = await Promise.all([board, loadMatches(view), loadHistory(view)]);
     if (view === state.view) {
       state.board = results[0];

@@ -4,7 +4,7 @@
 // and divisions' season tables (one anchored section a division). Refreshes itself every few
 // seconds (?refresh=N), so the bracket moves on as heats finish.
 
-import { $, api, botLink, el, fill, gameName, nav, notFound, showError, when } from "./common.js";
+import { $, api, apiAll, botLink, el, fill, gameName, nav, notFound, showError, when } from "./common.js";
 import { eventsTable, stateWords } from "./event_list.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
@@ -116,7 +116,7 @@ async function refresh() {
       document.title = `${detail.name} · Premiere`;
       fill($("content"), detailPage(detail));
     } else {
-      const { events } = await api("/api/events");
+      const { events } = await apiAll("/api/events", "events");
       fill($("content"), eventsTable(events));
     }
     $("status").textContent = `updated ${new Date().toLocaleTimeString()}`;

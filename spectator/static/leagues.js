@@ -4,7 +4,7 @@
 // ends on its own also its progress, as the server draws it (labelled values, the verdict, a
 // chart of one value after every round between its bounds, tables). Refreshes itself.
 
-import { $, api, fill, notFound, optionWords, botLink, el, gameName, nav, showError, when } from "./common.js";
+import { $, api, apiAll, fill, notFound, optionWords, botLink, el, gameName, nav, showError, when } from "./common.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
 const name = parts.length > 1 ? decodeURIComponent(parts[1]) : null;
@@ -232,7 +232,7 @@ async function refresh() {
       document.title = `${detail.league.name} · Premiere`;
       fill($("content"), detailPage(detail));
     } else {
-      const { leagues } = await api("/api/leagues");
+      const { leagues } = await apiAll("/api/leagues", "leagues");
       $("content").replaceChildren(listPage(leagues));
     }
     $("status").textContent = `updated ${new Date().toLocaleTimeString()}`;

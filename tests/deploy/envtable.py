@@ -2,7 +2,8 @@
 
 The rows come from the settings models (``premiere.config.Settings``, shared, then each
 service's own: ``server.config.ArbiterSettings``, ``workers.config.WorkerSettings``,
-``hosting.config.RunnerSettings``, ``ladder.config.LadderSettings``) (name,
+``hosting.config.RunnerSettings``, ``ladder.config.LadderSettings``,
+``spectator.ratelimit.RateLimitSettings``) (name,
 default, description) and from every ``os.environ`` read of a ``PREMIERE_*`` name in the
 deployed packages; only the "read by" column and the meaning of the direct reads are written
 here. tests/deploy/test_manifests.py checks that the document carries exactly these tables and
@@ -25,6 +26,7 @@ from hosting.config import RunnerSettings
 from ladder.config import LadderSettings
 from premiere.config import Settings
 from server.config import ArbiterSettings
+from spectator.ratelimit import RateLimitSettings
 from workers.config import WorkerSettings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +71,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_TIME_BANK_MS": ("arbiter",),
     "PREMIERE_STRIKE_LIMIT": ("arbiter",),
     "PREMIERE_START_GRACE_S": ("arbiter",),
-    "PREMIERE_REDIS_URL": ("arbiter", "worker", "beat"),
+    "PREMIERE_REDIS_URL": ("arbiter", "worker", "beat", "ladder"),
     "PREMIERE_QUEUE": ("worker", "beat"),
     "PREMIERE_VISIBILITY_TIMEOUT_S": ("worker", "beat"),
     "PREMIERE_ARBITER_TARGET": ("worker", "ladder"),
@@ -92,6 +94,12 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_LADDER_MAX_LIVE_MATCHES_PER_ADDRESS": ("ladder",),
     "PREMIERE_LADDER_METRICS_TOP_PLAYERS": ("ladder",),
     "PREMIERE_LADDER_METRICS_REFRESH_S": ("ladder",),
+    "PREMIERE_RATE_LIMIT_ENABLED": ("ladder",),
+    "PREMIERE_RATE_LIMIT_STORAGE": ("ladder",),
+    "PREMIERE_RATE_LIMIT_CHEAP": ("ladder",),
+    "PREMIERE_RATE_LIMIT_EXPENSIVE": ("ladder",),
+    "PREMIERE_RATE_LIMIT_PAGES": ("ladder",),
+    "PREMIERE_RATE_LIMIT_TRUSTED_PROXIES": ("ladder",),
     "PREMIERE_TICK_SECONDS": ("beat", "worker"),
     "PREMIERE_SEARCH_WORKERS": ("arbiter",),
     "PREMIERE_STATE_DIR": ("up",),
@@ -123,6 +131,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_MAX_REFUSALS_PER_MINUTE": ("arbiter",),
     "PREMIERE_MAX_REQUEST_ID_BYTES": ("arbiter",),
     "PREMIERE_MAX_CONNECTION_IDLE_S": ("arbiter", "ladder"),
+    "PREMIERE_EXPORT_DIR": ("worker", "ladder"),
     "PREMIERE_MIN_MOVE_TIME_MS": ("arbiter",),
     "PREMIERE_MAX_MOVE_TIME_MS": ("arbiter",),
     "PREMIERE_MAX_TIME_BANK_MS": ("arbiter",),
@@ -136,6 +145,7 @@ READERS: dict[str, tuple[str, ...]] = {
     "PREMIERE_RELAY": ("arbiter",),
     "PREMIERE_RETIRE_CHECK_S": ("arbiter",),
     "PREMIERE_LEASE_RENEW_S": ("arbiter",),
+    "PREMIERE_PLACEMENT_WAIT_S": ("arbiter",),
     "PREMIERE_RUNNER_BACKEND": ("runner",),
     "PREMIERE_RUNNER_ARBITER_SOCKET": ("runner",),
     "PREMIERE_RUNNER_BACKOFF_S": ("runner",),
@@ -232,7 +242,7 @@ def all_settings_rows() -> list[Row]:
         for row in settings_rows(model)
         if row.field not in Settings.model_fields
     ]
-    return shared + own + settings_rows(LadderSettings)
+    return shared + own + settings_rows(LadderSettings) + settings_rows(RateLimitSettings)
 
 
 def settings_rows(model: type[BaseSettings]) -> list[Row]:

@@ -1149,8 +1149,13 @@ def test_dockerfile_installs_the_distribution() -> None:
     steps = dockerfile()
     assert steps[0] == ("FROM", "python:3.11-slim"), steps[0]
     runs = [rest for instruction, rest in steps if instruction == "RUN"]
-    assert any('pip install ./wire ./clients/python ".[k8s]"' in run for run in runs)
-    assert "k8s" in PYPROJECT["project"]["optional-dependencies"], "the runner's extra"
+    assert any(
+        'pip install ./wire ./clients/python ".[k8s,research,export]"' in run for run in runs
+    )
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    assert "k8s" in extras, "the runner's extra"
+    assert "research" in extras, "OpenSpiel, which hosted Python bots may import"
+    assert "export" in extras, "the workers' exports"
     for source in copied_sources():
         assert (ROOT / source).exists(), f"COPY {source}: no such file in the build context"
     packages = {

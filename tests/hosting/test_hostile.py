@@ -108,7 +108,8 @@ found["pid1-environ"] = ["info", open("/proc/1/environ").read()]
 attempt("environment", lambda: sorted(k for k in os.environ if k not in (
     "PREMIERE_ARBITER", "PREMIERE_BOT_TOKEN", "PREMIERE_BOT_GAMES", "PREMIERE_MAX_MATCHES",
     "PREMIERE_HOSTED", "HOME", "TMPDIR", "PATH", "LANG", "PYTHONDONTWRITEBYTECODE",
-    "PYTHONUNBUFFERED", "NODE_PATH", "LC_CTYPE", "PWD")) or 1/0)
+    "PYTHONUNBUFFERED", "NODE_PATH", "LC_CTYPE", "PWD", "OPENBLAS_NUM_THREADS",
+    "OMP_NUM_THREADS")) or 1/0)
 attempt("sys-fs", lambda: os.listdir("/sys/fs/cgroup"))
 attempt("become-root", lambda: os.setuid(0))
 found["uid"] = ["info", os.getuid()]

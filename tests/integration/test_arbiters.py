@@ -28,6 +28,9 @@ FAST_LEASES = {
     "PREMIERE_RELAY": "true",
     "PREMIERE_LEASE_S": "3",
     "PREMIERE_LEASE_RENEW_S": "0.5",
+    # Each match here stays where it is created, away from its bots, so its decisions cross
+    # the relay (test_placement.py hands such matches to the bots' arbiter).
+    "PREMIERE_PLACEMENT_WAIT_S": "0",
 }
 
 

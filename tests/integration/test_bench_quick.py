@@ -31,9 +31,10 @@ def test_quick_bench_writes_every_row_with_its_reference_and_ratio(tmp_path: Pat
         "bench.inner",
         "bench.arbiter",
         "bench.league",
+        "bench.research",
     ):
         assert f"## {section}" in text
-    goals = text.split("## Goals (issues #28, #29, #40 and #44)")[1].split("\n## ")[0]
+    goals = text.split("## Goals (issues #28, #29, #40, #44 and #45)")[1].split("\n## ")[0]
     for goal in GOALS:
         (line,) = [line for line in goals.splitlines() if line.startswith(f"| {goal.figure} |")]
         measured = line.split("|")[4]

@@ -1,9 +1,9 @@
 """Hosted bots end to end, on a real stack (arbiter, Celery worker and beat, ladder,
 PostgreSQL) and a real sandbox: a new author with only the stack's address writes a bot in
-Python, Node and Go, uploads each with `premiere-bot upload`, and sees it validated and rated
-without running a process of their own. Then hostile hosted bots (one floods its output, one
-crashes in a loop) leave an honest bot's match and the runner unharmed, and a removed bot's
-process ends."""
+Python (an OpenSpiel policy too), Node and Go, uploads each with `premiere-bot upload`, and
+sees it validated and rated without running a process of their own. Then hostile hosted bots
+(one floods its output, one crashes in a loop) leave an honest bot's match and the runner
+unharmed, and a removed bot's process ends."""
 
 from __future__ import annotations
 
@@ -199,6 +199,9 @@ def test_a_new_author_hosts_python_node_and_go_bots_with_premiere_bot_alone(
             "hana-py": ROOT / "clients" / "python" / "hosted",
             "hana-node": node_bundle(tmp_path / "node"),
             "hana-go": go_bundle(tmp_path / "go", go_bot_build),
+            # An OpenSpiel policy (research/examples/hosted): OpenSpiel, numpy and the engines
+            # come from the runtime, as docs/research.md says.
+            "hana-spiel": ROOT / "research" / "examples" / "hosted",
         }
         tokens = {}
         for name, folder in uploads.items():
@@ -224,6 +227,7 @@ def test_a_new_author_hosts_python_node_and_go_bots_with_premiere_bot_alone(
             "hana-go": 1,
             "hana-node": 1,
             "hana-py": 2,
+            "hana-spiel": 1,
         }
 
         # A rated match against the built-ins, played by the hosted Python bot.

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games import registry
 from games.rng import Rng
 from research.actions import action_space
 from research.table import Table
 
-MATCHES = 3
+MATCHES = 2
 
 
 def test_every_legal_move_has_one_id_and_back(table: tuple[str, int]) -> None:
@@ -27,8 +29,8 @@ def test_every_legal_move_has_one_id_and_back(table: tuple[str, int]) -> None:
                 match.play(rng.choice(legal))
 
 
-def test_universe_is_enumerated_from_the_move_types(table: tuple[str, int]) -> None:
-    game_id, _ = table
+@pytest.mark.parametrize("game_id", registry.ids())
+def test_universe_is_enumerated_from_the_move_types(game_id: str) -> None:
     space = action_space(game_id)
     assert [type(move) for move in space.moves] == sorted(
         (type(move) for move in space.moves), key=registry.get(game_id).move_types.index

@@ -10,13 +10,16 @@ from pettingzoo.test import api_test
 from games import registry
 from research.gym import PremiereEnv
 from research.pettingzoo import PremiereAEC
+from tests.research.conftest import LARGEST, SMALLEST, tables
 
 
+@tables(LARGEST)
 def test_pettingzoo_api(table: tuple[str, int]) -> None:
     game_id, players = table
     api_test(PremiereAEC(game_id, players, tensor_size=64), num_cycles=40, verbose_progress=False)
 
 
+@tables(SMALLEST)
 def test_a_pettingzoo_match_to_the_end(table: tuple[str, int]) -> None:
     game_id, players = table
     env = PremiereAEC(game_id, players, tensor_size=64)
@@ -44,9 +47,9 @@ def test_gymnasium_check_env(game_id: str) -> None:
     check_env(PremiereEnv(game_id, max(game.player_counts), seat=0, tensor_size=64))
 
 
-@pytest.mark.parametrize("opponents", ["random", "search:100"])
-def test_a_gymnasium_match_against_built_ins(opponents: str) -> None:
-    env = PremiereEnv("movie-tricks", 3, seat=1, opponents=opponents, tensor_size=64)
+@pytest.mark.parametrize(("opponents", "players"), [("random", 3), ("search:100", 2)])
+def test_a_gymnasium_match_against_built_ins(opponents: str, players: int) -> None:
+    env = PremiereEnv("movie-tricks", players, seat=1, opponents=opponents, tensor_size=64)
     observation, info = env.reset(seed=11)
     rng = np.random.default_rng(11)
     done = False

@@ -16,6 +16,7 @@ from premiere_wire import bot_gateway_pb2, match_pb2
 from research.openspiel import PremiereState, short_name
 from server.codec import move_to_wire, observation_to_wire
 from tests.integration.services import Arbiter, create_match, start_bot, wait_ended
+from tests.research.conftest import EDGES, tables
 
 DECISIONS = 40
 
@@ -37,6 +38,7 @@ class Recorder(OpenSpielBot):
         return decide
 
 
+@tables(EDGES)
 def test_a_request_reads_as_the_openspiel_state(table: tuple[str, int]) -> None:
     game_id, players = table
     engine = registry.get(game_id)

@@ -29,9 +29,14 @@ def test_random_simulation(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_playthrough(game_id: str) -> None:
+    """At the game's first variant (`Game.variants`: Movie Trailer's is its short game), its
+    options passed as parameters."""
     game = registry.get(game_id)
+    options = "".join(f",{name}={value}" for name, value in game.variants()[0].items())
     text = generate_playthrough.playthrough(
-        f"{short_name(game)}(players={min(game.player_counts)},tensor_size=16)", None, seed=1
+        f"{short_name(game)}(players={min(game.player_counts)},tensor_size=16{options})",
+        None,
+        seed=1,
     )
     assert "IsTerminal() = True" in text
     assert f"NumDistinctActions() = {len(action_space(game_id))}" in text
@@ -107,3 +112,20 @@ def test_ismcts_plays_movie_tricks() -> None:
         assert action in state.legal_actions()
         state.apply_action(action)
     assert len(state.returns()) == 3
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_legal_actions_asked_from_python_are_openspiels(game_id: str) -> None:
+    """`legal_actions` answered in Python agrees with OpenSpiel's own (through C++), for the
+    player asked, the others and at the end."""
+    game = load(game_id, max(registry.get(game_id).player_counts), tensor_size=16)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    while True:
+        for player in [None, *range(game.num_players())]:
+            asked = [] if player is None else [player]
+            assert state.legal_actions(*asked) == pyspiel.State.legal_actions(state, *asked)
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.legal_actions() == []

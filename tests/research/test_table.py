@@ -7,7 +7,7 @@ import pytest
 from games import registry
 from games.rng import Rng
 from research.table import Table
-from tests.research.conftest import TABLES, table_id
+from tests.research.conftest import EDGES, TABLES, table_id
 
 
 def _simultaneous(game_id: str, players: int, seed: int) -> Table | None:
@@ -51,3 +51,27 @@ def test_held_answers_are_not_applied_nor_seen(table: tuple[str, int]) -> None:
         drawn.add(resampled.held[held_seat])
     if len(match.state.legal_moves(held_seat)) > 2:
         assert len(drawn) > 1
+
+
+@pytest.mark.parametrize("table", EDGES, ids=[table_id(t) for t in EDGES])
+def test_what_each_seat_was_told_is_the_same_read_late_or_as_it_goes(
+    table: tuple[str, int],
+) -> None:
+    """A playout only logs its answers; `told` read at the end (or on a clone taken midway)
+    replays them to the same words as a table read after every answer."""
+    game = registry.get(table[0])
+    eager = Table.new(game, *table[1:], "told")
+    late = Table.new(game, *table[1:], "told")
+    rng = Rng(b"told")
+    clone: Table | None = None
+    while (seat := eager.current()) is not None:
+        move = rng.choice(eager.legal_moves(seat))
+        eager.play(move)
+        late.play(move)
+        assert eager.told is not None
+        if clone is None and len(eager.told[0]) > 5:
+            clone = late.clone()
+            assert clone.told == eager.told
+    assert late.told == eager.told
+    assert all(len(told) == len(late.told[0]) > 5 for told in late.told)
+    assert clone is not None and clone.told != late.told

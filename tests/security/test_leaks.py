@@ -89,6 +89,9 @@ def public_surfaces(
         "/",
         "/metrics",
         "/api/leagues",
+        f"/api/games/{game}/export",
+        "/api/exports",
+        "/exports",
     ):
         parts.append(http_text(ladder.http + path))
     parts.append(http_text(f"http://127.0.0.1:{arbiter.metrics_port}/metrics"))
