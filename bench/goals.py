@@ -129,6 +129,14 @@ GOALS: tuple[Goal, ...] = (
         unit="ms",
     ),
     Goal(
+        "ladder-rest",
+        "standings at rest vs an independent whole-log fit, 1,000,000 stored matches",
+        "up to 7 points",
+        "≤ 0.01 points",
+        lambda v: v <= 0.01,
+        unit="points",
+    ),
+    Goal(
         "thousand-throughput",
         "1,000 concurrent matches on one arbiter: decisions/s vs 64 matches, same run (#44)",
         "not measured",
@@ -204,6 +212,14 @@ GOALS: tuple[Goal, ...] = (
         "≤ 20 ms",
         lambda v: v <= 20,
         unit="ms",
+    ),
+    Goal(
+        "ladder10m-rest",
+        "standings at rest vs an independent whole-log fit, 10,000,000 stored matches",
+        "not measured",
+        "≤ 0.01 points",
+        lambda v: v <= 0.01,
+        unit="points",
     ),
     Goal(
         "ladder10m-rate",

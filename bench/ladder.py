@@ -45,7 +45,7 @@ from ladder.queries import (  # noqa: E402
     list_matches,
     rating_history,
 )
-from ladder.standings import Standings  # noqa: E402
+from ladder.standings import Standings, compile_log, fit  # noqa: E402
 from ladder.store import rate_finished, rate_match  # noqa: E402
 from tests.integration.services import scratch_database  # noqa: E402
 
@@ -149,7 +149,9 @@ def _populate(url: str, matches: int) -> None:
         _copy_staging(conn, tables, ranks)
         params = {"bots": BOTS, "game": GAME, "matches": matches}
         for statement in _SPREAD:
+            started = time.perf_counter()
             conn.execute(statement, params)
+            _log(f"{time.perf_counter() - started:.0f} s: {statement[:60]}")
         conn.commit()
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
@@ -198,6 +200,17 @@ def _apart(one: Standings[int], other: Standings[int]) -> float:
     """The largest difference between two fits' ratings of one bot."""
     theirs = other.by_bot()
     return max(abs(entry.rating - theirs[entry.bot].rating) for entry in one.entries)
+
+
+def _gap(one: Standings[int], other: Standings[int]) -> float:
+    """The largest difference between two fits' ratings or interval ends of one bot."""
+    theirs = other.by_bot()
+    assert theirs.keys() == one.by_bot().keys()
+    return max(
+        abs(float(getattr(entry, part)) - float(getattr(theirs[entry.bot], part)))
+        for entry in one.entries
+        for part in ("rating", "low", "high")
+    )
 
 
 def _median_of(repeats: int, work: Callable[[], _T]) -> tuple[float, _T]:
@@ -294,6 +307,16 @@ def run() -> list[dict[str, Any]]:
                 f"folded vs whole-log refit after {rated_matches - MATCHES:,} matches: ratings"
                 f" within {_apart(warm, exact):.2g} Elo"
             )
+            # At rest, the restarted ladder replaces its folded fit by a whole-log one (what
+            # ``refresh`` does once no match was rated for ``exact_after_s``); it must equal an
+            # independent whole-log fit of the stored matches, made from nothing.
+            rest_s, rest = _median_of(1, lambda: restart.standings(conn, GAME, exact=True))
+            assert rest.matches == rated_matches
+            alone_s, alone = _median_of(
+                1, lambda: fit(compile_log(history_matches(conn, GAME, 0, rated_matches)))
+            )
+            rest_gap, folded_gap = _gap(rest, alone), _gap(warm, alone)
+            _log(f"at rest vs an independent whole-log fit: {rest_gap:.2g} points")
 
         ladder = f"the {MATCHES:,}-match ladder"
         rows += [
@@ -353,6 +376,17 @@ def run() -> list[dict[str, Any]]:
                 f" {(REPEATS + 1) * NEW_MATCHES:,} new matches",
                 exact_s,
                 goal="ladder-warm",
+            ),
+            row(
+                f"ladder: standings at rest, largest difference from an independent whole-log"
+                f" fit of the stored matches (rating, interval ends), {BOTS:,} bots, {size}"
+                f" (goal ≤ 0.01 points)",
+                rest_gap,
+                "points",
+                f"the folded fit it replaced (the at-rest refit took {rest_s:.1f} s, the"
+                f" independent fit {alone_s:.1f} s)",
+                folded_gap,
+                goal="ladder-rest",
             ),
             row(
                 f"ladder: storing the folded fit ({BOTS:,} bots, {_snapshot_mb():.0f} MB),"
