@@ -39,8 +39,11 @@ def test_quick_bench_writes_every_row_with_its_reference_and_ratio(tmp_path: Pat
         (line,) = [line for line in goals.splitlines() if line.startswith(f"| {goal.figure} |")]
         measured = line.split("|")[4]
         without_openspiel = goal.key in ("observation", "playout") and not openspiel.available()
-        # No ladder, search, hosting or scale module in quick mode (each needs a minute).
-        outside = goal.key.startswith(("hosted-", "thousand-", "capacity-"))
+        # No ladder, search, hosting, two-arbiter or scale module in quick mode (each needs a
+        # minute or more).
+        outside = goal.key.startswith(
+            ("hosted-", "thousand-", "capacity-", "placement-", "knockout-")
+        )
         if goal.unit != "x" or without_openspiel or outside:
             assert "not measured" in measured
         else:
