@@ -2,9 +2,10 @@
 
 Every scenario starts the same cast (PostgreSQL, Redis, two arbiters with the relay on, a
 worker with beat creating the league's matches on arbiter1, the ladder, bots alpha on
-arbiter2 and beta on arbiter1), runs a duplicate league of three-seat magic-trick (both bots
-and a built-in, so both bots sit at every table, alpha's decisions forwarded through the
-relay), injects its faults, heals everything, and waits for the league to finish and be rated.
+arbiter2 and beta on arbiter1 unless the scenario gives them other homes), runs a duplicate
+league of three-seat magic-trick (both bots and a built-in, so both bots sit at every table,
+alpha's decisions forwarded through the relay), injects its faults, heals everything, and
+waits for the league to finish and be rated.
 The bots answer after `Scenario.answer_s` (a match then lasts several seconds), so the faults
 fall inside matches; a run in which either bot was never asked anything fails.
 """
