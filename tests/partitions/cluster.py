@@ -406,6 +406,23 @@ class Cluster:
         logs = "\n".join(f"--- {p.name}\n{p.tail(1500)}" for p in self.procs.values())
         raise TimeoutError(f"{what} (after {timeout:g} s)\n{logs}")
 
+    def streams_on(self, arbiter: str) -> list[str]:
+        """The bots holding a live stream on `arbiter` (their presence in Redis, read through
+        its Unix socket, which no cut reaches)."""
+        import redis
+
+        client = redis.Redis(unix_socket_path=str(self.folder / "redis" / "redis.sock"))
+        try:
+            present = [
+                key.decode().rsplit(":", 1)[-1]
+                for key in client.scan_iter(match="*:bot:*", _type="hash")
+                if any(f.decode().startswith(f"{arbiter}/") for f in client.hkeys(key))
+            ]
+        finally:
+            client.close()
+        names = {str(r["id"]): r["name"] for r in self.rows("SELECT id, name FROM bots")}
+        return sorted(names[bot_id] for bot_id in present if bot_id in names)
+
     def hosted_by(self, arbiter: str) -> list[str]:
         """The running matches whose lease `arbiter` holds now."""
         return [

@@ -2,9 +2,10 @@
 
 Every scenario starts the same cast (PostgreSQL, Redis, two arbiters with the relay on, a
 worker with beat creating the league's matches on arbiter1, the ladder, bots alpha on
-arbiter2 and beta on arbiter1), runs a duplicate league of three-seat magic-trick (both bots
-and a built-in, so both bots sit at every table, alpha's decisions forwarded through the
-relay), injects its faults, heals everything, and waits for the league to finish and be rated.
+arbiter2 and beta on arbiter1 unless the scenario gives them other homes), runs a duplicate
+league of three-seat magic-trick (both bots and a built-in, so both bots sit at every table,
+alpha's decisions forwarded through the relay), injects its faults, heals everything, and
+waits for the league to finish and be rated.
 The bots answer after `Scenario.answer_s` (a match then lasts several seconds), so the faults
 fall inside matches; a run in which either bot was never asked anything fails.
 """
@@ -25,6 +26,7 @@ from tests.partitions.history import Checker, Report, Verdict, read_records
 LEAGUE = "partitions"
 ENTRANTS = ["alpha", "beta", "builtin:heuristic"]
 HOMES = {"alpha": "arbiter2", "beta": "arbiter1"}
+PLACED_HOMES = {"alpha": "arbiter2", "beta": "arbiter2"}
 
 
 @dataclass
@@ -90,6 +92,14 @@ class Run:
 
         self.cluster.wait_for("the league's first round planned", found, timeout)
 
+    def streams_on(self, arbiter: str, bots: list[str], timeout: float = 60) -> None:
+        """Until every one of `bots` holds a live stream on `arbiter`."""
+
+        def found() -> bool:
+            return set(bots) <= set(self.cluster.streams_on(arbiter))
+
+        self.cluster.wait_for(f"{', '.join(bots)} connected to {arbiter}", found, timeout)
+
     def _moves(self, match_id: str) -> int:
         rows = self.cluster.rows(
             "SELECT count(*) AS n FROM match_moves WHERE match_id = %s", match_id
@@ -116,6 +126,10 @@ class Scenario:
     extra: tuple[Callable[[Cluster, Run], Verdict], ...] = ()
     opening: Schedule | None = None
     """Faults injected before the league is created (its first round opens at the next tick)."""
+    homes: dict[str, str] = field(default_factory=lambda: dict(HOMES))
+    """The arbiter each bot dials."""
+    bots_first: bool = False
+    """Start the bots before the opening (else after the league is created)."""
 
 
 def run(scenario: Scenario, folder: Path, weakness: str = "") -> Report:
@@ -126,11 +140,18 @@ def run(scenario: Scenario, folder: Path, weakness: str = "") -> Report:
         cluster.start_workers("arbiter1")
         cluster.wait_serving_all()
         schedule = Run(cluster)
+
+        def start_bots() -> None:
+            for bot, home in scenario.homes.items():
+                cluster.start_bot(bot, home, scenario.answer_s, scenario.late_s)
+
+        if scenario.bots_first:
+            start_bots()
         if scenario.opening is not None:
             scenario.opening(schedule)
         cluster.create_league(LEAGUE, ENTRANTS, scenario.rounds)
-        for bot, home in HOMES.items():
-            cluster.start_bot(bot, home, scenario.answer_s, scenario.late_s)
+        if not scenario.bots_first:
+            start_bots()
         scenario.schedule(schedule)
         cluster.network.heal_all()
         for proc in cluster.procs.values():
@@ -144,7 +165,7 @@ def run(scenario: Scenario, folder: Path, weakness: str = "") -> Report:
             scenario.bound_s,
             scenario.bot_links_cut,
         )
-        report.verdicts.append(checker.every_bot_played(sorted(HOMES)))
+        report.verdicts.append(checker.every_bot_played(sorted(scenario.homes)))
         report.verdicts += [extra(cluster, schedule) for extra in scenario.extra]
     report.seconds = time.monotonic() - began
     return report
@@ -249,6 +270,31 @@ def bots_served_by_new_holder(cluster: Cluster, run: Run) -> Verdict:
     return verdict
 
 
+def placement_taken_back(cluster: Cluster, run: Run) -> Verdict:
+    """Both bots' streams are on arbiter2, so arbiter1 places every match there. A match made
+    while arbiter2 was cut from PostgreSQL saw its placement lapse: arbiter1 took it up with the
+    next fencing number (2) and held it to its end, arbiter2's claim (reaching the database
+    after the heal) refused. A match made after the heal was claimed by arbiter2 (fencing
+    number 1): placement itself worked."""
+    verdict = Verdict("each lapsed placement taken up with the next fencing number and kept")
+    leases = cluster.rows(
+        "SELECT m.id::text AS mid, m.created_at, l.owner, l.fence FROM matches m"
+        " LEFT JOIN match_leases l ON l.match_id = m.id ORDER BY m.created_at"
+    )
+    lapsed = [r for r in leases if r["created_at"].timestamp() < run.last_heal]
+    if not lapsed:
+        verdict.problems.append("no match was made during the cut (the scenario tested nothing)")
+    for row in leases:
+        holder = (row["owner"] or "nobody").split("/", 1)[0]
+        expected = ("arbiter1", 2) if row in lapsed else ("arbiter2", 1)
+        if (holder, row["fence"]) != expected:
+            verdict.problems.append(
+                f"{row['mid'][:8]} ended held by {holder} with fencing number {row['fence']},"
+                f" not by {expected[0]} with {expected[1]}"
+            )
+    return verdict
+
+
 # --- the schedules ----------------------------------------------------------------------
 
 
@@ -271,6 +317,23 @@ def stalled_arbiter(run: Run) -> None:
     """arbiter1, where the worker creates the league's matches, cut from PostgreSQL before the
     first round opens: the round's CreateMatches waits in it for the database."""
     run.cut("arbiter1", "pg")
+
+
+def placed_bots_connected(run: Run) -> None:
+    """Both bots hold their streams on arbiter2 before the league's first round opens, so
+    arbiter1, where the worker creates the matches, places each one on arbiter2; arbiter2 is
+    cut from PostgreSQL before that, so it hears of each placement but cannot claim it."""
+    run.streams_on("arbiter2", sorted(PLACED_HOMES))
+    run.cut("arbiter2", "pg")
+
+
+def placed_arbiter_postgres_cut(run: Run) -> None:
+    """The placements lapse (PREMIERE_PLACEMENT_WAIT_S, 2 s) and arbiter1 hosts the matches,
+    asking the bots through arbiter2's relay; the cut is healed only once arbiter1 has logged
+    moves, so arbiter2's stalled claims reach the database after the takeover."""
+    run.hosting("arbiter1")
+    time.sleep(2)
+    run.heal("arbiter2", "pg")
 
 
 def worker_redis_cut(run: Run) -> None:
@@ -371,6 +434,15 @@ def scenarios() -> dict[str, Scenario]:
             ),
             Scenario("paused-arbiter", paused_arbiter, extra=(stopped_on_resuming,)),
             Scenario("postgres-restart", postgres_restart),
+            Scenario(
+                "placed-arbiter-postgres-cut",
+                placed_arbiter_postgres_cut,
+                opening=placed_bots_connected,
+                homes=PLACED_HOMES,
+                bots_first=True,
+                settings={"PREMIERE_PLACEMENT_WAIT_S": "2"},
+                extra=(placement_taken_back,),
+            ),
             Scenario(
                 "random-schedule",
                 random_schedule(seed=27, duration_s=150),

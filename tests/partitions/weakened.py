@@ -102,6 +102,26 @@ def _fencing_off() -> None:
         setattr(Store, name, steal(getattr(Store, name)))
 
 
+def _claim_unchecked() -> None:
+    """A claim takes the lease whoever holds it now, under its current fencing number: it
+    no longer checks that the lease is still the one made out to this arbiter (fencing
+    number 1, the match not begun)."""
+    from server.store import Store
+
+    async def claim(self: Store, match_id: str, owner: str, lease_s: float) -> int | None:
+        rows = await self._read(
+            "UPDATE match_leases l SET owner = %s,"
+            " expires_at = now() + make_interval(secs => %s)"
+            " FROM matches m WHERE l.match_id = %s AND m.id = l.match_id"
+            " AND m.status IN ('pending', 'running')"
+            " RETURNING l.fence",
+            (owner, lease_s, match_id),
+        )
+        return int(rows[0]["fence"]) if rows else None
+
+    Store.claim = claim  # type: ignore[method-assign]
+
+
 WEAKNESSES: dict[str, Weakness] = {
     w.name: w
     for w in (
@@ -146,6 +166,13 @@ WEAKNESSES: dict[str, Weakness] = {
             "every match ends",
             "no arbiter takes up a match whose lease lapsed",
             _no_takeover,
+        ),
+        Weakness(
+            "claim-unchecked",
+            "placed-arbiter-postgres-cut",
+            "each lapsed placement taken up with the next fencing number and kept",
+            "a claim takes the lease whoever holds it now, under its current fencing number",
+            _claim_unchecked,
         ),
         Weakness(
             "no-takeover-random",
