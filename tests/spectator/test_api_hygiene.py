@@ -141,8 +141,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
             env.update(
                 PREMIERE_DATABASE_URL=url,
                 PREMIERE_REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
-                PREMIERE_RATE_LIMIT_CHEAP="100000/minute",
-                PREMIERE_RATE_LIMIT_PAGES="100000/minute",
                 PREMIERE_RATE_LIMIT_EXPENSIVE=f"{EXPENSIVE} per {WINDOW_S} seconds",
             )
             log = folder / "ladder.log"
