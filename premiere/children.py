@@ -33,8 +33,12 @@ def _libc() -> ctypes.CDLL | None:
         return None
 
 
-def _prepare(parent: int, user: str | None) -> Callable[[], None]:
+def _prepare(
+    parent: int, user: str | None, mask: set[int | signal.Signals] | None = None
+) -> Callable[[], None]:
     def prepare() -> None:
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         if user is not None:
             entry = pwd.getpwnam(user)
             os.setgroups([])
@@ -65,17 +69,27 @@ def spawn(
     log: IO[bytes] | None = None,
     user: str | None = None,
 ) -> subprocess.Popen[bytes]:
-    """Start `command` as our child; it is killed if we die. `user` drops privileges first."""
-    process = subprocess.Popen(
-        list(command),
-        env=dict(env) if env is not None else None,
-        cwd=cwd,
-        stdout=log if log is not None else subprocess.DEVNULL,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-        preexec_fn=_prepare(os.getpid(), user),
-    )
-    _spawned.add(process.pid)
+    """Start `command` as our child; it is killed if we die. `user` drops privileges first.
+
+    Ctrl-C and SIGTERM are held back while we fork: a signal whose handler ran inside
+    Python's fork hooks would raise there and be dropped ("Exception ignored"), and a `premiere
+    up` interrupted at that instant would go on starting the stack. Held, it is raised here
+    once the child exists (a descendant, so `end_descendants` ends it); the child gets our
+    old mask."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        process = subprocess.Popen(
+            list(command),
+            env=dict(env) if env is not None else None,
+            cwd=cwd,
+            stdout=log if log is not None else subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            preexec_fn=_prepare(os.getpid(), user, held),
+        )
+        _spawned.add(process.pid)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
     return process
 
 
