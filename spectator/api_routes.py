@@ -207,6 +207,23 @@ ROUTES: dict[str, Route] = {
         "cheap",
         fields={"name": "string", "game": "string", "status": "string"},
     ),
+    "/api/events/{name}/seasons/{season}/divisions/{division}": _list(
+        "One division of one season of a divisions event: where it sits, its table best first"
+        " (place, bot, owner, points, games, the move at the season's end or the zone it is in),"
+        " the points a table's places earn, its neighbours, and its tables newest round first"
+        " (a running one by its match id only).",
+        "matches",
+        200,
+        500,
+        fields={
+            "event": "string",
+            "season": "integer",
+            "division": "integer",
+            "divisions": "integer",
+            "over": "boolean",
+            "standings": "array",
+        },
+    ),
     "/api/live": Route(
         "The matches running now (at most 100, most recently started first: not paged), with"
         " their tables.",

@@ -96,8 +96,8 @@ def event(conn: psycopg.Connection[Any], name: str) -> Row:
                     int((league["settings"] or {}).get("deals", 1)),
                 )
             if league is not None and row["format"] == "divisions":
-                divisions = _seasons(
-                    _history(cur, row["league_id"]),
+                divisions = season_tables(
+                    played_history(cur, row["league_id"]),
                     league["bots"],
                     row["players"],
                     league["settings"],
@@ -122,7 +122,9 @@ def event(conn: psycopg.Connection[Any], name: str) -> Row:
     }
 
 
-def _history(cur: psycopg.Cursor[Row], league_id: int) -> History:
+def played_history(cur: psycopg.Cursor[Row], league_id: int) -> History:
+    """The league's tables as the formats read them: a table's ranks only once both it and its
+    match have finished, so nothing of a running match is read."""
     tables = cur.execute(
         "SELECT t.round, t.seats, t.seed, t.grp, CASE WHEN t.status = 'finished'"
         " AND m.status = 'finished' THEN m.outcome END AS outcome FROM league_tables t"
@@ -168,7 +170,7 @@ def _bracket(
         if t["status"] == "dispatched" and t["match_id"] is not None and t["grp"]:
             heat = t["grp"].split("d")[0]  # r<round>h<heat>, d<deal> where a heat deals more
             playing.setdefault((t["round"], heat), []).append(str(t["match_id"]))
-    walked = walk(bots, seats, _history(cur, league_id), closed, withdrawn, deals)
+    walked = walk(bots, seats, played_history(cur, league_id), closed, withdrawn, deals)
     return {
         "rounds": [
             {
@@ -198,7 +200,7 @@ def _bracket(
     }
 
 
-def _seasons(
+def season_tables(
     history: History, bots: list[str], seats: int, settings: dict[str, Any], closed: int
 ) -> list[Row]:
     """Each season begun: its divisions, each best first with points, games and moves."""
@@ -240,8 +242,8 @@ def division_history(conn: psycopg.Connection[Any], player: str) -> list[Row]:
         ).fetchall()
         for league in leagues:
             mine = [b for b in league["bots"] if b.split("@")[0] == player]
-            shown = _seasons(
-                _history(cur, league["id"]),
+            shown = season_tables(
+                played_history(cur, league["id"]),
                 league["bots"],
                 league["players"],
                 league["settings"],

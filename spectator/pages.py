@@ -18,6 +18,11 @@ HTTP routes (GET):
 - ``/events`` and ``/events/{name}``: every event (also on the home page), one event's rules,
   schedule, state, entrants, standings and a knockout's bracket; read ``/api/events`` and
   ``/api/events/{name}`` (``spectator.events``).
+- ``/events/{name}/seasons/{season}/divisions/{division}``: one division of one season of a
+  divisions event: its standings with the zones that go up and down, its tables with their
+  replays or live pages, its neighbours; reads the same path under /api
+  (``spectator.divisions``). An event, season or division that is not there is a 404 page
+  saying which.
 - ``/tv`` and ``/tv/{game}``: the TV channel, the live page of the match ``ladder.tv`` picks
   (one the operator pinned, else the highest-rated table), moving on by itself when it ends;
   reads ``/api/tv`` (or ``/api/tv/{game}``).
@@ -36,6 +41,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 from aiohttp import web
 from psycopg_pool import ConnectionPool
@@ -47,6 +53,7 @@ from spectator import events as event_pages
 from spectator import profiles, replays
 from spectator.api_routes import cursor, page_size
 from spectator.dashboard import STATIC, page_headers
+from spectator.divisions import division as division_detail
 from spectator.ids import canonical_match_id
 from spectator.leagues import league as league_detail
 from spectator.leagues import list_leagues
@@ -162,13 +169,18 @@ NOT_FOUND = {
 def not_found_page(kind: str, spelled: str) -> web.Response:
     """A page (status 404) that says, in words, that this match or league does not exist."""
     heading, sentence, href, link = NOT_FOUND[kind]
+    return not_found_words(heading, sentence.format(repr(spelled[:80])), href, link)
+
+
+def not_found_words(heading: str, sentence: str, href: str, link: str) -> web.Response:
+    """The not-found page (status 404): ``heading``, ``sentence`` and a link on, as text."""
     text = (STATIC / "not_found.html").read_text()
-    shown = html.escape(repr(spelled[:80]))
+    heading, sentence, href, link = (html.escape(v) for v in (heading, sentence, href, link))
     text = (
         text.replace("<title>Not found", f"<title>{heading}")
         .replace('<h1 id="title">Not found</h1>', f'<h1 id="title">{heading}</h1>')
         .replace('<h2 id="what">Nothing here</h2>', f'<h2 id="what">{heading}</h2>')
-        .replace('<p id="why"></p>', f'<p id="why">{sentence.format(shown)}</p>')
+        .replace('<p id="why"></p>', f'<p id="why">{sentence}</p>')
         .replace(
             '<a id="back" href="/">Back to the leaderboards</a>',
             f'<a id="back" href="{href}">{link}</a>',
@@ -205,6 +217,21 @@ def _page(
         return web.FileResponse(STATIC / name, headers=page_headers())
 
     return serve
+
+
+DIVISION_API = "/api/events/{name}/seasons/{season}/divisions/{division}"
+"""One division of one season of a divisions event; its page is the same path without /api."""
+
+
+def _season_and_division(request: web.Request) -> tuple[int, int]:
+    """The season and division a path names, each a whole number from 1 (else NotFound)."""
+    found = []
+    for key in ("season", "division"):
+        text = request.match_info[key]
+        if not text.isdigit() or len(text) > 6 or int(text) < 1:
+            raise NotFound(f"no {key} {text[:20]!r}: {key}s are numbered from 1")
+        found.append(int(text))
+    return found[0], found[1]
 
 
 def add_routes(app: web.Application, ladder: Any) -> None:
@@ -317,8 +344,44 @@ def add_routes(app: web.Application, ladder: Any) -> None:
     async def event(request: web.Request) -> web.Response:
         return web.json_response(plain(await run(event_pages.event, request.match_info["name"])))
 
+    async def division(request: web.Request) -> web.Response:
+        season, number = _season_and_division(request)
+        found = await run(
+            division_detail,
+            request.match_info["name"],
+            season,
+            number,
+            page_size(request, DIVISION_API),
+            cursor(request),
+        )
+        return web.json_response(plain(found))
+
+    async def division_page(request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        try:
+            season, number = _season_and_division(request)
+            await run(division_detail, name, season, number, 1)
+        except NotFound as error:
+            said = str(error)
+            if not await run(there, "event", name):
+                return not_found_words(
+                    "No such event",
+                    f"There is no event {name[:80]!r}: the link may be mistyped.",
+                    "/events",
+                    "See every event",
+                )
+            return not_found_words(
+                "No such division",
+                f"{said[0].upper()}{said[1:]}.",
+                f"/events/{quote(name, safe='')}",
+                f"See the event {name[:80]}",
+            )
+        return web.FileResponse(STATIC / "division.html", headers=page_headers())
+
     app.router.add_get("/api/events", events)
     app.router.add_get("/api/events/{name}", event)
+    app.router.add_get(DIVISION_API, division)
+    app.router.add_get(DIVISION_API.removeprefix("/api"), division_page)
 
     async def tv(request: web.Request) -> web.Response:
         game = request.match_info.get("game")
@@ -339,6 +402,7 @@ def add_routes(app: web.Application, ladder: Any) -> None:
         table = {
             "match": "SELECT 1 FROM matches WHERE id = %s",
             "league": "SELECT 1 FROM leagues WHERE name = %s",
+            "event": "SELECT 1 FROM events WHERE name = %s",
         }[kind]
         return conn.execute(table, (key,)).fetchone() is not None
 

@@ -1,8 +1,8 @@
 // A bot's page: /bots/<name> (or builtin:<name>). Its standing (validating, rated, probation,
 // failed, disabled) and why, its versions, its ratings per game with their history, its matches
 // page by page (?page=N) with each one's rating change and faults, its latest faults linked to
-// the moves they happened at, its seasons in divisions (division, final place, promoted,
-// relegated or stayed), and its health as the arbiter recorded it: faults by kind,
+// the moves they happened at, its seasons in divisions (division, linked to its page, final
+// place, promoted, relegated or stayed), and its health as the arbiter recorded it: faults by kind,
 // forfeits and decision latency over the last day and week. Reads /api/bots/<name>.
 
 import { $, api, apiAll, fill, notFound, botLink, el, gameName, nav, showError, when } from "./common.js";
@@ -80,7 +80,9 @@ function divisionHistory(profile) {
       return el("tr", { "data-season": d.season, "data-league": d.league },
         el("td", {}, where),
         el("td", { class: "num", text: String(d.season) }),
-        el("td", { text: `${d.division} of ${d.divisions}` }),
+        el("td", {}, d.event
+          ? el("a", { class: "division-page", href: `/events/${encodeURIComponent(d.event)}/seasons/${d.season}/divisions/${d.division}`, text: `${d.division} of ${d.divisions}` })
+          : `${d.division} of ${d.divisions}`),
         el("td", { text: `${d.place} of ${d.of}${d.over ? "" : " so far"}` }),
         el("td", { class: "num", text: Number.isInteger(d.points) ? String(d.points) : d.points.toFixed(1) }),
         el("td", { class: d.move ? `move-${d.move}` : "muted", text: d.move ? MOVES[d.move] : "playing" }));

@@ -1,8 +1,9 @@
 // The events: /events lists every event; /events/<name> shows one: its state, entry rules,
 // schedule, entrants, standings once it runs, a knockout's bracket (each round's heats in seed
 // order with their finishing order, the byes, the champion, links to the heats being played)
-// and divisions' season tables (one anchored section a division). Refreshes itself every few
-// seconds (?refresh=N), so the bracket moves on as heats finish.
+// and divisions' season tables (one anchored section a division, its heading linking to the
+// division's own page). Refreshes itself every few seconds (?refresh=N), so the bracket moves
+// on as heats finish.
 
 import { $, api, apiAll, botLink, el, fill, gameName, nav, notFound, showError, when } from "./common.js";
 import { eventsTable, stateWords } from "./event_list.js";
@@ -84,7 +85,7 @@ function divisionTables(seasons) {
     el("div", { class: "division-grid" }, s.divisions.map((rows, d) => el("section", {
       class: "division", id: `division-${s.season}-${d + 1}`, "data-division": d + 1,
     },
-      el("h4", {}, el("a", { href: `#division-${s.season}-${d + 1}`, text: `Division ${d + 1}` })),
+      el("h4", {}, el("a", { class: "division-page", href: `/events/${encodeURIComponent(name)}/seasons/${s.season}/divisions/${d + 1}`, text: `Division ${d + 1}` })),
       el("div", { class: "scroll-box" }, el("table", { class: "grid" },
         el("thead", {}, el("tr", {}, ["Place", "Bot", "Points", "Games", s.over ? "Then" : ""].map((t) => el("th", { text: t })))),
         el("tbody", {}, rows.map((row) => el("tr", { "data-bot": row.bot },
