@@ -110,6 +110,7 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             self._renewer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._renewer
+        await asyncio.to_thread(self.quotas.close)
 
     async def _renew_loop(self) -> None:
         """Keep this arbiter's stream rows alive (the caps count them on every arbiter), and

@@ -18,7 +18,9 @@ account was disabled: the gateway closes them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+import threading
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,9 +61,36 @@ class Quotas:
         self.arbiter = arbiter
         self.settings = settings
         self.ttl_s = max(3 * settings.lease_renew_s, settings.lease_s)
+        self._kept_conn: psycopg.Connection[dict[str, Any]] | None = None
+        self._kept_lock = threading.Lock()
 
     def _connect(self) -> psycopg.Connection[dict[str, Any]]:
         return psycopg.connect(self.database_url, row_factory=dict_row, autocommit=True)
+
+    @contextlib.contextmanager
+    def _kept(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
+        """A connection kept for the statements the gateway sends every `retire_check_s`
+        (`renew`, `retired`): connecting anew each time cost the arbiter a connection's set-up
+        (a socket, authentication, a backend started) twice a second. One caller at a time; a
+        failed connection is dropped and the next call connects again."""
+        with self._kept_lock:
+            if self._kept_conn is None or self._kept_conn.closed:
+                self._kept_conn = self._connect()
+            try:
+                yield self._kept_conn
+            except psycopg.OperationalError:
+                with contextlib.suppress(Exception):
+                    self._kept_conn.close()
+                self._kept_conn = None
+                raise
+
+    def close(self) -> None:
+        """Close the kept connection (see `_kept`)."""
+        with self._kept_lock:
+            if self._kept_conn is not None:
+                with contextlib.suppress(Exception):
+                    self._kept_conn.close()
+                self._kept_conn = None
 
     def open_stream(self, stream: int, owner: BotOwner, token_hash: str = "") -> None:
         """Count a new stream of the bot; LimitExceeded when its bot (every version) or its
@@ -123,7 +152,7 @@ class Quotas:
         ``open_stream`` to its ``close_stream``), and forget rows that expired a minute ago
         (arbiters that died). A row of this arbiter is never deleted here: a stream not listed
         keeps its row until it expires, so a slot in use is never counted free."""
-        with self._connect() as conn:
+        with self._kept() as conn:
             conn.execute(
                 "DELETE FROM bot_streams WHERE expires_at < clock_timestamp() - interval '1 minute'"
             )
@@ -138,7 +167,7 @@ class Quotas:
         away, its bot or version was removed or disabled, or its account was disabled."""
         if not streams:
             return {}
-        with self._connect() as conn:
+        with self._kept() as conn:
             rows = conn.execute(
                 "SELECT s.stream, CASE WHEN t.id IS NULL AND s.token_hash IS NOT NULL"
                 "   THEN 'its token was rotated or the bot removed'"
