@@ -84,13 +84,19 @@ class Quotas:
                 self._kept_conn = None
                 raise
 
-    def close(self) -> None:
-        """Close the kept connection (see `_kept`)."""
-        with self._kept_lock:
+    def close(self, wait_s: float = 1.0) -> None:
+        """Close the kept connection (see `_kept`). A statement still in flight (a database
+        that stopped answering) keeps it for at most ``wait_s``: the connection is then left
+        to the process's end rather than holding up the arbiter's shutdown."""
+        if not self._kept_lock.acquire(timeout=wait_s):
+            return
+        try:
             if self._kept_conn is not None:
                 with contextlib.suppress(Exception):
                     self._kept_conn.close()
                 self._kept_conn = None
+        finally:
+            self._kept_lock.release()
 
     def open_stream(self, stream: int, owner: BotOwner, token_hash: str = "") -> None:
         """Count a new stream of the bot; LimitExceeded when its bot (every version) or its
