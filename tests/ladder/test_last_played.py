@@ -42,7 +42,7 @@ def from_history(conn: Conn) -> dict[int, datetime.datetime | None]:
 
 def ended(conn: Conn, match_id: str) -> datetime.datetime:
     row = conn.execute("SELECT finished_at FROM matches WHERE id = %s", (match_id,)).fetchone()
-    assert row is not None and row[0] is not None
+    assert row is not None and isinstance(row[0], datetime.datetime)
     return row[0]
 
 
@@ -92,5 +92,5 @@ def test_rating_voiding_and_the_migration_keep_last_played(database_url: str, co
     before = stored(conn)
     conn.execute("UPDATE ratings SET last_played = NULL")
     migration = next(MIGRATIONS.glob("0048.*.sql")).read_text()
-    conn.execute(migration)  # type: ignore[arg-type]
+    conn.execute(migration.encode())
     assert stored(conn) == before
