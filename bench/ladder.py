@@ -4,7 +4,10 @@ A scratch database gets one game's ladder of 1,000,000 rated four-player matches
 bots: the matches, their 4M seats, the rated_matches record and 4M rating-history rows, as the
 ladder stores them. Finishing orders are drawn from a Plackett-Luce model (as in
 bench/ratings.py) and loaded with COPY into a staging table that SQL then spreads over the real
-tables; the live Elo numbers in the history are synthetic (they do not change any query's work).
+tables, whose keys and indexes are built afterwards; the live Elo numbers in the history are
+synthetic (they do not change any query's work). The stored matches have random ids (as the
+arbiter made them before its ids followed the clock); the new matches rated later get the
+arbiter's ids.
 Each figure stands next to a reference measured in the same run on the same database.
 
 The standings and rating rows follow the ladder's life on that database: the whole-log fit
@@ -130,9 +133,9 @@ _SPREAD = [
     " FROM bench_log CROSS JOIN LATERAL (VALUES (0, p0, r0, 15.0 - 10 * r0),"
     " (1, p1, r1, 15.0 - 10 * r1), (2, p2, r2, 15.0 - 10 * r2), (3, p3, r3, 15.0 - 10 * r3))"
     " s (seat, bot, rank, d)",
-    "INSERT INTO ratings (game, player_id, bot_id, rating, games, updated_at)"
+    "INSERT INTO ratings (game, player_id, bot_id, rating, games, updated_at, last_played)"
     " SELECT %(game)s, player_id, player_id, 1500 + sum(delta) / 100, count(*),"
-    " max(applied_at) FROM rating_history GROUP BY player_id",
+    " max(applied_at), max(applied_at) FROM rating_history GROUP BY player_id",
     "INSERT INTO ladders (game, last_seq) VALUES (%(game)s, %(matches)s)",
     "DROP TABLE bench_log",
 ]
