@@ -4,7 +4,10 @@ A scratch database gets one game's ladder of 1,000,000 rated four-player matches
 bots: the matches, their 4M seats, the rated_matches record and 4M rating-history rows, as the
 ladder stores them. Finishing orders are drawn from a Plackett-Luce model (as in
 bench/ratings.py) and loaded with COPY into a staging table that SQL then spreads over the real
-tables; the live Elo numbers in the history are synthetic (they do not change any query's work).
+tables, whose keys and indexes are built afterwards; the live Elo numbers in the history are
+synthetic (they do not change any query's work). The stored matches have random ids (as the
+arbiter made them before its ids followed the clock); the new matches rated later get the
+arbiter's ids.
 Each figure stands next to a reference measured in the same run on the same database.
 
 The standings and rating rows follow the ladder's life on that database: the whole-log fit
@@ -23,7 +26,6 @@ import os
 import statistics
 import sys
 import time
-import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -47,6 +49,7 @@ from ladder.queries import (  # noqa: E402
 )
 from ladder.standings import Standings, compile_log, fit  # noqa: E402
 from ladder.store import rate_finished, rate_match  # noqa: E402
+from server.match_ids import new_match_id  # noqa: E402
 from tests.integration.services import scratch_database  # noqa: E402
 
 MATCHES = int(os.environ.get("PREMIERE_BENCH_LADDER_MATCHES", "1000000"))
@@ -115,7 +118,7 @@ _SPREAD = [
     " 40 - 10 * r2, 40 - 10 * r3), 'ranks', jsonb_build_array(r0, r1, r2, r3),"
     " 'tiebreaks', '[]'::jsonb, 'forfeited', '[]'::jsonb),"
     " t, t, t, true FROM (SELECT *, timestamptz '2024-01-01' + seq * interval '1 second' AS t"
-    " FROM bench_log) l",
+    " FROM bench_log) l ORDER BY 1",  # in key order: the key a view needs stays (_populate)
     "INSERT INTO match_seats (match_id, seat, bot_id)"
     " SELECT md5(seq::text)::uuid, s.seat, s.bot FROM bench_log"
     " CROSS JOIN LATERAL (VALUES (0, p0), (1, p1), (2, p2), (3, p3)) s (seat, bot)",
@@ -130,12 +133,75 @@ _SPREAD = [
     " FROM bench_log CROSS JOIN LATERAL (VALUES (0, p0, r0, 15.0 - 10 * r0),"
     " (1, p1, r1, 15.0 - 10 * r1), (2, p2, r2, 15.0 - 10 * r2), (3, p3, r3, 15.0 - 10 * r3))"
     " s (seat, bot, rank, d)",
-    "INSERT INTO ratings (game, player_id, bot_id, rating, games, updated_at)"
+    "INSERT INTO ratings (game, player_id, bot_id, rating, games, updated_at, last_played)"
     " SELECT %(game)s, player_id, player_id, 1500 + sum(delta) / 100, count(*),"
-    " max(applied_at) FROM rating_history GROUP BY player_id",
+    " max(applied_at), max(applied_at) FROM rating_history GROUP BY player_id",
     "INSERT INTO ladders (game, last_seq) VALUES (%(game)s, %(matches)s)",
     "DROP TABLE bench_log",
 ]
+
+
+_LOADED = "{matches,match_seats,rated_matches,rating_history}"
+"""The tables the ladder is loaded into, whose keys and indexes are built after the load."""
+
+_RANDOM_FILL = 70
+"""The fill factor (%) a key led by a uuid (a match id) is built at: inserted at random places
+as the ladder grows, such a B-tree's pages stay about 70% full (ln 2 after random splits), so
+the built index is as large as the one the ladder would have grown. Reset to the default after
+the build, as the ladder would have it from then on."""
+
+
+def _keys_and_indexes(conn: psycopg.Connection[Any]) -> tuple[list[str], list[str]]:
+    """Statements that drop the loaded tables' keys and indexes (and the foreign keys that
+    refer to those keys), and the statements that build them again as the migrations made them
+    (the same names and definitions; validated foreign keys). A key a view depends on (a GROUP
+    BY on it) stays, and is maintained row by row."""
+    kept = (
+        " EXISTS (SELECT 1 FROM pg_depend d WHERE d.refclassid = 'pg_constraint'::regclass"
+        " AND d.refobjid = {0}.oid AND d.classid = 'pg_rewrite'::regclass)"
+    )
+    foreign = conn.execute(
+        "SELECT format('ALTER TABLE %%s DROP CONSTRAINT %%I', f.conrelid::regclass, f.conname),"
+        " format('ALTER TABLE %%s ADD CONSTRAINT %%I %%s', f.conrelid::regclass, f.conname,"
+        " pg_get_constraintdef(f.oid))"
+        " FROM pg_constraint f JOIN pg_constraint k ON k.conindid = f.conindid"
+        " AND k.conrelid = f.confrelid AND k.contype IN ('p', 'u')"
+        " WHERE f.contype = 'f' AND f.confrelid = ANY(%s::regclass[]) AND NOT"
+        + kept.format("k")
+        + " ORDER BY f.conrelid::regclass::text, f.conname",
+        (_LOADED,),
+    ).fetchall()
+    indexes = conn.execute(
+        "SELECT c.conname IS NOT NULL, i.indexrelid::regclass::text,"
+        " CASE WHEN c.conname IS NULL THEN format('DROP INDEX %%s', i.indexrelid::regclass)"
+        " ELSE format('ALTER TABLE %%s DROP CONSTRAINT %%I', i.indrelid::regclass, c.conname)"
+        " END,"
+        " CASE WHEN c.conname IS NULL THEN pg_get_indexdef(i.indexrelid)"
+        " ELSE format('ALTER TABLE %%s ADD CONSTRAINT %%I %%s', i.indrelid::regclass, c.conname,"
+        " pg_get_constraintdef(c.oid)) END,"
+        " a.atttypid = 'uuid'::regtype"
+        " FROM pg_index i LEFT JOIN pg_constraint c ON c.conindid = i.indexrelid"
+        " AND c.conrelid = i.indrelid AND c.contype IN ('p', 'u')"
+        " LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]"
+        " WHERE i.indrelid = ANY(%s::regclass[]) AND (c.oid IS NULL OR NOT"
+        + kept.format("c")
+        + ") ORDER BY 2",
+        (_LOADED,),
+    ).fetchall()
+    drop = [dropping for dropping, _ in foreign]
+    build = []
+    for constraint, name, dropping, building, random in indexes:
+        drop.append(dropping)
+        if random:
+            assert constraint and " WITH " not in building, building
+            build += [
+                f"{building} WITH (fillfactor = {_RANDOM_FILL})",
+                f"ALTER INDEX {name} RESET (fillfactor)",
+            ]
+        else:
+            build.append(building)
+    build += [building for _, building in foreign]
+    return drop, build
 
 
 def _populate(url: str, matches: int) -> None:
@@ -146,12 +212,25 @@ def _populate(url: str, matches: int) -> None:
         # Triggers off while loading (the queue trigger and the foreign-key checks): the rows
         # are consistent by construction. Superuser only, as a scratch database allows.
         conn.execute("SET session_replication_role = replica")
+        conn.execute("SET maintenance_work_mem = '1GB'")
+        # Keys and indexes are built once the rows are in: maintained row by row, the random
+        # match ids made loading 10M matches take an hour (most of it reading and writing index
+        # pages), where sorting each index once takes minutes. The rows are the same; matches
+        # go in in id order, as the one key kept (a view depends on it) is maintained row by
+        # row, and no figure reads matches in their stored order.
+        drop, build = _keys_and_indexes(conn)
+        for statement in drop:
+            conn.execute(statement)
         _copy_staging(conn, tables, ranks)
         params = {"bots": BOTS, "game": GAME, "matches": matches}
         for statement in _SPREAD:
             started = time.perf_counter()
             conn.execute(statement, params)
             _log(f"{time.perf_counter() - started:.0f} s: {statement[:60]}")
+        started = time.perf_counter()
+        for statement in build:
+            conn.execute(statement)
+        _log(f"{time.perf_counter() - started:.0f} s: keys, indexes and foreign keys built")
         conn.commit()
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
@@ -163,7 +242,7 @@ def _add_new_matches(url: str, count: int, first_seq: int, seed: int) -> None:
         rows = []
         seat_rows = []
         for offset, (table, places) in enumerate(zip(tables.tolist(), ranks.tolist(), strict=True)):
-            match_id = str(uuid.uuid4())
+            match_id = new_match_id()  # as the arbiter makes them
             outcome = (
                 f'{{"scores": {[40 - 10 * r for r in places]}, "ranks": {places},'
                 ' "tiebreaks": [], "forfeited": []}'

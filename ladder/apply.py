@@ -145,10 +145,10 @@ def _apply(conn: Connection, game: str, match_id: Any, params: elo.EloParams) ->
         cur = tuples(conn)
         cur.execute(f"SELECT pg_advisory_xact_lock_shared({GAME_LOCK_KEY})", (game,))
         match = cur.execute(
-            "SELECT status, outcome, players FROM matches WHERE id = %s", (match_id,)
+            "SELECT status, outcome, players, finished_at FROM matches WHERE id = %s", (match_id,)
         ).fetchone()
         assert match is not None
-        status, outcome, players = match
+        status, outcome, players, finished_at = match
         if status != "finished":
             cur.execute("DELETE FROM rating_queue WHERE match_id = %s", (match_id,))
             return False
@@ -231,10 +231,10 @@ def _apply(conn: Connection, game: str, match_id: Any, params: elo.EloParams) ->
                 ],
             )
             cursor.executemany(
-                "UPDATE ratings SET rating = %s, games = games + 1, updated_at = now()"
-                " WHERE game = %s AND player_id = %s",
+                "UPDATE ratings SET rating = %s, games = games + 1, updated_at = now(),"
+                " last_played = %s WHERE game = %s AND player_id = %s",
                 [
-                    (new, game, player_id)
+                    (new, finished_at, game, player_id)
                     for player_id, new in zip(ids, update.ratings, strict=True)
                 ],
             )
@@ -359,6 +359,16 @@ def _replay_from(
             " WHERE game = %s AND player_id = %s",
             [(rating, games, game, player_id) for player_id, (rating, games) in state.items()],
         )
+    cur.execute(_LAST_PLAYED, (game, concerned))
+
+
+_LAST_PLAYED = (
+    "UPDATE ratings r SET last_played = (SELECT m.finished_at FROM rating_history h"
+    " JOIN matches m ON m.id = h.match_id WHERE h.game = r.game AND h.player_id = r.player_id"
+    " ORDER BY h.seq DESC LIMIT 1) WHERE r.game = %s AND r.player_id = ANY(%s)"
+)
+"""Each of some players' ``last_played`` read again from the history: after a void took out a
+match that may have been a player's last (the rating paths set it as they rate)."""
 
 
 _SEAT_PLAYERS_OF_MANY = (

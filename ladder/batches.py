@@ -33,10 +33,12 @@ from ladder.metrics import MATCHES_RATED, RATING_FAILURES
 
 @dataclass(slots=True)
 class _Rating:
-    """One player's live Elo as it stands in the batch being applied."""
+    """One player's live Elo as it stands in the batch being applied, and when it last played
+    (the end of its last rated match)."""
 
     rating: float
     games: int
+    last_played: Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +49,7 @@ class _Planned:
     game: str
     chosen: list[RatedSeat]
     ids: list[int]
+    finished_at: Any
 
 
 def _apply_batch(conn: Connection, match_ids: list[Any], params: elo.EloParams) -> tuple[int, int]:
@@ -81,9 +84,10 @@ def _apply_batch(conn: Connection, match_ids: list[Any], params: elo.EloParams) 
         for game in games:
             cur.execute(f"SELECT pg_advisory_xact_lock_shared({GAME_LOCK_KEY})", (game,))
         found = {
-            match_id: (game, status, rated, outcome, players)
-            for match_id, game, status, rated, outcome, players in cur.execute(
-                "SELECT id, game, status, rated, outcome, players FROM matches WHERE id = ANY(%s)",
+            match_id: (game, status, rated, outcome, players, finished_at)
+            for match_id, game, status, rated, outcome, players, finished_at in cur.execute(
+                "SELECT id, game, status, rated, outcome, players, finished_at FROM matches"
+                " WHERE id = ANY(%s)",
                 (match_ids,),
             )
         }
@@ -102,10 +106,16 @@ def _apply_batch(conn: Connection, match_ids: list[Any], params: elo.EloParams) 
 
         planned: dict[Any, _Planned | None] = {}
         for match_id in ratable:
-            game, _, _, outcome, players = found[match_id]
+            game, _, _, outcome, players, finished_at = found[match_id]
             try:
                 planned[match_id] = _plan(
-                    match_id, game, outcome, players, seats.get(match_id, []), references
+                    match_id,
+                    game,
+                    outcome,
+                    players,
+                    finished_at,
+                    seats.get(match_id, []),
+                    references,
                 )
             except ValueError:
                 RATING_FAILURES.inc()
@@ -154,7 +164,7 @@ def _batch_end(cur: psycopg.Cursor[tuple[Any, ...]], match_ids: list[Any]) -> in
 def _prepare_batch(
     cur: psycopg.Cursor[tuple[Any, ...]],
     match_ids: list[Any],
-    found: dict[Any, tuple[str, str, bool, Any, int]],
+    found: dict[Any, tuple[str, str, bool, Any, int, Any]],
     params: elo.EloParams,
 ) -> None:
     """``_prepare`` for every match of a batch, in the batch's own transaction: the rows it
@@ -201,6 +211,7 @@ def _plan(
     game: str,
     outcome: Any,
     players: int,
+    finished_at: Any,
     seats: list[tuple[int, int, Any, Any]],
     references: dict[str, int],
 ) -> _Planned | None:
@@ -223,7 +234,9 @@ def _plan(
         player_ids[(None, reference.player)] = references[reference.player]
     if len(chosen) < 2:
         return None
-    return _Planned(match_id, game, chosen, [player_ids[seat.player] for seat in chosen])
+    return _Planned(
+        match_id, game, chosen, [player_ids[seat.player] for seat in chosen], finished_at
+    )
 
 
 _HISTORY_TYPES = [
@@ -252,9 +265,9 @@ def _apply_planned(
     cur = tuples(conn)
     keys = sorted({(p.game, player_id) for p in planned for player_id in p.ids})
     state = {
-        (game, player_id): _Rating(rating, games)
-        for game, player_id, rating, games in cur.execute(
-            "SELECT game, player_id, rating, games FROM ratings"
+        (game, player_id): _Rating(rating, games, last_played)
+        for game, player_id, rating, games, last_played in cur.execute(
+            "SELECT game, player_id, rating, games, last_played FROM ratings"
             " WHERE (game, player_id) IN (SELECT * FROM unnest(%s::text[], %s::bigint[]))"
             " ORDER BY game, player_id FOR UPDATE",
             ([game for game, _ in keys], [player_id for _, player_id in keys]),
@@ -310,6 +323,7 @@ def _apply_planned(
                 )
             )
             player.rating, player.games = new, player.games + 1
+            player.last_played = match.finished_at
 
     cur.execute(
         "UPDATE rated_matches r SET seq = u.seq, seats = u.seats"
@@ -325,15 +339,17 @@ def _apply_planned(
         for record in history:
             copy.write_row(record)
     cur.execute(
-        "UPDATE ratings r SET rating = u.rating, games = u.games, updated_at = now()"
-        " FROM unnest(%s::text[], %s::bigint[], %s::double precision[], %s::integer[])"
-        " AS u (game, player_id, rating, games)"
+        "UPDATE ratings r SET rating = u.rating, games = u.games, updated_at = now(),"
+        " last_played = u.last_played"
+        " FROM unnest(%s::text[], %s::bigint[], %s::double precision[], %s::integer[],"
+        " %s::timestamptz[]) AS u (game, player_id, rating, games, last_played)"
         " WHERE r.game = u.game AND r.player_id = u.player_id",
         (
             [game for game, _ in keys],
             [player_id for _, player_id in keys],
             [state[key].rating for key in keys],
             [state[key].games for key in keys],
+            [state[key].last_played for key in keys],
         ),
     )
     return counts

@@ -530,11 +530,7 @@ def leaderboard(
         ).fetchone()
         rows = cur.execute(
             "SELECT r.player_id, coalesce(b.name, %s || p.builtin), p.builtin IS NOT NULL,"
-            " r.rating, r.games,"
-            " coalesce((SELECT m.finished_at FROM rating_history h"
-            "           JOIN matches m ON m.id = h.match_id"
-            "           WHERE h.game = r.game AND h.player_id = r.player_id"
-            "           ORDER BY h.seq DESC LIMIT 1), r.updated_at),"
+            " r.rating, r.games, coalesce(r.last_played, r.updated_at),"
             " coalesce(b.bundle_sha256 IS NOT NULL, false)"
             " FROM ratings r JOIN ladder_players p ON p.id = r.player_id"
             " LEFT JOIN bots b ON b.id = p.bot_id"

@@ -26,6 +26,7 @@ from server import metrics
 from server.config import ArbiterSettings
 from server.events import EventHub
 from server.host import MatchHost
+from server.match_ids import new_match_id
 from server.placement import choose
 from server.relay import Relay
 from server.router import Bots
@@ -218,7 +219,7 @@ class Arbiter:
             else:
                 raise BadRequest(f"no built-in bot {name!r} for {game_id}: {bot_names(game)}")
         spec = MatchSpec(
-            id=str(uuid.uuid4()),
+            id=new_match_id(),
             game=game.id,
             options=resolved,
             players=len(seats),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import subprocess
+import time
 import urllib.request
+import uuid
 from pathlib import Path
 
 import grpc
@@ -135,3 +137,17 @@ def test_create_match_with_an_idempotency_key_creates_one_match(arbiter: Arbiter
     assert first == again
     assert wait_ended(stub, first).status == match_pb2.MATCH_STATUS_FINISHED
     assert stub.CreateMatch(request, timeout=10).match_id == first
+
+
+def test_match_ids_follow_the_clock(arbiter: Arbiter) -> None:
+    """New matches go at the end of every index keyed by match id (server/match_ids.py)."""
+    stub = arbiter.matches()
+    made = []
+    for seed in ("first", "second"):
+        made.append(create_match(stub, ["builtin:random"] * 3, seed))
+        time.sleep(0.002)
+    first, second = (uuid.UUID(match_id) for match_id in made)
+    assert first.version == second.version == 7
+    assert first < second
+    for match_id in made:
+        assert wait_ended(stub, match_id).status == match_pb2.MATCH_STATUS_FINISHED
