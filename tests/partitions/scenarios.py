@@ -305,7 +305,8 @@ def peer_link_fell_back(cluster: Cluster, run: Run) -> Verdict:
     verdict = Verdict(
         "decisions fell back to Redis when the arbiters' link was cut, none lost or doubled"
     )
-    log = cluster.procs["arbiter1"].log.read_text(errors="replace")
+    path = cluster.procs["arbiter1"].log
+    log = path.read_text(errors="replace")
     if not any(hit.group(1) == "arbiter2" for hit in _LINK_DROPPED.finditer(log)):
         verdict.problems.append("arbiter1 never saw its peer link to arbiter2 drop")
     for fault in cluster.rows(
@@ -315,7 +316,7 @@ def peer_link_fell_back(cluster: Cluster, run: Run) -> Verdict:
             f"{fault['mid'][:8]} ply {fault['ply']} {fault['kind']} ({fault['blame']})"
         )
     seen: dict[tuple[str, str], int] = {}
-    for record in read_records(cluster.folder):
+    for record in read_records(path.parent):
         if record["kind"] == "request":
             key = (record["bot"], record["request_id"])
             seen[key] = seen.get(key, 0) + 1
