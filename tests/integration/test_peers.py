@@ -6,10 +6,12 @@ a bot's token included."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +19,9 @@ import grpc
 import pytest
 
 from premiere_wire import bot_gateway_pb2, bot_gateway_pb2_grpc, match_pb2, peer_pb2, peer_pb2_grpc
+from server.metrics import RESENT as RESENT_COUNTER
+from server.relay import Relay
+from server.router import Connection, Request, Router
 from tests.integration.services import (
     Arbiter,
     create_match,
@@ -31,6 +36,7 @@ from tests.integration.test_placement import wait_presence
 
 RECORDING = "tests.partitions.recording_bot:RecordingBot"
 SEATS = ["alpha", "beta", "builtin:heuristic"]
+GAME = "magic-trick"
 RELAYED = "premiere_arbiter_relayed_decisions_total"
 PEERED = "premiere_arbiter_peer_decisions_total"
 RESENT = "premiere_arbiter_peer_resent_total"
@@ -226,3 +232,49 @@ def test_the_peer_port_refuses_anyone_without_the_peer_token(pair: Pair, token: 
         with pytest.raises(grpc.RpcError) as absent:
             next(gateway.Connect(iter([hello]), metadata=metadata, timeout=5))
         assert absent.value.code() == grpc.StatusCode.UNIMPLEMENTED
+
+
+def test_an_ask_on_a_link_that_drops_is_answered_through_redis_and_asked_once() -> None:
+    """Two relays in this process, linked over a real socket, Redis real: `b` holds bot 7's
+    stream. An ask from `a` reaches the bot over the link; the link drops before the bot
+    answers; `a` sends the ask again through Redis, and `b`, which has it already, puts it to
+    the bot no second time: the bot's one answer comes back through Redis."""
+
+    async def main() -> None:
+        namespace = f"test-{uuid.uuid4().hex[:8]}"
+        here, there = Router(), Router()
+        a = Relay(here, redis_url(), "a", namespace)
+        b = Relay(there, redis_url(), "b", namespace)
+        for relay in (a, b):
+            await relay.use_peers(TOKEN, "127.0.0.1:0")
+            await relay.start()
+        stream = Connection(bot_id=7, bot_name="seven", games=frozenset({GAME}), max_matches=1)
+        await there.add(stream)
+        try:
+            for _ in range(200):
+                if await a.reachable(7) and a.peers and a.peers.link("b"):
+                    break
+                await asyncio.sleep(0.02)
+            assert a.peers is not None and b.peers is not None and a.peers.link("b")
+            resent = RESENT_COUNTER._value.get()
+            data = bot_gateway_pb2.DecisionRequest(request_id="m:x:0", match_id="m", game=GAME)
+            asked = asyncio.create_task(a.ask(7, GAME, Request.of(data), 5))
+            sent = await asyncio.wait_for(stream.outbox.get(), 2)
+            assert isinstance(sent, Request) and sent.id == "m:x:0"
+            b.peers.links["a"].close()
+            for _ in range(100):
+                if RESENT_COUNTER._value.get() > resent:
+                    break
+                await asyncio.sleep(0.02)
+            assert RESENT_COUNTER._value.get() == resent + 1, "sent again through Redis"
+            await asyncio.sleep(0.3)  # time for the ask to reach b through Redis
+            there.answer(
+                stream, bot_gateway_pb2.DecisionAnswer(request_id="m:x:0", legal_move_index=4)
+            )
+            assert (await asyncio.wait_for(asked, 3)).legal_move_index == 4
+            assert stream.outbox.empty(), "the bot was asked once (nothing refused either)"
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(main())
