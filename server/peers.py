@@ -72,6 +72,10 @@ class PeerLink:
         self._batch.claims.append(match_id)
         self._ready.set()
 
+    def gone(self, bot_id: int) -> None:
+        self._batch.gone.append(bot_id)
+        self._ready.set()
+
     def close(self) -> None:
         self._closed.set()
 
@@ -137,6 +141,9 @@ class Peers(peer_pb2_grpc.PeerServiceServicer):
         self._dialing: dict[str, asyncio.Task[None]] = {}
         self._addresses: dict[str, str] = {}
         self._server: grpc.aio.Server | None = None
+
+    def up(self) -> list[PeerLink]:
+        return [link for link in self.links.values() if link.up]
 
     def link(self, peer: str) -> PeerLink | None:
         """The link to `peer` when it is up."""

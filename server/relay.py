@@ -74,6 +74,10 @@ SERVED_KEPT_S = 10.0
 """How long past an ask's deadline its holder keeps what became of it: the same ask arriving
 again (sent through Redis after the peer link that carried it dropped) is answered from it,
 so the bot is never asked twice for one decision."""
+ROUTE_S = HEARTBEAT_S
+"""How long a host sends a bot's asks to the arbiter it last read holding the bot's stream,
+without reading the presence again, while the two are linked: that arbiter says at once when
+the bot's last stream there closes (`PeerBatch.gone`), and a link that drops forgets it."""
 LATE = "the request reached the arbiter holding the bot's stream after its deadline"
 
 # KEYS: the bots' slot sets; ARGV: match id, now, expiry, then one capacity per key.
@@ -176,6 +180,8 @@ class Relay:
         self._waiting: dict[str, asyncio.Future[peer_pb2.PeerAnswer]] = {}
         self._serving: dict[str, asyncio.Task[peer_pb2.PeerAnswer]] = {}
         """Asks from other arbiters being (or lately) asked here, by id (SERVED_KEPT_S)."""
+        self._routes: dict[tuple[int, str], tuple[str, float]] = {}
+        """(bot, game) -> a linked arbiter holding the bot's stream, until when (`ROUTE_S`)."""
         self.peers: Peers | None = None
         self.peer_address = ""
         """Where the other arbiters reach this one's peer port (empty: no peer links)."""
@@ -246,6 +252,9 @@ class Relay:
     def _stream_changed(self, bot_id: int) -> None:
         self._changed.add(bot_id)
         self._wake.set()
+        if self.peers is not None and not self.router.connected(bot_id):
+            for link in self.peers.up():
+                link.gone(bot_id)
 
     async def _heartbeat(self) -> None:
         while not _cancel_requested():
@@ -468,12 +477,22 @@ class Relay:
         while True:
             if self.router.streams(bot_id, game):
                 return await self.router.ask(bot_id, game, request, _left(deadline))
+            routed = self._routed(bot_id, game)
+            if routed is not None and routed not in gone:
+                try:
+                    return await self._forward(routed, bot_id, game, request, deadline)
+                except _HolderGone:
+                    log.warning("arbiter %s went away mid-request; asking again", routed)
+                    gone.add(routed)
+                    continue
             holders, vanished = await self._holders(bot_id, deadline)
             playing = {
                 a: n for a, s in holders.items() if a not in gone and (n := self._playing(s, game))
             }
             if playing:
                 arbiter = max(playing, key=lambda a: playing[a])
+                if self._link(arbiter) is not None:
+                    self._routes[(bot_id, game)] = (arbiter, time.monotonic() + ROUTE_S)
                 try:
                     return await self._forward(arbiter, bot_id, game, request, deadline)
                 except _HolderGone:
@@ -488,6 +507,23 @@ class Relay:
                     " bot was not reachable elsewhere before the deadline"
                 )
             await asyncio.sleep(min(POLL_S * 4, _left(deadline)))
+
+    def _routed(self, bot_id: int, game: str) -> str | None:
+        """The linked arbiter this bot's asks went to lately (`ROUTE_S`), if still linked."""
+        route = self._routes.get((bot_id, game))
+        if route is None:
+            return None
+        arbiter, until = route
+        if time.monotonic() < until and self._link(arbiter) is not None:
+            return arbiter
+        del self._routes[(bot_id, game)]
+        return None
+
+    def _forget(self, arbiter: str, bots: Sequence[int] | None = None) -> None:
+        """Routes to `arbiter` (of these bots only, when given) are read again."""
+        for key, (there, _) in list(self._routes.items()):
+            if there == arbiter and (bots is None or key[0] in bots):
+                del self._routes[key]
 
     async def _holders(
         self, bot_id: int, deadline: float
@@ -538,6 +574,8 @@ class Relay:
             if link is not None:
                 link.pending.pop(reply_id, None)
         outcome = reply.WhichOneof("outcome")
+        if outcome != "answer":
+            self._routes.pop((bot_id, game), None)
         if outcome == "timeout":
             raise TimeoutError
         if outcome == "unreachable":
@@ -549,6 +587,7 @@ class Relay:
     def _link_lost(self, link: PeerLink) -> None:
         """Every ask the dropped link carried and nobody answered yet goes through Redis now:
         its holder answers it once (asked already, it answers from what it kept)."""
+        self._forget(link.peer)
         unanswered = [a for a in link.pending.values() if a.id in self._waiting]
         link.pending.clear()
         if unanswered:
@@ -681,6 +720,8 @@ class Relay:
             self._news(news.bot_id, news.message)
         for match_id in batch.claims:
             self._claimed(match_id)
+        if batch.gone:
+            self._forget(link.peer, batch.gone)
 
     def _answered(self, answer: peer_pb2.PeerAnswer) -> None:
         future = self._waiting.get(answer.id)

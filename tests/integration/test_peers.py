@@ -278,3 +278,50 @@ def test_an_ask_on_a_link_that_drops_is_answered_through_redis_and_asked_once() 
             await b.close()
 
     asyncio.run(main())
+
+
+def test_a_bot_that_moves_arbiter_is_asked_where_it_is_now_at_once() -> None:
+    """`a` sends bot 7's asks to `b`, linked, without reading the presence again for a while;
+    when the bot's stream on `b` closes and one opens on `c`, `b` says so on the link at once,
+    and `a`'s next ask goes to `c`."""
+
+    async def main() -> None:
+        namespace = f"test-{uuid.uuid4().hex[:8]}"
+        routers = {name: Router() for name in "abc"}
+        relays = {name: Relay(r, redis_url(), name, namespace) for name, r in routers.items()}
+        for relay in relays.values():
+            await relay.use_peers(TOKEN, "127.0.0.1:0")
+            await relay.start()
+        a = relays["a"]
+
+        def stream() -> Connection:
+            return Connection(bot_id=7, bot_name="seven", games=frozenset({GAME}), max_matches=1)
+
+        async def answered(router: Router, conn: Connection, n: int) -> int:
+            data = bot_gateway_pb2.DecisionRequest(request_id=f"m:x:{n}", match_id="m", game=GAME)
+            asked = asyncio.create_task(a.ask(7, GAME, Request.of(data), 0.8))
+            sent = await asyncio.wait_for(conn.outbox.get(), 0.8)
+            assert isinstance(sent, Request)
+            router.answer(conn, bot_gateway_pb2.DecisionAnswer(request_id=sent.id))
+            await asked
+            return n
+
+        try:
+            on_b = stream()
+            await routers["b"].add(on_b)
+            for _ in range(200):
+                linked = a.peers and a.peers.link("b") and a.peers.link("c")
+                if linked and await a.reachable(7):
+                    break
+                await asyncio.sleep(0.02)
+            assert await answered(routers["b"], on_b, 0) == 0
+            on_c = stream()
+            await routers["b"].remove(on_b)
+            await routers["c"].add(on_c)
+            await asyncio.sleep(0.2)  # the notice's and the presence's way
+            assert await answered(routers["c"], on_c, 1) == 1
+        finally:
+            for relay in relays.values():
+                await relay.close()
+
+    asyncio.run(main())

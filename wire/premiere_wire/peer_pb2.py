@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16premiere/v1/peer.proto\x12\x0bpremiere.v1\"\x9e\x01\n\tPeerBatch\x12\x0e\n\x06sender\x18\x01 \x01(\t\x12\"\n\x04\x61sks\x18\x02 \x03(\x0b\x32\x14.premiere.v1.PeerAsk\x12(\n\x07\x61nswers\x18\x03 \x03(\x0b\x32\x17.premiere.v1.PeerAnswer\x12#\n\x04news\x18\x04 \x03(\x0b\x32\x15.premiere.v1.PeerNews\x12\x0e\n\x06\x63laims\x18\x05 \x03(\t\"r\n\x07PeerAsk\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x62ot_id\x18\x02 \x01(\x03\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x18\n\x10\x64\x65\x61\x64line_unix_us\x18\x04 \x01(\x03\x12\x12\n\nrequest_id\x18\x05 \x01(\t\x12\x0f\n\x07request\x18\x06 \x01(\x0c\"w\n\nPeerAnswer\x12\n\n\x02id\x18\x01 \x01(\t\x12\x10\n\x06\x61nswer\x18\x02 \x01(\x0cH\x00\x12\x11\n\x07timeout\x18\x03 \x01(\x08H\x00\x12\x16\n\x0c\x64isconnected\x18\x04 \x01(\tH\x00\x12\x15\n\x0bunreachable\x18\x05 \x01(\tH\x00\x42\t\n\x07outcome\"+\n\x08PeerNews\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\x03\x12\x0f\n\x07message\x18\x02 \x01(\x0c\x32I\n\x0bPeerService\x12:\n\x04Link\x12\x16.premiere.v1.PeerBatch\x1a\x16.premiere.v1.PeerBatch(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16premiere/v1/peer.proto\x12\x0bpremiere.v1\"\xac\x01\n\tPeerBatch\x12\x0e\n\x06sender\x18\x01 \x01(\t\x12\"\n\x04\x61sks\x18\x02 \x03(\x0b\x32\x14.premiere.v1.PeerAsk\x12(\n\x07\x61nswers\x18\x03 \x03(\x0b\x32\x17.premiere.v1.PeerAnswer\x12#\n\x04news\x18\x04 \x03(\x0b\x32\x15.premiere.v1.PeerNews\x12\x0e\n\x06\x63laims\x18\x05 \x03(\t\x12\x0c\n\x04gone\x18\x06 \x03(\x03\"r\n\x07PeerAsk\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x62ot_id\x18\x02 \x01(\x03\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x18\n\x10\x64\x65\x61\x64line_unix_us\x18\x04 \x01(\x03\x12\x12\n\nrequest_id\x18\x05 \x01(\t\x12\x0f\n\x07request\x18\x06 \x01(\x0c\"w\n\nPeerAnswer\x12\n\n\x02id\x18\x01 \x01(\t\x12\x10\n\x06\x61nswer\x18\x02 \x01(\x0cH\x00\x12\x11\n\x07timeout\x18\x03 \x01(\x08H\x00\x12\x16\n\x0c\x64isconnected\x18\x04 \x01(\tH\x00\x12\x15\n\x0bunreachable\x18\x05 \x01(\tH\x00\x42\t\n\x07outcome\"+\n\x08PeerNews\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\x03\x12\x0f\n\x07message\x18\x02 \x01(\x0c\x32I\n\x0bPeerService\x12:\n\x04Link\x12\x16.premiere.v1.PeerBatch\x1a\x16.premiere.v1.PeerBatch(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,13 +32,13 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'premiere.v1.peer_pb2', _glo
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_PEERBATCH']._serialized_start=40
-  _globals['_PEERBATCH']._serialized_end=198
-  _globals['_PEERASK']._serialized_start=200
-  _globals['_PEERASK']._serialized_end=314
-  _globals['_PEERANSWER']._serialized_start=316
-  _globals['_PEERANSWER']._serialized_end=435
-  _globals['_PEERNEWS']._serialized_start=437
-  _globals['_PEERNEWS']._serialized_end=480
-  _globals['_PEERSERVICE']._serialized_start=482
-  _globals['_PEERSERVICE']._serialized_end=555
+  _globals['_PEERBATCH']._serialized_end=212
+  _globals['_PEERASK']._serialized_start=214
+  _globals['_PEERASK']._serialized_end=328
+  _globals['_PEERANSWER']._serialized_start=330
+  _globals['_PEERANSWER']._serialized_end=449
+  _globals['_PEERNEWS']._serialized_start=451
+  _globals['_PEERNEWS']._serialized_end=494
+  _globals['_PEERSERVICE']._serialized_start=496
+  _globals['_PEERSERVICE']._serialized_end=569
 # @@protoc_insertion_point(module_scope)

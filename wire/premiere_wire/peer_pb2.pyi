@@ -29,6 +29,7 @@ class PeerBatch(_message.Message):
     ANSWERS_FIELD_NUMBER: _builtins.int
     NEWS_FIELD_NUMBER: _builtins.int
     CLAIMS_FIELD_NUMBER: _builtins.int
+    GONE_FIELD_NUMBER: _builtins.int
     sender: _builtins.str
     """The sending arbiter's name (its lease owner), on the first batch of the stream."""
     @_builtins.property
@@ -47,6 +48,12 @@ class PeerBatch(_message.Message):
     def claims(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Matches placed on the receiver, for it to take up (their lease is made out to it)."""
 
+    @_builtins.property
+    def gone(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Bots whose last stream on the sender just closed: the receiver stops sending their asks
+        there on what it last read of their presence.
+        """
+
     def __init__(
         self,
         *,
@@ -55,10 +62,11 @@ class PeerBatch(_message.Message):
         answers: _abc.Iterable[Global___PeerAnswer] | None = ...,
         news: _abc.Iterable[Global___PeerNews] | None = ...,
         claims: _abc.Iterable[_builtins.str] | None = ...,
+        gone: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers", "asks", b"asks", "claims", b"claims", "news", b"news", "sender", b"sender"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answers", b"answers", "asks", b"asks", "claims", b"claims", "gone", b"gone", "news", b"news", "sender", b"sender"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
