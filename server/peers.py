@@ -119,7 +119,7 @@ class PeerLink:
 
     async def _watch(self) -> None:
         while time.monotonic() - self._heard_at < PEER_SILENT_S:
-            await asyncio.sleep(PEER_HEARTBEAT_S / 2)
+            await asyncio.sleep(PEER_HEARTBEAT_S)
         log.warning("peer %s silent for %.1f s; dropping the link", self.peer, PEER_SILENT_S)
 
 
