@@ -2,12 +2,14 @@
 Redis to the arbiter that holds the bot's stream (PREMIERE_RELAY), and what placing a match on
 the arbiter holding its bots' streams (PREMIERE_PLACEMENT_WAIT_S) wins back.
 
-Every run uses three arbiters with the relay on, on one scratch database, and three remote
+Every run uses four arbiters with the relay on, on one scratch database, and three remote
 Python bot processes connected to `home`. "One arbiter": the matches are created on `home`,
 so every decision is asked directly. "Two arbiters, via Redis": they are created on an arbiter
-with placement off, which hosts them itself, so every decision request and answer crosses
-Redis. "Two arbiters, placed": they are created on an arbiter with placement on, which hands
-each to `home` (the hand-over is inside the measured time). Latency is the decision round trip
+with placement off and no peer token, which hosts them itself, so every decision request and
+answer crosses Redis. "Two arbiters, peer link": the same on an arbiter sharing the peer token
+with `home`, so every decision request and answer crosses their one peer stream. "Two
+arbiters, placed": they are created on an arbiter with placement on, which hands each to
+`home` (the hand-over is inside the measured time). Latency is the decision round trip
 histogram (ask to answer) of every arbiter together, wherever the matches were hosted.
 """
 
@@ -68,16 +70,19 @@ def measure(concurrency: tuple[int, ...]) -> dict[tuple[str, int], dict[str, flo
 
     LOGS.mkdir(exist_ok=True)
     results: dict[tuple[str, int], dict[str, float]] = {}
-    settings = {"PREMIERE_RELAY": "true", "PREMIERE_REDIS_URL": redis_url()}
-    unplaced = settings | {"PREMIERE_PLACEMENT_WAIT_S": "0"}
+    redis_only = {"PREMIERE_RELAY": "true", "PREMIERE_REDIS_URL": redis_url()}
+    settings = redis_only | {"PREMIERE_PEER_TOKEN": "bench-peer-token"}
+    unplaced = {"PREMIERE_PLACEMENT_WAIT_S": "0"}
     with scratch_database() as url:
-        front = Arbiter(url, free_port(), free_port(), settings=unplaced)
+        front = Arbiter(url, free_port(), free_port(), settings=redis_only | unplaced)
+        peered = Arbiter(url, free_port(), free_port(), settings=settings | unplaced)
         placing = Arbiter(url, free_port(), free_port(), settings=settings)
         home = Arbiter(url, free_port(), free_port(), settings=settings)
         front.start(LOGS / "arbiters-front.log")
+        peered.start(LOGS / "arbiters-peered.log")
         placing.start(LOGS / "arbiters-placing.log")
         home.start(LOGS / "arbiters-home.log")
-        ports = [a.metrics_port for a in (front, placing, home)]
+        ports = [a.metrics_port for a in (front, peered, placing, home)]
         names = ("r0", "r1", "r2")
         bots = [
             start_bot(home, RANDOM, home.add_bot(n), LOGS / f"{n}.log", ["--max-matches", "16"])
@@ -85,7 +90,7 @@ def measure(concurrency: tuple[int, ...]) -> dict[tuple[str, int], dict[str, flo
         ]
         try:
             wait_ended(home.matches(), create_match(home.matches(), list(names), "warm-up"))
-            hosts = {"one": home, "two": front, "placed": placing}
+            hosts = {"one": home, "two": front, "peer": peered, "placed": placing}
             for matches in concurrency:
                 # The set-ups take turns, ROUNDS times: on a shared machine the load of the
                 # moment then weighs on each of them alike.
@@ -115,6 +120,7 @@ def measure(concurrency: tuple[int, ...]) -> dict[tuple[str, int], dict[str, flo
             for bot in bots:
                 bot.terminate()
             front.stop()
+            peered.stop()
             placing.stop()
             home.stop()
     return results
@@ -144,6 +150,32 @@ def run() -> list[dict[str, object]]:
         rows.append(
             row(
                 f"routing overhead per decision (p50, two minus one), {label}",
+                overhead,
+                "ms",
+                "none with one arbiter",
+                0.0,
+            )
+        )
+    for n in concurrency:
+        label = f"{n} concurrent match{'es' if n > 1 else ''}"
+        for key, unit, name in (
+            ("p50_ms", "ms", "decision round trip p50"),
+            ("p99_ms", "ms", "decision round trip p99"),
+            ("per_second", "decisions/s", "decisions per second"),
+        ):
+            rows.append(
+                row(
+                    f"two arbiters (bots on the other one, peer link): {name}, {label}",
+                    figures[("peer", n)][key],
+                    unit,
+                    f"one arbiter (bots on the host): {name}, {label}",
+                    figures[("one", n)][key],
+                )
+            )
+        overhead = figures[("peer", n)]["p50_ms"] - figures[("one", n)]["p50_ms"]
+        rows.append(
+            row(
+                f"routing overhead per decision on the peer link (p50, two minus one), {label}",
                 overhead,
                 "ms",
                 "none with one arbiter",

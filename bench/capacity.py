@@ -94,6 +94,8 @@ def measure(arbiters: int) -> dict[str, float]:
         "PREMIERE_RELAY": "true",
         "PREMIERE_REDIS_URL": redis_url(),
         "PREMIERE_MAX_STREAMS_PER_PEER": "1024",
+        # Arbiters link up in pairs (the deployment's default): decisions cross the peer links.
+        "PREMIERE_PEER_TOKEN": "bench-peer-token",
         # The relay's cost is what this measures: every match stays where it is created (with
         # placement on, most would move to the arbiter holding most of their bots' streams).
         "PREMIERE_PLACEMENT_WAIT_S": "0",

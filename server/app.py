@@ -89,6 +89,10 @@ async def serve(settings: ArbiterSettings, stop: asyncio.Event | None = None) ->
     if settings.relay:
         namespace = conninfo_to_dict(settings.database_url).get("dbname") or ""
         relay = Relay(router, settings.redis_url, arbiter.owner, str(namespace))
+        if settings.peer_token:
+            listen = settings.peer_address or f"{settings.arbiter_address.rpartition(':')[0]}:0"
+            await relay.use_peers(settings.peer_token, listen, settings.peer_advertise)
+            log.info("peer port on %s (reached at %s)", listen, relay.peer_address)
         await relay.start()
         arbiter.use_relay(relay)
     log.info("arbiter %s%s", arbiter.owner, " (relay on)" if relay else "")

@@ -126,6 +126,24 @@ class ArbiterSettings(Settings):
         " a bot connected to any arbiter plays matches hosted by any other. Needed when more"
         " than one arbiter shares the database.",
     )
+    peer_token: str | None = Field(
+        default=None,
+        description="With the relay on, the secret every arbiter shares to link up with the"
+        " others: one stream per pair of arbiters on the peer port (peer_address) carries the"
+        " decisions between them, Redis only what a dropped link was carrying. Unset or empty:"
+        " every forwarded decision goes through Redis. Keep it out of bots' reach, like the"
+        " operator token.",
+    )
+    peer_address: str | None = Field(
+        default=None,
+        description="host:port the peer port binds (plaintext and token-checked: keep it on"
+        " the arbiters' private network). Default: arbiter_address's host, any free port.",
+    )
+    peer_advertise: str | None = Field(
+        default=None,
+        description="host:port the other arbiters dial to reach this one's peer port (a Pod's"
+        " IP under Kubernetes). Default: peer_address's host and the port it got.",
+    )
     placement_wait_s: float = Field(
         default=2.0,
         ge=0,

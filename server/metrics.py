@@ -77,7 +77,17 @@ CLAIMED = Counter(
 )
 RELAYED = Counter(
     "premiere_arbiter_relayed_decisions_total",
-    "Decision requests forwarded through Redis to the arbiter holding the bot's stream.",
+    "Decision requests forwarded through Redis to the arbiter holding the bot's stream (sent"
+    " again there after a peer link dropped included).",
+)
+PEERED = Counter(
+    "premiere_arbiter_peer_decisions_total",
+    "Decision requests forwarded on a peer link (one stream per pair of arbiters) to the"
+    " arbiter holding the bot's stream.",
+)
+RESENT = Counter(
+    "premiere_arbiter_peer_resent_total",
+    "Decision requests sent again through Redis because the peer link carrying them dropped.",
 )
 DECISION_BATCH = Histogram(
     "premiere_arbiter_decision_batch_size",

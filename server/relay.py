@@ -10,6 +10,10 @@ arbiter, refreshed every second and ignored once stale), listens on its own Redi
 - sends lifecycle news (match started/ended, refused answers) to every arbiter holding the bot;
 - tells another arbiter to take up a match placed on it (`offer`, `server/placement.py`): the
   arbiter holding most of a match's seats' streams hosts it, and asks them all directly;
+- carries asks, answers, news and claims to an arbiter it shares a peer link with
+  (`server.peers`, on when PREMIERE_PEER_TOKEN is set) on that link instead of through Redis:
+  one long-lived stream per pair of arbiters, batched, with Redis the fallback for anything
+  a dropped link was carrying (an ask is sent again through Redis, and answered once);
 - counts a bot's match slots in Redis (a sorted set of match ids per bot, each with an expiry
   its host renews), so a bot's `max_matches` holds across all arbiters; a match taken over by
   another arbiter keeps its slot, because the slot is named by the match.
@@ -25,14 +29,16 @@ import contextlib
 import itertools
 import json
 import logging
+import socket
 import time
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
 
-from premiere_wire import bot_gateway_pb2
-from server.metrics import RELAYED
+from premiere_wire import bot_gateway_pb2, peer_pb2
+from server.metrics import PEERED, RELAYED, RESENT
+from server.peers import PeerLink, Peers
 from server.placement import seats_held
 from server.router import Disconnected, Request, Router, Unreachable
 
@@ -64,6 +70,15 @@ host's deadline, however long the request took to travel (docs/security.md, "Bla
 HOLDER_SILENT_S = 3 * HEARTBEAT_S
 """A holder whose presence was not refreshed for this long is taken to be gone (dead or
 paused) by a request waiting on it."""
+SERVED_KEPT_S = 10.0
+"""How long past an ask's deadline its holder keeps what became of it: the same ask arriving
+again (sent through Redis after the peer link that carried it dropped) is answered from it,
+so the bot is never asked twice for one decision."""
+ROUTE_S = HEARTBEAT_S
+"""How long a host sends a bot's asks to the arbiter it last read holding the bot's stream,
+without reading the presence again, while the two are linked: that arbiter says at once when
+the bot's last stream there closes (`PeerBatch.gone`), and a link that drops forgets it."""
+LATE = "the request reached the arbiter holding the bot's stream after its deadline"
 
 # KEYS: the bots' slot sets; ARGV: match id, now, expiry, then one capacity per key.
 # All or none: each bot must have a free slot (or already hold one for this match).
@@ -87,6 +102,67 @@ def _b64(message: Any) -> str:
     return base64.b64encode(message.SerializeToString()).decode()
 
 
+def _ask_json(ask: peer_pb2.PeerAsk, reply_to: str) -> str:
+    deadline_at = ask.deadline_unix_us / 1e6
+    return json.dumps(
+        {
+            "kind": "ask",
+            "reply_to": reply_to,
+            "id": ask.id,
+            "bot": ask.bot_id,
+            "game": ask.game,
+            "timeout": max(0.0, deadline_at - time.time()),
+            "deadline_at": deadline_at,
+            "request_id": ask.request_id,
+            "request": base64.b64encode(ask.request).decode(),
+        }
+    )
+
+
+def _ask_of(message: dict[str, Any]) -> peer_pb2.PeerAsk:
+    deadline_at = message.get("deadline_at")
+    if deadline_at is None:
+        deadline_at = time.time() + float(message["timeout"])
+    return peer_pb2.PeerAsk(
+        id=str(message["id"]),
+        bot_id=int(message["bot"]),
+        game=str(message["game"]),
+        deadline_unix_us=int(float(deadline_at) * 1e6),
+        request_id=str(message["request_id"]),
+        request=base64.b64decode(message["request"]),
+    )
+
+
+def _answer_json(answer: peer_pb2.PeerAnswer) -> str:
+    reply: dict[str, Any] = {"kind": "answer", "id": answer.id}
+    outcome = answer.WhichOneof("outcome")
+    if outcome == "answer":
+        reply["answer"] = base64.b64encode(answer.answer).decode()
+    elif outcome == "timeout":
+        reply["error"] = "timeout"
+    elif outcome == "unreachable":
+        reply["error"] = "unreachable"
+        reply["detail"] = answer.unreachable
+    else:
+        reply["error"] = "disconnected"
+        reply["detail"] = answer.disconnected
+    return json.dumps(reply)
+
+
+def _answer_of(message: dict[str, Any]) -> peer_pb2.PeerAnswer:
+    answer = peer_pb2.PeerAnswer(id=str(message["id"]))
+    error = message.get("error")
+    if error is None:
+        answer.answer = base64.b64decode(message["answer"])
+    elif error == "timeout":
+        answer.timeout = True
+    elif error == "unreachable":
+        answer.unreachable = str(message.get("detail", LATE))
+    else:
+        answer.disconnected = str(message.get("detail", "the bot disconnected"))
+    return answer
+
+
 class Relay:
     def __init__(self, router: Router, redis_url: str, name: str, namespace: str = "") -> None:
         """`namespace` keeps apart the arbiters of different databases sharing one Redis."""
@@ -101,7 +177,14 @@ class Relay:
             redis_url, socket_connect_timeout=REDIS_WAIT_S, client_name=self.listener_name
         )
         """The channel's own client: a subscription idles for as long as nobody writes."""
-        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._waiting: dict[str, asyncio.Future[peer_pb2.PeerAnswer]] = {}
+        self._serving: dict[str, asyncio.Task[peer_pb2.PeerAnswer]] = {}
+        """Asks from other arbiters being (or lately) asked here, by id (SERVED_KEPT_S)."""
+        self._routes: dict[tuple[int, str], tuple[str, float]] = {}
+        """(bot, game) -> a linked arbiter holding the bot's stream, until when (`ROUTE_S`)."""
+        self.peers: Peers | None = None
+        self.peer_address = ""
+        """Where the other arbiters reach this one's peer port (empty: no peer links)."""
         self._ids = itertools.count()
         self._held: dict[str, tuple[int, ...]] = {}
         self._tasks: list[asyncio.Task[None]] = []
@@ -113,6 +196,17 @@ class Relay:
         router.listeners.append(self._stream_changed)
 
     # --- lifecycle -----------------------------------------------------------------------
+
+    async def use_peers(self, token: str, listen: str, advertise: str | None = None) -> None:
+        """Serve the peer port on `listen` and link up with every other arbiter that does
+        (call before `start`). `advertise` is where the others dial it (default: the
+        listening host, with the port it got)."""
+        self.peers = Peers(self.name, token, self._batch, self._link_lost)
+        port = await self.peers.serve(listen)
+        host = listen.rpartition(":")[0]
+        if host.strip("[]") in ("", "0.0.0.0", "::"):
+            host = socket.gethostname()
+        self.peer_address = advertise or f"{host}:{port}"
 
     async def start(self) -> None:
         pubsub = self._subscriber.pubsub()
@@ -126,9 +220,12 @@ class Relay:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.peers is not None:
+            await self.peers.close()
         with contextlib.suppress(Exception):
             for bot_id in list(self.router.bot_ids()):
                 await self.redis.hdel(self._presence(bot_id), self.name)
+            await self.redis.hdel(self._peer_key, self.name)
         await self.redis.aclose()
         await self._subscriber.aclose()
 
@@ -146,11 +243,18 @@ class Relay:
     def _slots(self, bot_id: int) -> str:
         return f"{self.prefix}:slots:{bot_id}"
 
+    @property
+    def _peer_key(self) -> str:
+        return f"{self.prefix}:peers"
+
     # --- presence ------------------------------------------------------------------------
 
     def _stream_changed(self, bot_id: int) -> None:
         self._changed.add(bot_id)
         self._wake.set()
+        if self.peers is not None and not self.router.connected(bot_id):
+            for link in self.peers.up():
+                link.gone(bot_id)
 
     async def _heartbeat(self) -> None:
         while not _cancel_requested():
@@ -164,6 +268,7 @@ class Relay:
             try:
                 await self._publish_presence(changed)
                 await self._renew_slots()
+                await self._exchange_peers()
             except Exception as error:
                 self._changed |= changed
                 log.warning("relay heartbeat failed (%s); retrying", error)
@@ -182,6 +287,24 @@ class Relay:
                 else:
                     pipe.hdel(self._presence(bot_id), self.name)
             await pipe.execute()
+
+    async def _exchange_peers(self) -> None:
+        """Publish where this arbiter's peer port is, and learn the others' (live ones only)."""
+        if self.peers is None:
+            return
+        now = time.time()
+        entry = json.dumps({"until": now + PRESENCE_S, "address": self.peer_address})
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(self._peer_key, self.name, entry)
+            pipe.hgetall(self._peer_key)
+            _, entries = await pipe.execute()
+        live = {}
+        for arbiter, raw in entries.items():
+            name = arbiter.decode() if isinstance(arbiter, bytes) else str(arbiter)
+            found = json.loads(raw)
+            if name != self.name and found["until"] > now and found.get("address"):
+                live[name] = str(found["address"])
+        self.peers.known(live)
 
     async def _renew_slots(self) -> None:
         if not self._held:
@@ -250,6 +373,10 @@ class Relay:
     async def offer(self, arbiter: str, match_id: str) -> bool:
         """Tell `arbiter` to take up a match whose lease was made out to it; False when it
         does not listen now (the lease then lapses and any arbiter adopts the match)."""
+        link = self._link(arbiter)
+        if link is not None:
+            link.claim(match_id)
+            return True
         payload = json.dumps({"kind": "claim", "match": match_id})
         async with asyncio.timeout(REDIS_WAIT_S):
             return bool(await self.redis.publish(self._channel(arbiter), payload))
@@ -326,7 +453,14 @@ class Relay:
     async def _broadcast(self, bot_id: int, message: bot_gateway_pb2.ConnectResponse) -> None:
         payload = json.dumps({"kind": "broadcast", "bot": bot_id, "message": _b64(message)})
         for arbiter in await self._elsewhere(bot_id):
-            await self.redis.publish(self._channel(arbiter), payload)
+            link = self._link(arbiter)
+            if link is not None:
+                link.news(bot_id, message.SerializeToString())
+            else:
+                await self.redis.publish(self._channel(arbiter), payload)
+
+    def _link(self, arbiter: str) -> PeerLink | None:
+        return self.peers.link(arbiter) if self.peers is not None else None
 
     async def ask(
         self, bot_id: int, game: str, request: Request, timeout: float
@@ -343,12 +477,22 @@ class Relay:
         while True:
             if self.router.streams(bot_id, game):
                 return await self.router.ask(bot_id, game, request, _left(deadline))
+            routed = self._routed(bot_id, game)
+            if routed is not None and routed not in gone:
+                try:
+                    return await self._forward(routed, bot_id, game, request, deadline)
+                except _HolderGone:
+                    log.warning("arbiter %s went away mid-request; asking again", routed)
+                    gone.add(routed)
+                    continue
             holders, vanished = await self._holders(bot_id, deadline)
             playing = {
                 a: n for a, s in holders.items() if a not in gone and (n := self._playing(s, game))
             }
             if playing:
                 arbiter = max(playing, key=lambda a: playing[a])
+                if self._link(arbiter) is not None:
+                    self._routes[(bot_id, game)] = (arbiter, time.monotonic() + ROUTE_S)
                 try:
                     return await self._forward(arbiter, bot_id, game, request, deadline)
                 except _HolderGone:
@@ -364,6 +508,23 @@ class Relay:
                 )
             await asyncio.sleep(min(POLL_S * 4, _left(deadline)))
 
+    def _routed(self, bot_id: int, game: str) -> str | None:
+        """The linked arbiter this bot's asks went to lately (`ROUTE_S`), if still linked."""
+        route = self._routes.get((bot_id, game))
+        if route is None:
+            return None
+        arbiter, until = route
+        if time.monotonic() < until and self._link(arbiter) is not None:
+            return arbiter
+        del self._routes[(bot_id, game)]
+        return None
+
+    def _forget(self, arbiter: str, bots: Sequence[int] | None = None) -> None:
+        """Routes to `arbiter` (of these bots only, when given) are read again."""
+        for key, (there, _) in list(self._routes.items()):
+            if there == arbiter and (bots is None or key[0] in bots):
+                del self._routes[key]
+
     async def _holders(
         self, bot_id: int, deadline: float
     ) -> tuple[dict[str, list[tuple[frozenset[str], int]]], set[str]]:
@@ -376,41 +537,78 @@ class Relay:
     async def _forward(
         self, arbiter: str, bot_id: int, game: str, request: Request, deadline: float
     ) -> bot_gateway_pb2.DecisionAnswer:
-        RELAYED.inc()
+        """On the peer link to `arbiter` when it is up (sent again through Redis if the link
+        drops before the answer comes, `_link_lost`), else through Redis."""
         reply_id = f"{self.name}:{next(self._ids)}"
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[peer_pb2.PeerAnswer] = asyncio.get_running_loop().create_future()
         self._waiting[reply_id] = future
+        ask = peer_pb2.PeerAsk(
+            id=reply_id,
+            bot_id=bot_id,
+            game=game,
+            deadline_unix_us=int((time.time() + _left(deadline)) * 1e6),
+            request_id=request.id,
+            request=request.data,
+        )
+        link = self._link(arbiter)
         try:
-            message = {
-                "kind": "ask",
-                "reply_to": self.name,
-                "id": reply_id,
-                "bot": bot_id,
-                "game": game,
-                "timeout": _left(deadline),
-                "deadline_at": time.time() + _left(deadline),
-                "request_id": request.id,
-                "request": base64.b64encode(request.data).decode(),
-            }
-            try:
-                delivered = await self._deliver(arbiter, json.dumps(message), deadline)
-            except (aioredis.RedisError, TimeoutError) as error:
-                raise Unreachable(f"the relay is unavailable ({type(error).__name__})") from None
-            if not delivered:
-                raise Unreachable(
-                    f"arbiter {arbiter} holds the bot's stream but did not listen on its relay"
-                    " channel before the deadline"
-                )
+            if link is not None:
+                PEERED.inc()
+                link.ask(ask)
+            else:
+                RELAYED.inc()
+                try:
+                    delivered = await self._deliver(arbiter, _ask_json(ask, self.name), deadline)
+                except (aioredis.RedisError, TimeoutError) as error:
+                    raise Unreachable(
+                        f"the relay is unavailable ({type(error).__name__})"
+                    ) from None
+                if not delivered:
+                    raise Unreachable(
+                        f"arbiter {arbiter} holds the bot's stream but did not listen on its"
+                        " relay channel before the deadline"
+                    )
             reply = await self._reply(future, arbiter, bot_id, deadline)
         finally:
             self._waiting.pop(reply_id, None)
-        if reply.get("error") == "timeout":
+            if link is not None:
+                link.pending.pop(reply_id, None)
+        outcome = reply.WhichOneof("outcome")
+        if outcome != "answer":
+            self._routes.pop((bot_id, game), None)
+        if outcome == "timeout":
             raise TimeoutError
-        if "error" in reply:
-            raise Disconnected(str(reply.get("detail", "the bot disconnected")))
-        answer = bot_gateway_pb2.DecisionAnswer()
-        answer.ParseFromString(base64.b64decode(reply["answer"]))
-        return answer
+        if outcome == "unreachable":
+            raise Unreachable(reply.unreachable or LATE)
+        if outcome != "answer":
+            raise Disconnected(reply.disconnected or "the bot disconnected")
+        return bot_gateway_pb2.DecisionAnswer.FromString(reply.answer)
+
+    def _link_lost(self, link: PeerLink) -> None:
+        """Every ask the dropped link carried and nobody answered yet goes through Redis now:
+        its holder answers it once (asked already, it answers from what it kept)."""
+        self._forget(link.peer)
+        unanswered = [a for a in link.pending.values() if a.id in self._waiting]
+        link.pending.clear()
+        if unanswered:
+            log.warning(
+                "peer link to %s dropped; sending %d unanswered asks through Redis",
+                link.peer,
+                len(unanswered),
+            )
+        for ask in unanswered:
+            task = asyncio.create_task(self._resend(link.peer, ask))
+            task.add_done_callback(_log_failure)
+
+    async def _resend(self, arbiter: str, ask: peer_pb2.PeerAsk) -> None:
+        RELAYED.inc()
+        RESENT.inc()
+        left = ask.deadline_unix_us / 1e6 - time.time()
+        deadline = time.monotonic() + max(0.0, left) + REPLY_GRACE_S
+        with contextlib.suppress(aioredis.RedisError, TimeoutError):
+            if await self._deliver(arbiter, _ask_json(ask, self.name), deadline):
+                return
+        log.warning("ask %s could not be sent again through Redis to %s", ask.id, arbiter)
 
     async def _deliver(self, arbiter: str, payload: str, deadline: float) -> bool:
         """Publish to `arbiter`'s channel until it has a listener; False if none by the
@@ -428,8 +626,12 @@ class Relay:
             await asyncio.sleep(pause)
 
     async def _reply(
-        self, future: asyncio.Future[dict[str, Any]], arbiter: str, bot_id: int, deadline: float
-    ) -> dict[str, Any]:
+        self,
+        future: asyncio.Future[peer_pb2.PeerAnswer],
+        arbiter: str,
+        bot_id: int,
+        deadline: float,
+    ) -> peer_pb2.PeerAnswer:
         """The holder's reply; every HEARTBEAT_S, whether the holder is still there."""
         while True:
             if _left(deadline) <= 0:
@@ -443,7 +645,9 @@ class Relay:
                 raise _HolderGone(arbiter)
 
     @staticmethod
-    async def _verdict(future: asyncio.Future[dict[str, Any]], arbiter: str) -> dict[str, Any]:
+    async def _verdict(
+        future: asyncio.Future[peer_pb2.PeerAnswer], arbiter: str
+    ) -> peer_pb2.PeerAnswer:
         """Past the deadline, the holder's word on it, by REPLY_GRACE_S: its bot timed out (or
         went away) there, which is the bot's doing, or an answer, which the holder took before
         the host's deadline on its clock (it stops waiting at that instant) and the relay
@@ -496,43 +700,87 @@ class Relay:
     def _handle(self, message: dict[str, Any]) -> None:
         kind = message.get("kind")
         if kind == "answer":
-            future = self._waiting.get(message["id"])
-            if future is not None and not future.done():
-                future.set_result(message)
+            self._answered(_answer_of(message))
         elif kind == "ask":
-            task = asyncio.create_task(self._ask_here(message))
-            task.add_done_callback(_log_failure)
-        elif kind == "claim" and self.on_claim is not None:
-            claim = asyncio.create_task(self.on_claim(str(message["match"])))
-            claim.add_done_callback(_log_failure)
+            asker = str(message["reply_to"])
+            self._serve(_ask_of(message), lambda answer: self._answer_by_redis(asker, answer))
+        elif kind == "claim":
+            self._claimed(str(message["match"]))
         elif kind == "broadcast":
-            news = bot_gateway_pb2.ConnectResponse()
-            news.ParseFromString(base64.b64decode(message["message"]))
-            self.router.broadcast(int(message["bot"]), news)
+            self._news(int(message["bot"]), base64.b64decode(message["message"]))
 
-    async def _ask_here(self, message: dict[str, Any]) -> None:
+    def _batch(self, link: PeerLink, batch: peer_pb2.PeerBatch) -> None:
+        """What a peer link brought: handled as the same messages through Redis would be,
+        answers to its asks going back on the link."""
+        for answer in batch.answers:
+            self._answered(answer)
+        for ask in batch.asks:
+            self._serve(ask, link.answer)
+        for news in batch.news:
+            self._news(news.bot_id, news.message)
+        for match_id in batch.claims:
+            self._claimed(match_id)
+        if batch.gone:
+            self._forget(link.peer, batch.gone)
+
+    def _answered(self, answer: peer_pb2.PeerAnswer) -> None:
+        future = self._waiting.get(answer.id)
+        if future is not None and not future.done():
+            future.set_result(answer)
+
+    def _claimed(self, match_id: str) -> None:
+        if self.on_claim is not None:
+            claim = asyncio.create_task(self.on_claim(match_id))
+            claim.add_done_callback(_log_failure)
+
+    def _news(self, bot_id: int, data: bytes) -> None:
+        self.router.broadcast(bot_id, bot_gateway_pb2.ConnectResponse.FromString(data))
+
+    def _serve(self, ask: peer_pb2.PeerAsk, reply: Callable[[peer_pb2.PeerAnswer], None]) -> None:
+        """Ask the bot here, once per ask id however many times the ask arrives (by the peer
+        link, then again through Redis when the link dropped), and `reply` by the way it came."""
+        task = self._serving.get(ask.id)
+        if task is None:
+            task = asyncio.create_task(self._ask_here(ask))
+            self._serving[ask.id] = task
+            kept = max(0.0, ask.deadline_unix_us / 1e6 - time.time()) + SERVED_KEPT_S
+            asyncio.get_running_loop().call_later(kept, self._serving.pop, ask.id, None)
+
+        def done(finished: asyncio.Task[peer_pb2.PeerAnswer]) -> None:
+            if not finished.cancelled() and finished.exception() is None:
+                reply(finished.result())
+
+        task.add_done_callback(done)
+
+    async def _ask_here(self, ask: peer_pb2.PeerAsk) -> peer_pb2.PeerAnswer:
         # The host's deadline, not one measured from now: a request that took a while to get
         # here must not give the bot longer than the host does (the host would then hear an
-        # answer it must call late, and blame the relay for it).
-        timeout = float(message["timeout"])
-        if "deadline_at" in message:
-            timeout = max(0.0, float(message["deadline_at"]) - time.time())
-        deadline = time.monotonic() + timeout + REDIS_WAIT_S
-        request = Request(str(message["request_id"]), base64.b64decode(message["request"]))
-        reply: dict[str, Any] = {"kind": "answer", "id": message["id"]}
+        # answer it must call late, and blame the relay for it). One that came after it is
+        # not put to the bot at all: it never had the chance to answer, the relay was late.
+        answer = peer_pb2.PeerAnswer(id=ask.id)
+        timeout = ask.deadline_unix_us / 1e6 - time.time()
+        if timeout <= 0:
+            answer.unreachable = LATE
+            return answer
         try:
-            answer = await self.router.ask(
-                int(message["bot"]), str(message["game"]), request, timeout
+            decided = await self.router.ask(
+                ask.bot_id, ask.game, Request(ask.request_id, ask.request), timeout
             )
-            reply["answer"] = _b64(answer)
+            answer.answer = decided.SerializeToString()
         except TimeoutError:
-            reply["error"] = "timeout"
+            answer.timeout = True
         except Disconnected as error:
-            reply["error"] = "disconnected"
-            reply["detail"] = str(error)
-        asker = str(message["reply_to"])
+            answer.disconnected = str(error) or "the bot disconnected"
+        return answer
+
+    def _answer_by_redis(self, asker: str, answer: peer_pb2.PeerAnswer) -> None:
+        task = asyncio.create_task(self._publish_answer(asker, answer))
+        task.add_done_callback(_log_failure)
+
+    async def _publish_answer(self, asker: str, answer: peer_pb2.PeerAnswer) -> None:
+        deadline = time.monotonic() + REDIS_WAIT_S
         with contextlib.suppress(TimeoutError):
-            if await self._deliver(asker, json.dumps(reply), deadline):
+            if await self._deliver(asker, _answer_json(answer), deadline):
                 return
         log.warning("arbiter %s was not listening when its answer came", asker)
 

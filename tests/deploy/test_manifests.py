@@ -743,8 +743,10 @@ def container_env(container: dict[str, Any], where: str) -> dict[str, str]:
             continue
         ref = item["valueFrom"]
         if "fieldRef" in ref:
-            assert ref["fieldRef"]["fieldPath"] == "metadata.name", where
-            env[item["name"]] = f"(the pod's name, in {where})"
+            field = ref["fieldRef"]["fieldPath"]
+            assert field in ("metadata.name", "status.podIP"), where
+            what = "name" if field == "metadata.name" else "IP"
+            env[item["name"]] = f"(the pod's {what}, in {where})"
             continue
         if "secretKeyRef" in ref:
             data = k8s_one("Secret", ref["secretKeyRef"]["name"])["stringData"]
@@ -1050,8 +1052,12 @@ def test_k8s_runner_starts_hosted_pods_where_the_fences_are() -> None:
     assert service_workload(k8s_one("Service", arbiter_host))["metadata"]["name"] == "arbiter"
     assert k8s_containers()["arbiter"][0].settings.hosted, "the arbiters take uploads"
 
-    policies = {obj["metadata"]["name"]: obj for obj in k8s("NetworkPolicy")}
-    assert all(p["metadata"]["namespace"] == settings.runner_namespace for p in policies.values())
+    policies = {
+        obj["metadata"]["name"]: obj
+        for obj in k8s("NetworkPolicy")
+        if obj["metadata"]["namespace"] == settings.runner_namespace
+    }
+    assert set(policies) == {"default-deny", "hosted-bot"}
     deny = policies["default-deny"]["spec"]
     assert deny["podSelector"] == {} and sorted(deny["policyTypes"]) == ["Egress", "Ingress"]
     assert "ingress" not in deny and "egress" not in deny
@@ -1082,6 +1088,34 @@ def test_k8s_runner_starts_hosted_pods_where_the_fences_are() -> None:
     quota = k8s_one("ResourceQuota", "hosted-bots")
     assert quota["metadata"]["namespace"] == settings.runner_namespace
     assert int(quota["spec"]["hard"]["pods"]) == settings.runner_max_running
+
+
+def test_k8s_peer_port_is_reached_by_arbiters_only() -> None:
+    """The arbiters' peer port (their peer links, PREMIERE_PEER_ADDRESS) is open to arbiter
+    Pods only, each advertising its Pod IP; the bots' and metrics ports stay open."""
+    container, _, workload = k8s_containers()["arbiter"]
+    settings = container.settings
+    assert settings.peer_address is not None and settings.peer_advertise is not None
+    port = int(settings.peer_address.rpartition(":")[2])
+    assert settings.peer_advertise.endswith(f":{port}") and "IP" in settings.peer_advertise
+    assert port == container_port(workload, "peer")
+    (policy,) = [o for o in k8s("NetworkPolicy") if o["metadata"]["name"] == "arbiter-peers"]
+    assert policy["spec"]["podSelector"]["matchLabels"] == spec_labels("arbiter")
+    by_port = {}
+    for rule in policy["spec"]["ingress"]:
+        for item in rule["ports"]:
+            by_port[item["port"]] = rule.get("from")
+    assert by_port[port] == [{"podSelector": {"matchLabels": spec_labels("arbiter")}}]
+    assert by_port[50051] is None and by_port[9101] is None
+    for service in k8s("Service"):
+        assert port not in [p["port"] for p in service["spec"]["ports"]], "no Service exposes it"
+
+
+def spec_labels(name: str) -> dict[str, str]:
+    _, _, workload = k8s_containers()[name]
+    labels = workload["spec"]["template"]["metadata"]["labels"]
+    assert isinstance(labels, dict)
+    return labels
 
 
 # --- images ---------------------------------------------------------------------------------

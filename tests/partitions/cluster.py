@@ -41,6 +41,9 @@ REDIS_PORT = 6379
 GRPC_PORT = 50051
 RECORDING_BOT = "tests.partitions.recording_bot:RecordingBot"
 OPERATOR_TOKEN = "pmo_partitions-" + uuid.uuid4().hex
+PEER_TOKEN = "partitions-peer-" + uuid.uuid4().hex
+"""The arbiters link up on their peer ports (node address, a free port): the relay's
+decisions between them cross those links, Redis only what a dropped link was carrying."""
 
 
 @dataclass
@@ -299,6 +302,7 @@ class Cluster:
                     "PREMIERE_ARBITER_ADDRESS": self.grpc_target(name),
                     "PREMIERE_ARBITER_METRICS_PORT": "9100",
                     "PREMIERE_RELAY": "true",
+                    "PREMIERE_PEER_TOKEN": PEER_TOKEN,
                     "PREMIERE_LEASE_S": "3",
                     "PREMIERE_LEASE_RENEW_S": "0.5",
                     "PREMIERE_MOVE_TIME_MS": "400",

@@ -295,6 +295,35 @@ def placement_taken_back(cluster: Cluster, run: Run) -> Verdict:
     return verdict
 
 
+_LINK_DROPPED = re.compile(r"premiere\.peers WARNING peer link with (arbiter\d)/\S+ down")
+
+
+def peer_link_fell_back(cluster: Cluster, run: Run) -> Verdict:
+    """The arbiters' peer link carried alpha's decisions (arbiter1 hosts, alpha's stream is on
+    arbiter2) and was dropped by each cut; what it carried then went through Redis: no move
+    defaulted or fault charged to anyone, and no request reached a bot twice."""
+    verdict = Verdict(
+        "decisions fell back to Redis when the arbiters' link was cut, none lost or doubled"
+    )
+    path = cluster.procs["arbiter1"].log
+    log = path.read_text(errors="replace")
+    if not any(hit.group(1) == "arbiter2" for hit in _LINK_DROPPED.finditer(log)):
+        verdict.problems.append("arbiter1 never saw its peer link to arbiter2 drop")
+    for fault in cluster.rows(
+        "SELECT match_id::text AS mid, ply, kind, blame FROM match_faults WHERE kind <> 'restart'"
+    ):
+        verdict.problems.append(
+            f"{fault['mid'][:8]} ply {fault['ply']} {fault['kind']} ({fault['blame']})"
+        )
+    seen: dict[tuple[str, str], int] = {}
+    for record in read_records(path.parent):
+        if record["kind"] == "request":
+            key = (record["bot"], record["request_id"])
+            seen[key] = seen.get(key, 0) + 1
+    verdict.problems += [f"{bot} asked {rid} {n} times" for (bot, rid), n in seen.items() if n > 1]
+    return verdict
+
+
 # --- the schedules ----------------------------------------------------------------------
 
 
@@ -334,6 +363,17 @@ def placed_arbiter_postgres_cut(run: Run) -> None:
     run.hosting("arbiter1")
     time.sleep(2)
     run.heal("arbiter2", "pg")
+
+
+def peer_link_cut(run: Run) -> None:
+    """arbiter1 hosts, asking alpha through arbiter2 on their peer link; the link is cut (both
+    still reach Redis and PostgreSQL) twice, each time past the link's silence limit."""
+    run.hosting("arbiter1")
+    for _ in range(2):
+        time.sleep(1.5)
+        run.cut("arbiter1", "arbiter2")
+        time.sleep(3)
+        run.heal("arbiter1", "arbiter2")
 
 
 def worker_redis_cut(run: Run) -> None:
@@ -443,6 +483,7 @@ def scenarios() -> dict[str, Scenario]:
                 settings={"PREMIERE_PLACEMENT_WAIT_S": "2"},
                 extra=(placement_taken_back,),
             ),
+            Scenario("peer-link-cut", peer_link_cut, extra=(peer_link_fell_back,)),
             Scenario(
                 "random-schedule",
                 random_schedule(seed=27, duration_s=150),

@@ -122,6 +122,13 @@ def _claim_unchecked() -> None:
     Store.claim = claim  # type: ignore[method-assign]
 
 
+def _no_peer_fallback() -> None:
+    """Asks a dropped peer link was carrying are forgotten, not sent again through Redis."""
+    from server.relay import Relay
+
+    Relay._link_lost = lambda self, link: link.pending.clear()  # type: ignore[method-assign]
+
+
 WEAKNESSES: dict[str, Weakness] = {
     w.name: w
     for w in (
@@ -173,6 +180,13 @@ WEAKNESSES: dict[str, Weakness] = {
             "each lapsed placement taken up with the next fencing number and kept",
             "a claim takes the lease whoever holds it now, under its current fencing number",
             _claim_unchecked,
+        ),
+        Weakness(
+            "peer-no-fallback",
+            "peer-link-cut",
+            "decisions fell back to Redis when the arbiters' link was cut",
+            "asks a dropped peer link was carrying are not sent again through Redis",
+            _no_peer_fallback,
         ),
         Weakness(
             "no-takeover-random",
