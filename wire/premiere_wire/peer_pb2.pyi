@@ -87,14 +87,17 @@ class PeerAsk(_message.Message):
     id: _builtins.str
     """The asker's id for it, which the answer quotes ("<asker>:<n>")."""
     bot_id: _builtins.int
+    """The bot to ask (its id in the shared database)."""
     game: _builtins.str
+    """The game of the match asking, which the bot's stream must play."""
     deadline_unix_us: _builtins.int
     """The host's deadline, absolute (Unix time, microseconds): the receiver stops waiting for
     the bot at that instant on its own clock, however long the ask took to arrive.
     """
     request_id: _builtins.str
-    """The serialized DecisionRequest, as the bot receives it, and its request id."""
+    """The DecisionRequest's request id, which the bot's answer quotes."""
     request: _builtins.bytes
+    """The serialized DecisionRequest, as the bot receives it."""
     def __init__(
         self,
         *,
@@ -164,7 +167,9 @@ class PeerNews(_message.Message):
     BOT_ID_FIELD_NUMBER: _builtins.int
     MESSAGE_FIELD_NUMBER: _builtins.int
     bot_id: _builtins.int
+    """The bot whose streams get it."""
     message: _builtins.bytes
+    """The ConnectResponse's bytes."""
     def __init__(
         self,
         *,
