@@ -130,58 +130,36 @@ def run() -> list[dict[str, object]]:
     concurrency = (1, 8)
     figures = measure(concurrency)
     rows = []
-    for n in concurrency:
-        label = f"{n} concurrent match{'es' if n > 1 else ''}"
-        for key, unit, name in (
-            ("p50_ms", "ms", "decision round trip p50"),
-            ("p99_ms", "ms", "decision round trip p99"),
-            ("per_second", "decisions/s", "decisions per second"),
-        ):
+    for route, via, overhead_name in (
+        ("two", "via Redis", "routing overhead per decision"),
+        ("peer", "peer link", "routing overhead per decision on the peer link"),
+    ):
+        for n in concurrency:
+            label = f"{n} concurrent match{'es' if n > 1 else ''}"
+            for key, unit, name in (
+                ("p50_ms", "ms", "decision round trip p50"),
+                ("p99_ms", "ms", "decision round trip p99"),
+                ("per_second", "decisions/s", "decisions per second"),
+            ):
+                rows.append(
+                    row(
+                        f"two arbiters (bots on the other one, {via}): {name}, {label}",
+                        figures[(route, n)][key],
+                        unit,
+                        f"one arbiter (bots on the host): {name}, {label}",
+                        figures[("one", n)][key],
+                    )
+                )
+            overhead = figures[(route, n)]["p50_ms"] - figures[("one", n)]["p50_ms"]
             rows.append(
                 row(
-                    f"two arbiters (bots on the other one, via Redis): {name}, {label}",
-                    figures[("two", n)][key],
-                    unit,
-                    f"one arbiter (bots on the host): {name}, {label}",
-                    figures[("one", n)][key],
+                    f"{overhead_name} (p50, two minus one), {label}",
+                    overhead,
+                    "ms",
+                    "none with one arbiter",
+                    0.0,
                 )
             )
-        overhead = figures[("two", n)]["p50_ms"] - figures[("one", n)]["p50_ms"]
-        rows.append(
-            row(
-                f"routing overhead per decision (p50, two minus one), {label}",
-                overhead,
-                "ms",
-                "none with one arbiter",
-                0.0,
-            )
-        )
-    for n in concurrency:
-        label = f"{n} concurrent match{'es' if n > 1 else ''}"
-        for key, unit, name in (
-            ("p50_ms", "ms", "decision round trip p50"),
-            ("p99_ms", "ms", "decision round trip p99"),
-            ("per_second", "decisions/s", "decisions per second"),
-        ):
-            rows.append(
-                row(
-                    f"two arbiters (bots on the other one, peer link): {name}, {label}",
-                    figures[("peer", n)][key],
-                    unit,
-                    f"one arbiter (bots on the host): {name}, {label}",
-                    figures[("one", n)][key],
-                )
-            )
-        overhead = figures[("peer", n)]["p50_ms"] - figures[("one", n)]["p50_ms"]
-        rows.append(
-            row(
-                f"routing overhead per decision on the peer link (p50, two minus one), {label}",
-                overhead,
-                "ms",
-                "none with one arbiter",
-                0.0,
-            )
-        )
     for n in concurrency:
         label = f"{n} concurrent match{'es' if n > 1 else ''}"
         for key, unit, name, goal in (
