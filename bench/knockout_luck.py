@@ -19,11 +19,15 @@ both: 1 for finishing ahead, ½ for a tie) says whether the game counts for the 
 +150 Elo or more).
 
 ``BENCH_KNOCKOUT_GAMES`` picks games (comma-separated), ``BENCH_KNOCKOUT_DEALS`` sets the pool
-(default 24), ``BENCH_KNOCKOUT_RUNS`` the knockouts per game and heat kind (default 400).
+(default 24), ``BENCH_KNOCKOUT_RUNS`` the knockouts per game and heat kind (default 400),
+``BENCH_KNOCKOUT_JOBS`` the processes that play the pool's matches first (default: one per core;
+1 plays each match when a knockout first draws it). A match's ranks depend on its deal and seat
+order alone, so the jobs change the wall time, never a figure.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import random
@@ -31,6 +35,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from bench.rows import Row, quick, row
@@ -67,10 +72,23 @@ class Pool:
     def ranks(self, deal: int, seats: tuple[str, ...]) -> tuple[int, ...]:
         key = (deal, seats)
         if key not in self.played:
-            started = time.perf_counter()
-            self.played[key] = play(self.game, f"bench/knockout/{self.game}/{deal}", seats)
-            self.seconds += time.perf_counter() - started
+            self.played[key], seconds = _timed(self.game, key)
+            self.seconds += seconds
         return self.played[key]
+
+    def fill(self, jobs: int) -> None:
+        """Play every (deal, seat order) not yet played, across ``jobs`` processes."""
+        keys = [
+            (deal, seats)
+            for deal in range(self.deals)
+            for seats in itertools.permutations(FIELD, seats_of(self.game))
+            if (deal, seats) not in self.played
+        ]
+        with ProcessPoolExecutor(jobs) as pool:
+            games = [self.game] * len(keys)
+            for key, (ranks, seconds) in zip(keys, pool.map(_timed, games, keys), strict=True):
+                self.played[key] = ranks
+                self.seconds += seconds
 
     def edge(self) -> tuple[float, float, float, int]:
         """search:1000 over search:100 in Elo, with its 95% interval, and the meetings."""
@@ -111,6 +129,13 @@ def play(game_id: str, seed: str, seats: Sequence[str]) -> tuple[int, ...]:
     outcome = state.outcome()
     assert outcome is not None
     return tuple(outcome.ranks)
+
+
+def _timed(game_id: str, key: tuple[int, tuple[str, ...]]) -> tuple[tuple[int, ...], float]:
+    started = time.perf_counter()
+    deal, seats = key
+    ranks = play(game_id, f"bench/knockout/{game_id}/{deal}", seats)
+    return ranks, time.perf_counter() - started
 
 
 def _dealer(pool: Pool, rng: random.Random) -> Callable[[str], int]:
@@ -162,8 +187,10 @@ def knockout(pool: Pool, kind: int, rng: random.Random) -> str:
         number += 1
 
 
-def measure(game_id: str, deals: int, runs: int) -> list[Row]:
+def measure(game_id: str, deals: int, runs: int, jobs: int = 1) -> list[Row]:
     pool = Pool(game_id, deals)
+    if jobs > 1:
+        pool.fill(jobs)
     rng = random.Random(f"bench/knockout/{game_id}")
     seats = seats_of(game_id)
     wins: dict[int, int] = {}
@@ -219,8 +246,9 @@ def run() -> list[Row]:
     )
     deals = int(os.environ.get("BENCH_KNOCKOUT_DEALS", "") or (1 if quick() else 24))
     runs = int(os.environ.get("BENCH_KNOCKOUT_RUNS", "") or (4 if quick() else 400))
+    jobs = int(os.environ.get("BENCH_KNOCKOUT_JOBS", "") or (1 if quick() else os.cpu_count() or 1))
     rows: list[Row] = []
     for game_id in names:
         print(f"knockout luck: {game_id}", file=sys.stderr, flush=True)
-        rows.extend(measure(game_id, deals, runs))
+        rows.extend(measure(game_id, deals, runs, jobs))
     return rows
