@@ -57,6 +57,14 @@ async def _checked_stream(
 
 
 class CleanErrors(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
+    """Wraps each method's handler once: a wrapped handler is held by every call for its whole
+    life, so one made per call cost every open stream its own closures (about half a KiB)."""
+
+    def __init__(self) -> None:
+        self._wrapped: dict[
+            str, tuple[grpc.RpcMethodHandler[Any, Any], grpc.RpcMethodHandler[Any, Any]]
+        ] = {}
+
     async def intercept_service(
         self,
         continuation: Callable[
@@ -68,25 +76,34 @@ class CleanErrors(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         if handler is None:
             return None
         method = details.method
-        deserialize = _safe_deserializer(handler.request_deserializer)
-        serialize = handler.response_serializer
-        if handler.unary_unary is not None:
-            return grpc.unary_unary_rpc_method_handler(
-                _unary(handler.unary_unary, method), deserialize, serialize
-            )
-        if handler.unary_stream is not None:
-            return grpc.unary_stream_rpc_method_handler(
-                _unary_stream(handler.unary_stream, method), deserialize, serialize
-            )
-        if handler.stream_stream is not None:
-            return grpc.stream_stream_rpc_method_handler(
-                _stream(handler.stream_stream, method), deserialize, serialize
-            )
-        if handler.stream_unary is not None:
-            return grpc.stream_unary_rpc_method_handler(
-                _stream(handler.stream_unary, method), deserialize, serialize
-            )
-        return handler
+        cached = self._wrapped.get(method)
+        if cached is not None and cached[0] is handler:
+            return cached[1]
+        wrapped = _wrap(handler, method)
+        self._wrapped[method] = (handler, wrapped)
+        return wrapped
+
+
+def _wrap(handler: grpc.RpcMethodHandler[Any, Any], method: str) -> grpc.RpcMethodHandler[Any, Any]:
+    deserialize = _safe_deserializer(handler.request_deserializer)
+    serialize = handler.response_serializer
+    if handler.unary_unary is not None:
+        return grpc.unary_unary_rpc_method_handler(
+            _unary(handler.unary_unary, method), deserialize, serialize
+        )
+    if handler.unary_stream is not None:
+        return grpc.unary_stream_rpc_method_handler(
+            _unary_stream(handler.unary_stream, method), deserialize, serialize
+        )
+    if handler.stream_stream is not None:
+        return grpc.stream_stream_rpc_method_handler(
+            _stream(handler.stream_stream, method), deserialize, serialize
+        )
+    if handler.stream_unary is not None:
+        return grpc.stream_unary_rpc_method_handler(
+            _stream(handler.stream_unary, method), deserialize, serialize
+        )
+    return handler
 
 
 def _unary(inner: Callable[..., Any], method: str) -> Callable[..., Any]:

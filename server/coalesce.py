@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 
 from premiere_wire import bot_gateway_pb2
 from server.metrics import DECISION_BATCH
+from server.outbox import Outbox
 from server.router import Outgoing, Request, framed_batch
 
 MAX_BATCH_BYTES = 1 << 20
@@ -21,7 +22,7 @@ MAX_BATCH_BYTES = 1 << 20
 Frame = bytes | bot_gateway_pb2.ConnectResponse
 
 
-def ready(first: Outgoing, outbox: asyncio.Queue[Outgoing | None]) -> tuple[list[Outgoing], bool]:
+def ready(first: Outgoing, outbox: Outbox[Outgoing | None]) -> tuple[list[Outgoing], bool]:
     """`first` and every message already waiting behind it, in order; and whether the stream's
     end (None) was among them."""
     messages = [first]

@@ -165,11 +165,14 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             if bot["hosted"]
             else self.peers.take(peer_host(context.peer()))
         )
+        name = bot["name"]
+        serving = self._serve(bot, request_iterator, context)
+        del bot  # held by `_serve` only while the stream is set up (see `_serve`)
         try:
             with peer:
-                await self._serve(bot, request_iterator, context)
+                await serving
         except LimitExceeded as error:
-            log.info("bot %s refused: %s", bot["name"], error)
+            log.info("bot %s refused: %s", name, error)
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
 
     async def Challenge(
@@ -310,21 +313,26 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             await asyncio.to_thread(
                 self.quotas.open_stream, stream, BotOwner.of(bot), bot.get("token_hash", "")
             )
-            await self._play(bot, hello, stream, request_iterator, context)
+            conn = await self._join(bot, hello, stream, context)
+            # An open stream lives for hours; what set it up is dropped, not kept in this frame
+            # (an idle stream's memory is a benchmark goal: docs/capacity.md).
+            del bot, hello
+            await self._play(conn, request_iterator, context)
         finally:
             with contextlib.suppress(psycopg.Error):
                 await asyncio.to_thread(self.quotas.close_stream, stream)
             self._open.pop(stream, None)
             self._doomed.pop(stream, None)
 
-    async def _play(
+    async def _join(
         self,
         bot: dict[str, Any],
         hello: bot_gateway_pb2.Hello,
         stream: int,
-        request_iterator: AsyncIterator[bot_gateway_pb2.ConnectRequest],
         context: grpc.aio.ServicerContext[Any, Any],
-    ) -> None:
+    ) -> Connection:
+        """The stream's Connection, routed to: refused (the call aborted) if the bot may not
+        play."""
         try:
             if bot.get("hosted"):
                 bot_id, bot_name = bot["id"], bot["name"]
@@ -395,6 +403,14 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             await self.router.remove(conn)
             await context.abort(getattr(grpc.StatusCode, conn.close_code), conn.overflowed)
         log.info("bot %s connected (%r, %d at once)", conn.bot_name, hello.client, conn.max_matches)
+        return conn
+
+    async def _play(
+        self,
+        conn: Connection,
+        request_iterator: AsyncIterator[bot_gateway_pb2.ConnectRequest],
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> None:
         reader = asyncio.create_task(self._read(request_iterator, conn))
         try:
             await context.write(

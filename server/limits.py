@@ -43,10 +43,13 @@ class Rate:
     def __init__(self, limit: int, window_s: float = 60.0) -> None:
         self.limit = limit
         self.window_s = window_s
-        self._times: deque[float] = deque()
+        self._times: deque[float] | None = None
+        """Made on the first event: every bot stream holds a Rate, most never use it."""
 
     def allow(self, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now
+        if self._times is None:
+            self._times = deque()
         while self._times and now - self._times[0] > self.window_s:
             self._times.popleft()
         if len(self._times) >= self.limit:

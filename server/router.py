@@ -24,6 +24,7 @@ from premiere_wire import bot_gateway_pb2
 from server.encoder import varint
 from server.limits import Rate
 from server.metrics import CONNECTED_BOTS, STALE_ANSWERS
+from server.outbox import Outbox
 
 
 class Disconnected(Exception):
@@ -107,7 +108,7 @@ class Connection:
     batches: bool = False
     """The bot's Hello set `batches`: requests ready together go out as one DecisionBatch."""
     refusals: Rate = field(default_factory=lambda: Rate(DEFAULT_REFUSALS_PER_MINUTE))
-    outbox: asyncio.Queue[Outgoing | None] = field(default_factory=asyncio.Queue)
+    outbox: Outbox[Outgoing | None] = field(default_factory=Outbox)
     pending: dict[str, asyncio.Future[bot_gateway_pb2.DecisionAnswer]] = field(default_factory=dict)
     closed: bool = False
     overflowed: str = ""
