@@ -166,10 +166,10 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
             else self.peers.take(peer_host(context.peer()))
         )
         name = bot["name"]
-        serving = self._serve(bot, request_iterator, context)
-        del bot  # held by `_serve` only while the stream is set up (see `_serve`)
         try:
             with peer:
+                serving = self._serve(bot, request_iterator, context)
+                del bot  # held by `_serve` only while the stream is set up (see `_serve`)
                 await serving
         except LimitExceeded as error:
             log.info("bot %s refused: %s", name, error)
