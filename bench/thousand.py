@@ -27,6 +27,7 @@ is the default, the match lease included.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -91,6 +92,7 @@ def start_load(address: str, tokens: list[str], log: str) -> subprocess.Popen[st
     )
     assert process.stdout is not None
     line = process.stdout.readline()
+    shutil.rmtree(folder, ignore_errors=True)  # read at its start: bot tokens left in /tmp else
     if not line.startswith("ready"):
         process.kill()
         raise RuntimeError(f"load process failed: {(LOGS / log).read_text()[-2000:]}")
