@@ -86,23 +86,18 @@ class CleanErrors(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
 
 def _wrap(handler: grpc.RpcMethodHandler[Any, Any], method: str) -> grpc.RpcMethodHandler[Any, Any]:
     deserialize = _safe_deserializer(handler.request_deserializer)
-    serialize = handler.response_serializer
-    if handler.unary_unary is not None:
-        return grpc.unary_unary_rpc_method_handler(
-            _unary(handler.unary_unary, method), deserialize, serialize
-        )
-    if handler.unary_stream is not None:
-        return grpc.unary_stream_rpc_method_handler(
-            _unary_stream(handler.unary_stream, method), deserialize, serialize
-        )
-    if handler.stream_stream is not None:
-        return grpc.stream_stream_rpc_method_handler(
-            _stream(handler.stream_stream, method), deserialize, serialize
-        )
-    if handler.stream_unary is not None:
-        return grpc.stream_unary_rpc_method_handler(
-            _stream(handler.stream_unary, method), deserialize, serialize
-        )
+    for kind, make, clean in (
+        ("unary_unary", grpc.unary_unary_rpc_method_handler, _unary),
+        ("unary_stream", grpc.unary_stream_rpc_method_handler, _unary_stream),
+        ("stream_stream", grpc.stream_stream_rpc_method_handler, _stream),
+        ("stream_unary", grpc.stream_unary_rpc_method_handler, _stream),
+    ):
+        inner = getattr(handler, kind)
+        if inner is not None:
+            wrapped: grpc.RpcMethodHandler[Any, Any] = make(
+                clean(inner, method), deserialize, handler.response_serializer
+            )
+            return wrapped
     return handler
 
 
