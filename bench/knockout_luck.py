@@ -20,9 +20,11 @@ both: 1 for finishing ahead, ½ for a tie) says whether the game counts for the 
 
 ``BENCH_KNOCKOUT_GAMES`` picks games (comma-separated), ``BENCH_KNOCKOUT_DEALS`` sets the pool
 (default 24), ``BENCH_KNOCKOUT_RUNS`` the knockouts per game and heat kind (default 400),
-``BENCH_KNOCKOUT_JOBS`` the processes that play the pool's matches first (default: one per core;
-1 plays each match when a knockout first draws it). A match's ranks depend on its deal and seat
-order alone, so the jobs change the wall time, never a figure.
+``BENCH_KNOCKOUT_LONGEST`` the longest duplicate heat measured (default 3 deals; at most the
+pool's size, or heats share deals), ``BENCH_KNOCKOUT_JOBS`` the processes that play the pool's
+matches first (default: one per core; 1 plays each match when a knockout first draws it). A
+match's ranks depend on its deal and seat order alone, so the jobs change the wall time, never
+a figure.
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ FIELD = ("random", "heuristic", "search:100", "search:1000")
 """Weakest to strongest."""
 STRONGEST, NEXT = FIELD[-1], FIELD[-2]
 KINDS: tuple[int, ...] = (0, 1, 2, 3)
-"""0: plain heats (one table a heat); k: duplicate heats of k deals."""
+"""0: plain heats (one table a heat); k: duplicate heats of k deals (up to
+``BENCH_KNOCKOUT_LONGEST``, default 3)."""
 GOAL_SHARE = 90.0
 GOAL_EDGE = 150.0
 Z95 = 1.96
@@ -187,14 +190,16 @@ def knockout(pool: Pool, kind: int, rng: random.Random) -> str:
         number += 1
 
 
-def measure(game_id: str, deals: int, runs: int, jobs: int = 1) -> list[Row]:
+def measure(
+    game_id: str, deals: int, runs: int, jobs: int = 1, kinds: tuple[int, ...] = KINDS
+) -> list[Row]:
     pool = Pool(game_id, deals)
     if jobs > 1:
         pool.fill(jobs)
     rng = random.Random(f"bench/knockout/{game_id}")
     seats = seats_of(game_id)
     wins: dict[int, int] = {}
-    for kind in KINDS:
+    for kind in kinds:
         wins[kind] = sum(knockout(pool, kind, rng) == STRONGEST for _ in range(runs))
         print(f"  {game_id} kind {kind}: {wins[kind]}/{runs}", file=sys.stderr, flush=True)
     edge, low, high, meetings = pool.edge()
@@ -212,7 +217,7 @@ def measure(game_id: str, deals: int, runs: int, jobs: int = 1) -> list[Row]:
             GOAL_EDGE,
         )
     )
-    for kind in KINDS[1:]:
+    for kind in kinds[1:]:
         share = 100.0 * wins[kind] / runs
         half = 100.0 * Z95 * math.sqrt(max(share / 100 * (1 - share / 100), 1e-9) / runs)
         rows.append(
@@ -232,7 +237,7 @@ def measure(game_id: str, deals: int, runs: int, jobs: int = 1) -> list[Row]:
             pool.seconds,
             "s",
             "knockouts measured",
-            float(runs * len(KINDS)),
+            float(runs * len(kinds)),
             reference_unit="knockouts",
         )
     )
@@ -247,8 +252,9 @@ def run() -> list[Row]:
     deals = int(os.environ.get("BENCH_KNOCKOUT_DEALS", "") or (1 if quick() else 24))
     runs = int(os.environ.get("BENCH_KNOCKOUT_RUNS", "") or (4 if quick() else 400))
     jobs = int(os.environ.get("BENCH_KNOCKOUT_JOBS", "") or (1 if quick() else os.cpu_count() or 1))
+    longest = int(os.environ.get("BENCH_KNOCKOUT_LONGEST", "") or KINDS[-1])
     rows: list[Row] = []
     for game_id in names:
         print(f"knockout luck: {game_id}", file=sys.stderr, flush=True)
-        rows.extend(measure(game_id, deals, runs, jobs))
+        rows.extend(measure(game_id, deals, runs, jobs, tuple(range(longest + 1))))
     return rows
