@@ -135,9 +135,10 @@ Statement = tuple[str, tuple[Any, ...]]
 class _Write:
     statements: tuple[Statement, ...]
     done: asyncio.Future[int] = field(repr=False)
-    move: tuple[Any, ...] | None = None
-    """A move's row (the parameters of `MOVE_SQL`): the moves of a batch are inserted by one
-    statement, one row each."""
+    moves: tuple[tuple[Any, ...], ...] = ()
+    """The rows (each the parameters of `MOVE_SQL`) of a move or of a simultaneous step's
+    moves: the moves of a batch are inserted by one statement, one row each, so a step's rows
+    stay all or none."""
 
 
 _INSERT_MOVES = (
@@ -231,10 +232,12 @@ class Store:
         """Commit one statement; returns the rows it changed."""
         return await self._write_all((sql, params))
 
-    async def _write_all(self, *statements: Statement, move: tuple[Any, ...] | None = None) -> int:
+    async def _write_all(
+        self, *statements: Statement, moves: tuple[tuple[Any, ...], ...] = ()
+    ) -> int:
         """Commit statements in one transaction; returns the rows the last one changed.
-        `move` marks a move's row (see `_Write.move`)."""
-        item = _Write(statements, asyncio.get_running_loop().create_future(), move)
+        `moves` marks the statements as move rows (see `_Write.moves`)."""
+        item = _Write(statements, asyncio.get_running_loop().create_future(), moves)
         self._queue.put_nowait(item)
         return await item.done
 
@@ -270,31 +273,31 @@ class Store:
 
     @staticmethod
     async def _commit(conn: psycopg.AsyncConnection[Any], batch: list[_Write]) -> list[int]:
-        """Commit a batch; returns each write's changed rows (1 for a move).
+        """Commit a batch; returns each write's changed rows (its rows, for moves).
 
-        The moves of a batch go in as one statement; no order within a batch matters, since a
-        match has at most one write waiting at a time (every writer awaits its commit). A batch
-        that comes down to one statement (the usual one: moves only) is sent alone on the
-        autocommit connection, one round trip; any other in a transaction, pipelined.
+        The moves of a batch, a simultaneous step's included, go in as one statement; no order
+        within a batch matters, since a match has at most one write waiting at a time (every
+        writer awaits its commit). A batch that comes down to one statement (the usual one:
+        moves only) is sent alone on the autocommit connection, one round trip; any other in a
+        transaction, pipelined.
         """
-        # In match order: each move's row takes its lease's row lock (`arbiter_holds`), and
-        # lease renewals lock theirs in that order too, so the two never deadlock.
-        moves = sorted((item.move for item in batch if item.move is not None), key=_by_match)
-        if len(moves) > 1 and len(moves) == len(batch):
-            await conn.execute(MOVES_SQL, _columns(moves))
-            return [1] * len(batch)
         if len(batch) == 1 and len(batch[0].statements) == 1:
             sql, params = batch[0].statements[0]
             return [(await conn.execute(sql, params)).rowcount]
+        # In match order: each move's row takes its lease's row lock (`arbiter_holds`), and
+        # lease renewals lock theirs in that order too, so the two never deadlock.
+        moves = sorted((row for item in batch for row in item.moves), key=_by_match)
+        if all(item.moves for item in batch):
+            await conn.execute(MOVES_SQL, _columns(moves))
+            return [len(item.moves) for item in batch]
         async with conn.transaction(), conn.pipeline():
-            together = len(moves) > 1
-            cursors = [
-                None if together and item.move is not None else await Store._execute(conn, item)
-                for item in batch
-            ]
-            if together:
+            cursors = [None if item.moves else await Store._execute(conn, item) for item in batch]
+            if moves:
                 await conn.execute(MOVES_SQL, _columns(moves))
-        return [1 if cursor is None else cursor.rowcount for cursor in cursors]
+        return [
+            len(item.moves) if cursor is None else cursor.rowcount
+            for item, cursor in zip(batch, cursors, strict=True)
+        ]
 
     async def _commit_alone(self, item: _Write) -> None:
         while True:
@@ -653,7 +656,7 @@ class Store:
         in its row) is a no-op; other content raises `PlyConflict`; a stale fencing number
         raises `Fenced`."""
         row = _move_row(match_id, fence, record)
-        await self._write_all((MOVE_SQL, row), move=row)
+        await self._write_all((MOVE_SQL, row), moves=(row,))
 
     async def append_step(self, match_id: str, fence: int, records: Sequence[MoveRecord]) -> None:
         """The moves of one simultaneous step, all or none (one statement): the log then always
@@ -664,8 +667,8 @@ class Store:
         if len(records) == 1:
             await self.append_move(match_id, fence, records[0])
             return
-        rows = [_move_row(match_id, fence, record) for record in records]
-        await self._write_all((MOVES_SQL, tuple(_columns(rows))))
+        rows = tuple(_move_row(match_id, fence, record) for record in records)
+        await self._write_all((MOVES_SQL, tuple(_columns(list(rows)))), moves=rows)
 
     async def append_fault(self, match_id: str, fence: int, record: FaultRecord) -> None:
         await self._write(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import tempfile
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -13,6 +14,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from psycopg.pq import Trace
 
 import games
 from games.play import step
@@ -145,6 +147,64 @@ def test_moves_of_many_matches_commit_together_and_a_stale_one_fails_alone(
         await asyncio.gather(*(store.append_move(m.id, 1, move(2)) for m in live))
         assert "one at a time" not in caplog.text
         assert sql(database_url, "SELECT count(*) FROM match_moves WHERE ply = 2") == [(7,)]
+
+    run(database_url, body)
+
+
+def test_simultaneous_steps_join_their_batch_and_a_stale_one_fails_whole(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A simultaneous step's moves ride in the group commit's one statement with the other
+    matches' single moves (one transaction: one `xmin`), and a stale holder's step fails
+    whole, its other rows with it, while every other write of the batch lands."""
+
+    def step_of(first: int, seats: int) -> list[MoveRecord]:
+        return [MoveRecord(first + k, k, {"card": k}, False, 5) for k in range(seats)]
+
+    async def body(store: Store) -> None:
+        matches = [spec(seed=f"s{n}") for n in range(6)]
+        for match in matches:
+            await store.create_match(match, owner="a", lease_s=30)
+        caplog.clear()
+        writer = store._write_conn
+        assert writer is not None
+        with tempfile.TemporaryFile("w+") as trace:
+            writer.pgconn.trace(trace.fileno())
+            writer.pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS)
+            try:
+                await asyncio.gather(
+                    store.append_step(matches[0].id, 1, step_of(0, 3)),
+                    store.append_move(matches[1].id, 1, move(0)),
+                    store.append_step(matches[2].id, 1, step_of(0, 2)),
+                    store.append_move(matches[3].id, 1, move(0)),
+                )
+            finally:
+                writer.pgconn.untrace()
+            trace.seek(0)
+            sent = [line.split("\t")[2] for line in trace if line.startswith("F")]
+        assert sent.count("Bind") == 1, sent
+        assert "one at a time" not in caplog.text
+        ids = [m.id for m in matches[:4]]
+        rows = sql(
+            database_url,
+            "SELECT count(*), count(DISTINCT xmin::text) FROM match_moves"
+            " WHERE match_id = ANY(%s::uuid[])",
+            (ids,),
+        )
+        assert rows == [(7, 1)]
+        stale = matches[4].id
+        await store.release(stale, "a", 1)
+        assert await store.acquire(stale, "b", 30) == 2
+        results = await asyncio.gather(
+            store.append_step(stale, 1, step_of(0, 3)),
+            store.append_step(matches[5].id, 1, step_of(0, 3)),
+            store.append_move(matches[1].id, 1, move(1)),
+            return_exceptions=True,
+        )
+        assert isinstance(results[0], Fenced) and results[1:] == [None, None]
+        assert await store.moves(stale) == []
+        assert [m.ply for m in await store.moves(matches[5].id)] == [0, 1, 2]
+        assert [m.ply for m in await store.moves(matches[1].id)] == [0, 1]
 
     run(database_url, body)
 
