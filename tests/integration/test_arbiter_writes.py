@@ -159,7 +159,10 @@ def test_simultaneous_steps_join_their_batch_and_a_stale_one_fails_whole(
     whole, its other rows with it, while every other write of the batch lands."""
 
     def step_of(first: int, seats: int) -> list[MoveRecord]:
-        return [MoveRecord(first + k, k, {"card": k}, False, 5) for k in range(seats)]
+        return [
+            MoveRecord(first + k, k, {"card": k}, k == 1, 5, [{"é": k}], f'"{k}" \\ é' if k else None)
+            for k in range(seats)
+        ]
 
     async def body(store: Store) -> None:
         matches = [spec(seed=f"s{n}") for n in range(6)]
@@ -192,6 +195,10 @@ def test_simultaneous_steps_join_their_batch_and_a_stale_one_fails_whole(
             (ids,),
         )
         assert rows == [(7, 1)]
+        logged = await store.moves(matches[0].id)
+        assert [(m.move, m.defaulted, m.forced, m.note) for m in logged] == [
+            (r.move, r.defaulted, r.forced, r.note) for r in step_of(0, 3)
+        ]
         stale = matches[4].id
         await store.release(stale, "a", 1)
         assert await store.acquire(stale, "b", 30) == 2
