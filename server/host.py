@@ -291,6 +291,9 @@ class MatchHost:
             size = len(answer.note.encode())
             if size > MAX_NOTE_BYTES:
                 raise MalformedMove(seat, None, f"a note of {size} bytes; at most {MAX_NOTE_BYTES}")
+            if "\x00" in answer.note:
+                # PostgreSQL's text holds no NUL: stored, it would fail the move's write.
+                raise MalformedMove(seat, None, "a note with a NUL character")
         except (IllegalMove, MalformedMove) as error:
             metrics.ILLEGAL.labels(self.game.id).inc()
             kind = "illegal" if isinstance(error, IllegalMove) else "malformed"

@@ -64,6 +64,9 @@ func answerFor(request *pb.DecisionRequest, choice Choice) (*pb.DecisionAnswer, 
 	if len(choice.Note) > maxNoteBytes {
 		return nil, fmt.Errorf("a note of %d bytes; the arbiter takes %d at most", len(choice.Note), maxNoteBytes)
 	}
+	if strings.ContainsRune(choice.Note, 0) {
+		return nil, fmt.Errorf("a note with a NUL character; the arbiter takes none")
+	}
 	return &pb.DecisionAnswer{
 		RequestId: request.RequestId,
 		Choice:    &pb.DecisionAnswer_LegalMoveIndex{LegalMoveIndex: choice.Index},

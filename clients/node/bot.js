@@ -273,6 +273,9 @@ function answerFor(request, choice) {
   if (Buffer.byteLength(note, "utf8") > MAX_NOTE_BYTES) {
     throw new Error(`a note of ${Buffer.byteLength(note, "utf8")} bytes; the arbiter takes ${MAX_NOTE_BYTES} at most`);
   }
+  if (note.includes("\u0000")) {
+    throw new Error("a note with a NUL character; the arbiter takes none");
+  }
   return note ? { request_id: request.request_id, legal_move_index: index, note } : { request_id: request.request_id, legal_move_index: index };
 }
 

@@ -160,7 +160,9 @@ def test_simultaneous_steps_join_their_batch_and_a_stale_one_fails_whole(
 
     def step_of(first: int, seats: int) -> list[MoveRecord]:
         return [
-            MoveRecord(first + k, k, {"card": k}, k == 1, 5, [{"é": k}], f'"{k}" \\ é' if k else None)
+            MoveRecord(
+                first + k, k, {"card": k}, k == 1, 5, [{"é": k}], f'"{k}" \\ é' if k else None
+            )
             for k in range(seats)
         ]
 

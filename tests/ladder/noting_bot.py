@@ -1,6 +1,6 @@
 """A bot that notes its plan on every answer (`premiere_bot.Noted`): its decision number and
-how many moves it could choose from; its 5th note is too long for the arbiter. Slow enough to be
-watched while it plays."""
+how many moves it could choose from; its 5th note is too long for the arbiter and its 6th holds
+a NUL character. Slow enough to be watched while it plays."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ class NotingBot(Bot):
         if self.asked == 5:
             answer = bot_gateway_pb2.DecisionAnswer(note=LONG_NOTE)  # past Noted's own check
             return _Raw(0, answer.note)
+        if self.asked == 6:
+            return _Raw(0, "plan 6\x00")
         return Noted(0, f"plan {self.asked}: first of {len(request.legal_moves)} moves")
 
 

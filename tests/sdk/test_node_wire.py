@@ -195,17 +195,25 @@ try {
 } catch (error) {
   refused = error.message;
 }
+let nul = "";
+try {
+  answerFor(request, { index: 0, note: "a\\u0000b" });
+} catch (error) {
+  nul = error.message;
+}
 console.log(JSON.stringify({
   noted: encodeAnswer({ answer: noted }).toString("hex"),
   batch: encodeAnswer({ answers: { answers: [noted, plain] } }).toString("hex"),
   refused,
+  nul,
 }));
 """
 
 
 def test_node_attaches_a_note_exactly_as_protobuf_does() -> None:
     """A strategy may return { index, note }: the answer carries DecisionAnswer.note, encoded
-    on the hand-written path byte for byte as protobuf does; a note past 512 bytes is refused."""
+    on the hand-written path byte for byte as protobuf does; a note past 512 bytes, or with a NUL
+    character (PostgreSQL's text holds none), is refused."""
     out = subprocess.run(
         [node(), "-e", NOTE_SCRIPT, str(NODE_CLIENT / "bot.js")],
         capture_output=True,
@@ -225,3 +233,4 @@ def test_node_attaches_a_note_exactly_as_protobuf_does() -> None:
     batch.answers.answers.add(request_id="m:7", legal_move_index=2)
     assert seen["batch"] == batch.SerializeToString().hex()
     assert "513 bytes" in seen["refused"]
+    assert "NUL character" in seen["nul"]

@@ -35,3 +35,5 @@ def test_a_note_too_long_for_the_arbiter_is_refused_in_the_bot() -> None:
     Noted(0, "é" * (MAX_NOTE_BYTES // 2))
     with pytest.raises(ValueError, match="a note of 514 bytes"):
         Noted(0, "é" * (MAX_NOTE_BYTES // 2 + 1))
+    with pytest.raises(ValueError, match="NUL character"):
+        Noted(0, "plan\x00")

@@ -107,11 +107,16 @@ def test_notes_are_stored_and_shown_only_after_the_end(stack: Stack, browser: Br
         faults = conn.execute(
             "SELECT kind, detail FROM match_faults WHERE match_id = %s AND seat = 0", (match_id,)
         ).fetchall()
+        status = conn.execute("SELECT status FROM matches WHERE id = %s", (match_id,)).fetchall()
     noted = [(ply, note) for ply, seat, note in stored if note]
     assert noted and all(seat == 0 for _, seat, note in stored if note)
     assert all(note.startswith("plan ") for _, note in noted)
     # The fifth answer's note was 600 bytes: refused as malformed, its move defaulted.
     assert ("malformed", "a note of 600 bytes; at most 512") in faults, faults
+    # The sixth's held a NUL (no PostgreSQL text holds one): refused the same way, and the
+    # match went on to its result instead of failing the move's write.
+    assert ("malformed", "a note with a NUL character") in faults, faults
+    assert status == [("finished",)]
     after = author(stack.arbiter, owner, "bots", "notes", "noter")
     assert after.stdout.count(" ended ") == len(noted), after.stdout
     with urllib.request.urlopen(f"{stack.http}/api/matches/{match_id}/views") as reply:

@@ -30,6 +30,8 @@ class Noted:
         size = len(self.note.encode())
         if size > MAX_NOTE_BYTES:
             raise ValueError(f"a note of {size} bytes; the arbiter takes {MAX_NOTE_BYTES} at most")
+        if "\x00" in self.note:
+            raise ValueError("a note with a NUL character; the arbiter takes none")
 
 
 class Bot:
