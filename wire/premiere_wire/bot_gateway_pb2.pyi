@@ -269,8 +269,8 @@ class DecisionAnswer(_message.Message):
     legal_move_index: _builtins.int
     """Index into the request's legal_moves."""
     note: _builtins.str
-    """A short note on this decision (its plan, its estimate): at most 512 bytes of UTF-8, else
-    the answer is refused as malformed. Stored with the move; shown beside it in the replay
+    """A short note on this decision (its plan, its estimate): at most 512 bytes of UTF-8 and no
+    NUL character, else the answer is refused as malformed. Stored with the move; shown beside it in the replay
     once the match has ended, never while it runs (a note can reveal a hand).
     """
     @_builtins.property
