@@ -3,6 +3,9 @@ entries, and stay the plain values they were (equal, hashable, sent back as they
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 import games
@@ -60,3 +63,29 @@ def test_a_number_the_data_does_not_know_says_so() -> None:
     assert unknown == 999 and hash(unknown) == hash(999) and repr(unknown) == "999"
     with pytest.raises(AttributeError, match="names nothing in the game data"):
         _ = unknown.genres
+
+
+def test_a_bot_imports_the_typed_views_of_the_games_it_reads_only() -> None:
+    """A bot starts without building the dataclasses of every game (tens of milliseconds of
+    a hosted bot's start): a game's views are imported with its first request."""
+    script = (
+        "import sys\n"
+        "import premiere_bot, premiere_bot.runner\n"
+        "from premiere_bot import typed, views\n"
+        "from premiere_wire import bot_gateway_pb2\n"
+        "loaded = lambda: sorted(g for g, m in views.MODULES.items() if m in sys.modules)\n"
+        "print(loaded())\n"
+        "request = bot_gateway_pb2.DecisionRequest(game='magic-trick')\n"
+        "request.observation.magic_trick.SetInParent()\n"
+        "print(type(typed.observation(request)).__module__, loaded())\n"
+        "try:\n"
+        "    typed.observation(bot_gateway_pb2.DecisionRequest(game='chess'))\n"
+        "except typed.UnknownGame as error:\n"
+        "    print(error)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
+    ).stdout.splitlines()
+    assert out[0] == "[]"
+    assert out[1] == "premiere_bot.magic_trick ['magic-trick']"
+    assert "no typed views of 'chess'" in out[2] and "'movie-fight'" in out[2]

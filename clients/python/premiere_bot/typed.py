@@ -88,19 +88,23 @@ def _field(game: str) -> str:
     return game.replace("-", "_")
 
 
+def _views(game: str) -> types.ModuleType:
+    found = views.module(game)
+    if found is None:
+        raise UnknownGame(f"no typed views of {game!r}; games: {sorted(views.MODULES)}")
+    return found
+
+
 def observation(request: bot_gateway_pb2.DecisionRequest) -> Any:
     """The request's observation as its game's `Observation` dataclass."""
-    cls = views.OBSERVATIONS.get(request.game)
-    if cls is None:
-        raise UnknownGame(f"no typed views of {request.game!r}; games: {sorted(views.MOVES)}")
-    return build(cls, getattr(request.observation, _field(request.game)))
+    return build(
+        _views(request.game).Observation, getattr(request.observation, _field(request.game))
+    )
 
 
 def move(game: str, message: game_pb2.Move) -> Any:
     """One wire move of `game` as its move dataclass."""
-    kinds = views.MOVES.get(game)
-    if kinds is None:
-        raise UnknownGame(f"no typed views of {game!r}; games: {sorted(views.MOVES)}")
+    kinds = _views(game).MOVES
     typed = getattr(message, _field(game))
     kind = typed.WhichOneof("kind")
     if kind is None:
@@ -115,7 +119,8 @@ def legal_moves(request: bot_gateway_pb2.DecisionRequest) -> tuple[Any, ...]:
 def move_to_wire(game: str, typed: Any) -> game_pb2.Move:
     """A move dataclass of `game` as a wire `Move` (the arbiter checks it is legal)."""
     kind = getattr(type(typed), "kind", None)
-    if not isinstance(kind, str) or views.MOVES.get(game, {}).get(kind) is not type(typed):
+    known = views.module(game)
+    if not isinstance(kind, str) or known is None or known.MOVES.get(kind) is not type(typed):
         raise TypeError(f"{typed!r} is not a {game} move")
     envelope = game_pb2.Move()
     fill(getattr(getattr(envelope, _field(game)), kind.replace("-", "_")), typed)
