@@ -270,6 +270,7 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
                         grpc.StatusCode.INVALID_ARGUMENT, "send the header first, then chunks"
                     )
                 header = part.header
+                await _clean(context, bot=header.bot, version=header.version)
                 if not 0 < header.size <= caps.max_bytes:
                     await context.abort(
                         grpc.StatusCode.INVALID_ARGUMENT,
@@ -331,6 +332,7 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
     async def GetBotLogs(
         self, request: author_pb2.GetBotLogsRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> author_pb2.GetBotLogsResponse:
+        await _clean(context, match_id=request.match_id)
         root = await self._own(context, request.name)
         limit = request.limit if 0 < request.limit <= 1000 else 1000
         lines = await self._call(
@@ -351,6 +353,7 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
     async def GetBotNotes(
         self, request: author_pb2.GetBotNotesRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> author_pb2.GetBotNotesResponse:
+        await _clean(context, match_id=request.match_id)
         root = await self._own(context, request.name)
         limit = request.limit if 0 < request.limit <= notes.MAX_NOTES else notes.MAX_NOTES
         found = await self._call(

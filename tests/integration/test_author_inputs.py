@@ -16,7 +16,7 @@ from tests.integration.test_owners import gated
 
 @pytest.fixture
 def arena(database_url: str, tmp_path: Path) -> Iterator[Arbiter]:
-    arbiter = gated(database_url, tmp_path)
+    arbiter = gated(database_url, tmp_path, PREMIERE_HOSTED="true")
     try:
         yield arbiter
     finally:
@@ -92,6 +92,14 @@ def test_an_idempotency_key_reused_for_another_request_is_refused(arena: Arbiter
     assert "different request" in batch.results[0].refused
 
 
+def _upload(bot: str, version: str) -> Iterator[author_pb2.UploadBundleRequest]:
+    """An upload's stream: its header, then a chunk (the bytes are no bundle: they are never
+    read when the header is refused)."""
+    header = author_pb2.UploadBundleHeader(bot=bot, version=version, size=3)
+    yield author_pb2.UploadBundleRequest(header=header)
+    yield author_pb2.UploadBundleRequest(chunk=b"abc")
+
+
 def test_a_nul_byte_in_an_author_field_is_a_clean_invalid_argument(arena: Arbiter) -> None:
     """Finding 10: INVALID_ARGUMENT naming the field, and no ERROR line in the arbiter's log."""
     authors = _authors(arena)
@@ -103,6 +111,7 @@ def test_a_nul_byte_in_an_author_field_is_a_clean_invalid_argument(arena: Arbite
     assert code == grpc.StatusCode.INVALID_ARGUMENT and details.startswith("invite ")
     token = authors.CreateAccount(author_pb2.CreateAccountRequest(name="nul")).token
     key = (("authorization", f"Bearer {token}"),)
+    authors.CreateBot(author_pb2.CreateBotRequest(name="b"), metadata=key)
     calls = [
         (authors.CreateBot, author_pb2.CreateBotRequest(name="b\x00"), "name"),
         (authors.RotateBotToken, author_pb2.RotateBotTokenRequest(name="b\x00"), "name"),
@@ -123,6 +132,14 @@ def test_a_nul_byte_in_an_author_field_is_a_clean_invalid_argument(arena: Arbite
         (authors.EnterEvent, author_pb2.EnterEventRequest(event="c", bot="b\x00"), "bot"),
         (authors.WithdrawEvent, author_pb2.WithdrawEventRequest(event="c\x00", bot="b"), "event"),
         (authors.CreateEvent, author_pb2.CreateEventRequest(name="c\x00"), "name"),
+        (authors.GetBotLogs, author_pb2.GetBotLogsRequest(name="b", match_id="\x00"), "match_id"),
+        (
+            authors.GetBotNotes,
+            author_pb2.GetBotNotesRequest(name="b", match_id="m\x00"),
+            "match_id",
+        ),
+        (authors.UploadBundle, _upload("b\x00", ""), "bot"),
+        (authors.UploadBundle, _upload("b", "v\x00"), "version"),
     ]
     for call, request, field in calls:
         code, details = _code(call, request, metadata=key)
