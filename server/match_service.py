@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -68,6 +69,17 @@ def seat_pairs(request: match_pb2.CreateMatchRequest) -> list[tuple[str, str]]:
             raise BadRequest("every seat needs a player")
         seats.append((kind, getattr(seat, kind)))
     return seats
+
+
+def canonical_match_id(text: str) -> str:
+    """A match id in any spelling ``uuid.UUID`` reads (upper case, no hyphens, braces,
+    ``urn:uuid:``) as PostgreSQL reads it: lower case, hyphenated. Text that is no UUID comes
+    back as it is (the store finds no match for it). PostgreSQL's uuid refuses several of those
+    spellings, so passed on as they came they failed the query (INTERNAL)."""
+    try:
+        return str(uuid.UUID(text))
+    except ValueError:
+        return text
 
 
 def operator_allowed(operator_token: str | None, given: str | None) -> bool:
@@ -161,7 +173,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
         return row["deal_tables"] <= 1 or await self.store.revealed(str(row["id"]))
 
     async def _row(self, match_id: str, context: grpc.aio.ServicerContext[Any, Any]) -> Row:
-        row = await self.store.match(match_id)
+        row = await self.store.match(canonical_match_id(match_id))
         if row is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id[:64]!r}")
         assert row is not None
@@ -170,7 +182,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
     async def _full_row(self, match_id: str, context: grpc.aio.ServicerContext[Any, Any]) -> Row:
         """The match row with its seats, faults, decision count and whether it is revealed
         (`Store.match_record`), for `_record`."""
-        row = await self.store.match_record(match_id)
+        row = await self.store.match_record(canonical_match_id(match_id))
         if row is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id[:64]!r}")
         assert row is not None
@@ -349,7 +361,7 @@ class MatchService(match_pb2_grpc.MatchServiceServicer):
     ) -> match_pb2.GetReplayResponse:
         row = await self._row(request.match_id, context)
         ended = await self._revealed(row)
-        moves = await self.store.moves(request.match_id)
+        moves = await self.store.moves(str(row["id"]))
         reply = match_pb2.GetReplayResponse(
             game=row["game"],
             options=options_as_text(row["options"]),

@@ -110,6 +110,32 @@ def test_unknown_match_and_bad_requests_get_clear_errors(arbiter: Arbiter) -> No
     with pytest.raises(grpc.RpcError) as missing:
         stub.GetMatch(match_pb2.GetMatchRequest(match_id="nope"), timeout=10)
     assert missing.value.code() == grpc.StatusCode.NOT_FOUND
+    # Every spelling of a match id that Python's uuid reads is that match; several of them
+    # PostgreSQL's uuid refuses, which made the lookup fail (INTERNAL).
+    match_id = create_match(stub, ["builtin:random"] * 3, "spelt")
+    assert wait_ended(stub, match_id).status == match_pb2.MATCH_STATUS_FINISHED
+    plain = match_id.replace("-", "")
+    for spelling in (f"urn:uuid:{match_id}", f"{{{plain.upper()}}}", f"{plain[0]}-{plain[1:]}"):
+        assert stub.GetMatch(match_pb2.GetMatchRequest(match_id=spelling)).match.match_id == (
+            match_id
+        )
+        replay = stub.GetReplay(match_pb2.GetReplayRequest(match_id=spelling), timeout=10)
+        assert replay.steps and replay.seed == "spelt"
+        watched = list(stub.WatchMatch(match_pb2.WatchMatchRequest(match_id=spelling), timeout=30))
+        assert watched[-1].WhichOneof("event") == "ended"
+    unknown = f"urn:uuid:{uuid.uuid4()}"
+    for call, request in (
+        (stub.GetMatch, match_pb2.GetMatchRequest(match_id=unknown)),
+        (stub.GetReplay, match_pb2.GetReplayRequest(match_id=unknown)),
+        (stub.GetMatch, match_pb2.GetMatchRequest(match_id="\x00")),
+    ):
+        with pytest.raises(grpc.RpcError) as missing:
+            call(request, timeout=10)
+        assert missing.value.code() == grpc.StatusCode.NOT_FOUND, missing.value.details()
+    with pytest.raises(grpc.RpcError) as missing:
+        list(stub.WatchMatch(match_pb2.WatchMatchRequest(match_id=unknown), timeout=10))
+    assert missing.value.code() == grpc.StatusCode.NOT_FOUND
+    assert "premiere.errors" not in arbiter.log()
     for seats, game in (
         [["builtin:random"] * 2, "magic-trick"],
         [["ghost"] * 3, "magic-trick"],
