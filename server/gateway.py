@@ -441,9 +441,15 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
         any other stream gets one message per write, as it always did."""
         while (message := await conn.outbox.get()) is not None:
             if not conn.batches:
+                if isinstance(message, Request):
+                    message.sent_at = time.monotonic()
                 await context.write(message)
                 continue
             messages, ended = ready(message, conn.outbox)
+            now = time.monotonic()
+            for ready_message in messages:
+                if isinstance(ready_message, Request):
+                    ready_message.sent_at = now
             for frame in frames(messages):
                 await context.write(frame)
             if ended:

@@ -269,10 +269,9 @@ class MatchHost:
             last_round_trip_us=clock.last_round_trip_us,
         )
         started = time.monotonic()
+        outgoing = Request(request_id, request)
         try:
-            answer = await self.router.ask(
-                bot_id, self.game.id, Request(request_id, request), limit_ms / 1000
-            )
+            answer = await self.router.ask(bot_id, self.game.id, outgoing, limit_ms / 1000)
         except TimeoutError:
             metrics.TIMEOUTS.labels(self.game.id).inc()
             detail = f"no answer within {limit_ms} ms"
@@ -282,7 +281,9 @@ class MatchHost:
                 return self._infrastructure_fault(seat, legal, ply, str(error))
             elapsed = int((time.monotonic() - started) * 1000)
             return self._fault(seat, legal, ply, elapsed, "disconnect", str(error))
-        seconds = time.monotonic() - started
+        # From the request's write on this arbiter's stream (the clock's start, docs/protocol.md),
+        # or from the ask where another arbiter holds the stream.
+        seconds = time.monotonic() - (outgoing.sent_at or started)
         elapsed = int(seconds * 1000)
         self._latency.observe(seconds)
         clock.last_round_trip_us = max(1, int(seconds * 1_000_000))

@@ -764,7 +764,7 @@ class Relay:
             return answer
         try:
             decided = await self.router.ask(
-                ask.bot_id, ask.game, Request(ask.request_id, ask.request), timeout
+                ask.bot_id, ask.game, Request(ask.request_id, ask.request), timeout, False
             )
             answer.answer = decided.SerializeToString()
         except TimeoutError:

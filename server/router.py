@@ -60,13 +60,17 @@ _BATCH_TAG = varint(bot_gateway_pb2.ConnectResponse.DECISIONS_FIELD_NUMBER << 3 
 _BATCH_ITEM_TAG = varint(bot_gateway_pb2.DecisionBatch.REQUESTS_FIELD_NUMBER << 3 | 2)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Request:
     """A decision request ready for the wire: its id, which the answer quotes, and the
     serialized `DecisionRequest`."""
 
     id: str
     data: bytes
+    sent_at: float = field(default=0.0, compare=False)
+    """When the stream's writer put it on the wire (`time.monotonic`), 0 until then: the
+    bot's clock runs from here, not from when the match asked (a busy arbiter's queue is not
+    the bot's time)."""
 
     @classmethod
     def of(cls, message: bot_gateway_pb2.DecisionRequest) -> Request:
@@ -314,16 +318,19 @@ class Router:
         return f"{match_id}:{self._boot}:{next(self._ids)}"
 
     async def ask(
-        self, bot_id: int, game: str, request: Request, timeout: float
+        self, bot_id: int, game: str, request: Request, timeout: float, from_write: bool = True
     ) -> bot_gateway_pb2.DecisionAnswer:
-        """Send a request to the bot's least busy stream; raise TimeoutError or Disconnected."""
+        """Send a request to the bot's least busy stream; raise TimeoutError or Disconnected.
+
+        The bot has `timeout` from when the request goes on the wire (`Request.sent_at`);
+        without `from_write`, from now (a relayed ask: its host's deadline is already set)."""
         deadline = time.monotonic() + timeout
         conn = await self._stream_for(bot_id, game, deadline)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bot_gateway_pb2.DecisionAnswer] = loop.create_future()
         conn.pending[request.id] = future
         conn.send(request)
-        timer = loop.call_later(max(0.0, deadline - time.monotonic()), _expire, future)
+        timer = loop.call_at(deadline, _expire, future, request if from_write else None, timeout)
         try:
             return await future
         finally:
@@ -402,6 +409,13 @@ def _load(conn: Connection) -> int:
     return len(conn.pending)
 
 
-def _expire(future: asyncio.Future[Any]) -> None:
-    if not future.done():
-        future.set_exception(TimeoutError())
+def _expire(future: asyncio.Future[Any], request: Request | None, timeout: float) -> None:
+    """Time the request out, unless it went on the wire late: its time then runs from there."""
+    if future.done():
+        return
+    if request is not None and request.sent_at and request.sent_at + timeout > time.monotonic():
+        asyncio.get_running_loop().call_at(
+            request.sent_at + timeout, _expire, future, request, timeout
+        )
+        return
+    future.set_exception(TimeoutError())
