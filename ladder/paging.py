@@ -4,7 +4,9 @@ between two requests neither repeat nor skip a row on the next page.
 
 A cursor is the URL-safe base64 of ``[kind, *values]`` in JSON; ``kind`` names the list it
 belongs to, so a cursor of one list handed to another is refused (400), as is any token that
-does not decode to the values that list's keyset holds.
+does not decode to the values that list's keyset holds. A cursor is client text that reaches
+SQL: a string holding NUL (``"\\u0000"`` in its JSON: PostgreSQL text holds none) or a whole
+number beyond a bigint is refused too, never a failed query (500).
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ Value = str | int | float | bool | None | datetime.datetime
 """One column of a keyset position; a datetime travels as ISO 8601 text."""
 
 _STAMP = "t:"
+
+INT8 = 1 << 63
+"""A keyset's whole numbers are PostgreSQL bigints at most: -INT8 <= value < INT8."""
 
 
 def encode(kind: str, values: Sequence[Value]) -> str:
@@ -62,10 +67,20 @@ def decode(kind: str, token: str, types: Sequence[type]) -> tuple[Any, ...]:
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise bad
             value = float(value)
-        elif type(value) is not expected:
+        elif type(value) is not expected or not _storable(value):
             raise bad
         values.append(value)
     return tuple(values)
+
+
+def _storable(value: Any) -> bool:
+    """Whether PostgreSQL takes the value as a query parameter: text without NUL, a whole
+    number within a bigint."""
+    if isinstance(value, str):
+        return "\x00" not in value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return -INT8 <= value < INT8
+    return True
 
 
 def clamp(limit: int, maximum: int) -> int:

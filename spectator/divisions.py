@@ -29,7 +29,7 @@ _MATCHES = (
     " CASE WHEN t.status = 'finished' AND m.status = 'finished' THEN m.outcome->'ranks' END"
     " AS ranks FROM league_tables t LEFT JOIN match_results m ON m.id = t.match_id"
     " WHERE t.league_id = %s AND t.round BETWEEN %s AND %s AND t.seats <@ %s::text[]"
-    " AND (%s::integer IS NULL OR t.round < %s OR (t.round = %s AND t.table_no > %s))"
+    " AND (%s::bigint IS NULL OR t.round < %s OR (t.round = %s AND t.table_no > %s))"
     " ORDER BY t.round DESC, t.table_no LIMIT %s"
 )
 """The division's tables in the season, newest round first, after the cursor's (round,

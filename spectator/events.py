@@ -6,12 +6,14 @@ division history, for its page."""
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import psycopg
 from psycopg.rows import dict_row
 
 from ladder import paging
+from ladder.errors import BadRequest
 from ladder.queries import NotFound
 from premiere.entry_rules import describe
 from workers.formats.divisions import seasons
@@ -36,12 +38,27 @@ _KEYSET = (
 ones (newest first), then by id; the keyset of its cursor."""
 
 
+def _start(text: str, cursor: str) -> Decimal:
+    """A cursor's start key (the epoch seconds ``_KEYSET`` orders by, as text), as the number
+    the query compares; BadRequest for anything else (it went to PostgreSQL's numeric as it
+    came, so text that is no number there failed the query: a 500)."""
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        value = Decimal("NaN")
+    if not value.is_finite() or value.adjusted() >= 15:
+        raise BadRequest(f"bad cursor {cursor[:80]!r}: pass back the `next` of the previous page")
+    return value.quantize(Decimal("1e-6"))
+
+
 def list_events(
     conn: psycopg.Connection[Any], limit: int = 100, cursor: str = ""
 ) -> tuple[list[Row], str]:
     """Events: those still to come or running first (soonest start first), then the ended
     ones, newest first; ``limit`` of them after ``cursor``'s, and the next page's cursor."""
     after = paging.decode("events", cursor, (bool, str, int)) if cursor else None
+    if after is not None:
+        after = (after[0], _start(after[1], cursor), after[2])
     with conn.cursor(row_factory=dict_row) as cur:
         rows = cur.execute(
             f"SELECT * FROM ({_LIST.replace(' FROM events e', _KEYSET)}) s"

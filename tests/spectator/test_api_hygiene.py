@@ -41,9 +41,11 @@ from spectator.api_routes import ROUTES, json_routes, undeclared
 from spectator.http import http_app
 from spectator.ratelimit import client_address, trusted_networks
 from tests.integration.services import BIN, free_port, scratch_database
+from tests.spectator.test_event_pages import _divisions_event
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = sorted(games.ids())[0]
+DIVISION = "/api/events/winter-league/seasons/1/divisions/1"
 EXPENSIVE = 3
 WINDOW_S = 2
 
@@ -323,9 +325,57 @@ def test_paging_cursors_are_checked() -> None:
         "x" * 2000,
         paging.encode("matches", ("x", "x")),
         paging.encode("matches", (at,)),
+        paging.encode("matches", (at, "a\x00")),
     ):
         with pytest.raises(BadRequest):
             paging.decode("matches", bad, (datetime.datetime, str))
+    # A keyset's whole numbers are bigints.
+    assert paging.decode("history", paging.encode("history", (-(1 << 63),)), (int,)) == (
+        -(1 << 63),
+    )
+    for beyond in (1 << 63, -(1 << 63) - 1):
+        with pytest.raises(BadRequest):
+            paging.decode("history", paging.encode("history", (beyond,)), (int,))
+
+
+def test_a_forged_cursor_is_a_400_never_a_500(served: Served) -> None:
+    """A cursor is client text that reaches SQL as it decodes: a string holding NUL (no
+    PostgreSQL text holds one), an events start that is no number, or a whole number beyond
+    a bigint failed the query (500); each is a 400 now, and a real cursor still pages."""
+    with psycopg.connect(served.database) as conn:
+        _divisions_event(conn)
+        conn.execute(
+            "INSERT INTO events (name, game, format, players, opens_at, starts_at)"
+            " VALUES ('spring-cup', 'movie-tricks', 'knockout', 2, now(), now() + '1 day')"
+        )
+        conn.commit()
+    at = datetime.datetime(2026, 1, 2, tzinfo=datetime.UTC)
+    forged = [
+        ("/api/events", paging.encode("events", (True, "abc", 1))),
+        ("/api/events", paging.encode("events", (True, "\x00", 1))),
+        ("/api/events", paging.encode("events", (True, "1e1000000", 1))),
+        ("/api/events", paging.encode("events", (True, "1", 1 << 70))),
+        (f"/api/games/{GAME}/leagues", paging.encode("game-leagues", (1 << 70,))),
+        (f"/api/games/{GAME}/matches", paging.encode("matches", (at, "\x00"))),
+        (
+            f"/api/games/{GAME}/leaderboard",
+            paging.encode("leaderboard", (False, False, 1.0, 1.0, "\x00")),
+        ),
+        (DIVISION, paging.encode("division-tables", (1 << 70, 0))),
+    ]
+    for path, token in forged:
+        status, _, body = served.call(f"{path}?cursor={token}")
+        assert status == 400 and "bad cursor" in body["error"], (path, status, body)
+    first = served.get("/api/events?limit=1")
+    second = served.get(f"/api/events?limit=1&cursor={first['next']}")
+    assert [e["name"] for e in first["events"] + second["events"]] == [
+        "winter-league",
+        "spring-cup",
+    ]
+    # A round newer than any (one no integer column holds): every table comes after it.
+    beyond = paging.encode("division-tables", (1 << 40, 0))
+    tables = served.get(f"{DIVISION}?cursor={beyond}")["matches"]
+    assert tables and tables == served.get(DIVISION)["matches"]
 
 
 def test_with_redis_stopped_the_server_still_answers(served: Served) -> None:
