@@ -624,6 +624,9 @@ def board_page(board: Leaderboard, limit: int, cursor: str = "") -> Leaderboard:
 
 
 def _player_id(conn: Connection, player: str) -> tuple[int, bool]:
+    if "\x00" in player:
+        # No name holds one, and PostgreSQL's text cannot: asked, it failed the query.
+        raise BadRequest("player may not contain NUL characters")
     cur = tuples(conn)
     if player.startswith(BUILTIN_PREFIX):
         row = cur.execute(

@@ -293,6 +293,12 @@ def test_ladder_process_rates_and_serves_grpc_and_json(database_url: str, tmp_pa
                 ladder_pb2.GetRatingHistoryRequest(game=GAME, player="nobody"), timeout=10
             )
         assert refused.value.code() == grpc.StatusCode.NOT_FOUND
+        with pytest.raises(grpc.RpcError) as refused:  # not a failed query (INTERNAL)
+            ladder.stub.GetRatingHistory(
+                ladder_pb2.GetRatingHistoryRequest(game=GAME, player="ada\x00"), timeout=10
+            )
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert refused.value.details() == "player may not contain NUL characters"
         with pytest.raises(grpc.RpcError) as refused:
             ladder.stub.ListMatches(
                 ladder_pb2.ListMatchesRequest(game=GAME, page_token="garbage"), timeout=10
