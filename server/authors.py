@@ -404,6 +404,14 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
                 grpc.StatusCode.PERMISSION_DENIED,
                 "only the operator creates events on this arena (PREMIERE_AUTHOR_EVENTS is off)",
             )
+        try:
+            opens_at = request.opens_at.ToDatetime(datetime.UTC)
+            starts_at = request.starts_at.ToDatetime(datetime.UTC)
+        except (ValueError, OverflowError):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "opens_at and starts_at are times between the years 1 and 9999",
+            )
         await self._call(
             context,
             entries.propose,
@@ -412,8 +420,8 @@ class AuthorService(author_pb2_grpc.AuthorServiceServicer):
             request.game[:200],
             request.format[:200],
             request.players,
-            request.opens_at.ToDatetime(datetime.UTC),
-            request.starts_at.ToDatetime(datetime.UTC),
+            opens_at,
+            starts_at,
             request.rounds or None,
             request.min_games,
             request.min_rating if request.HasField("min_rating") else None,

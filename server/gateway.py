@@ -275,6 +275,10 @@ class BotGateway(bot_gateway_pb2_grpc.BotGatewayServiceServicer):
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"name 1 to {MAX_HELLO_GAMES} opponents, and a seat no greater than their number",
             )
+        if any("\x00" in name for name in request.opponents):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "opponents may not contain NUL characters"
+            )
         names = [n for n in request.opponents if not n.startswith(BUILTIN)]
         if bot["name"] in names:
             await context.abort(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from google.protobuf.timestamp_pb2 import Timestamp
 
 from premiere_wire import author_pb2, author_pb2_grpc, match_pb2
 from tests.integration.services import Arbiter
@@ -16,7 +17,7 @@ from tests.integration.test_owners import gated
 
 @pytest.fixture
 def arena(database_url: str, tmp_path: Path) -> Iterator[Arbiter]:
-    arbiter = gated(database_url, tmp_path, PREMIERE_HOSTED="true")
+    arbiter = gated(database_url, tmp_path, PREMIERE_HOSTED="true", PREMIERE_AUTHOR_EVENTS="on")
     try:
         yield arbiter
     finally:
@@ -145,5 +146,23 @@ def test_a_nul_byte_in_an_author_field_is_a_clean_invalid_argument(arena: Arbite
         code, details = _code(call, request, metadata=key)
         assert code == grpc.StatusCode.INVALID_ARGUMENT, (request, details)
         assert details.startswith(f"{field} "), details
+    log = arena.log()
+    assert " ERROR " not in log and "Traceback" not in log
+
+
+def test_an_event_time_past_the_calendar_is_a_clean_invalid_argument(arena: Arbiter) -> None:
+    """A timestamp outside the years 1 to 9999 (a datetime cannot hold it) is refused, naming
+    the fields, not an INTERNAL error."""
+    authors = _authors(arena)
+    token = authors.CreateAccount(author_pb2.CreateAccountRequest(name="far")).token
+    key = (("authorization", f"Bearer {token}"),)
+    far = Timestamp(seconds=10**12)
+    for request in (
+        author_pb2.CreateEventRequest(name="far", game="magic-trick", opens_at=far),
+        author_pb2.CreateEventRequest(name="far", game="magic-trick", starts_at=far),
+    ):
+        code, details = _code(authors.CreateEvent, request, metadata=key)
+        assert code == grpc.StatusCode.INVALID_ARGUMENT, details
+        assert "opens_at and starts_at" in details
     log = arena.log()
     assert " ERROR " not in log and "Traceback" not in log

@@ -140,6 +140,8 @@ def test_rated_challenges_against_bots_that_accept_them(
         assert "'shy' does not accept magic-trick challenges now" in str(shy)
         assert "challenge other bots" in str(refused(arbiter, tokens["author"], ["author", "open"]))
         assert refused(arbiter, "pmb_wrong", BUILTINS).code == grpc.StatusCode.UNAUTHENTICATED
+        nul = refused(arbiter, tokens["author"], ["open\x00", "builtin:random"])
+        assert nul.code == grpc.StatusCode.INVALID_ARGUMENT and "NUL" in str(nul)
         bad = refused(arbiter, tokens["author"], BUILTINS, options={"prestige": "maybe"})
         assert bad.code == grpc.StatusCode.INVALID_ARGUMENT and "prestige" in str(bad)
         with pytest.raises(ChallengeRefused, match="unknown game 'chess'"):
