@@ -53,6 +53,14 @@ class Decision:
 MAX_NOTE_BYTES = 512
 """The longest note a bot may attach to an answer (`DecisionAnswer.note`), in UTF-8 bytes."""
 
+MAX_REASON_CHARS = 300
+"""A refused answer's reason quotes the move; a move's text fields are the bot's, as long as a
+message allows, so the stored fault and the refusal sent back quote this much of it."""
+
+
+def _capped(reason: str) -> str:
+    return reason if len(reason) <= MAX_REASON_CHARS else reason[: MAX_REASON_CHARS - 1] + "…"
+
 
 class MatchHost:
     """`fence` is the fencing number of the match's lease this arbiter holds; every write of
@@ -298,8 +306,9 @@ class MatchHost:
         except (IllegalMove, MalformedMove) as error:
             metrics.ILLEGAL.labels(self.game.id).inc()
             kind = "illegal" if isinstance(error, IllegalMove) else "malformed"
-            self._refuse(bot_id, answer.request_id, f"{kind}: {error.reason}")
-            return self._fault(seat, legal, ply, elapsed, kind, error.reason)
+            reason = _capped(error.reason)
+            self._refuse(bot_id, answer.request_id, f"{kind}: {reason}")
+            return self._fault(seat, legal, ply, elapsed, kind, reason)
         return Decision(move, elapsed, note=answer.note or None)
 
     def _read_answer(

@@ -335,6 +335,32 @@ def test_an_illegal_answer_is_refused_with_one_illegal_prefix(arbiter: Arbiter) 
         stream.close()
 
 
+def test_an_illegal_move_with_a_huge_text_field_is_quoted_short(arbiter: Arbiter) -> None:
+    """A typed move's text is the bot's, as long as a message allows: the refusal sent back
+    and the fault stored quote at most 300 characters of it."""
+    stream = Stream(arbiter, arbiter.add_bot("author"))
+    try:
+        stream.next("welcome")
+        match_id = create_match(arbiter.matches(), SEATS, "huge", move_time_ms=5000)
+        request = stream.next("decision").decision
+        typed = bot_gateway_pb2.DecisionAnswer(request_id=request.request_id)
+        typed.move.magic_trick.sort.suit = "x" * 200_000
+        stream.send(bot_gateway_pb2.ConnectRequest(answer=typed))
+        refused = stream.next("refused").refused
+        assert refused.reason.startswith("illegal: ") and refused.reason.endswith("…")
+        assert len(refused.reason) <= len("illegal: ") + 300
+        stub = arbiter.matches()
+        deadline = time.monotonic() + 30
+        while not (
+            match := stub.GetMatch(match_pb2.GetMatchRequest(match_id=match_id)).match
+        ).faults:
+            assert time.monotonic() < deadline, "the fault was not recorded"
+            time.sleep(0.05)
+        assert [len(f.detail) <= 300 and f.kind == "illegal" for f in match.faults] == [True]
+    finally:
+        stream.close()
+
+
 def test_answers_at_the_edges_of_the_legal_moves(arbiter: Arbiter) -> None:
     """An index of exactly len(legal), or a typed move that is legal only for another seat, is
     a strike and a default move, never a voided match; the last legal index is a plain move.
