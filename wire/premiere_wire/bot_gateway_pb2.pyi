@@ -270,8 +270,8 @@ class DecisionAnswer(_message.Message):
     """Index into the request's legal_moves."""
     note: _builtins.str
     """A short note on this decision (its plan, its estimate): at most 512 bytes of UTF-8 and no
-    NUL character, else the answer is refused as malformed. Stored with the move; shown beside it in the replay
-    once the match has ended, never while it runs (a note can reveal a hand).
+    NUL character, else the answer is refused as malformed. Stored with the move; shown beside
+    it in the replay once the match has ended, never while it runs (a note can reveal a hand).
     """
     @_builtins.property
     def move(self) -> _game_pb2.Move:
