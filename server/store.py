@@ -176,7 +176,7 @@ def _by_match(row: tuple[Any, ...]) -> tuple[str, int]:
     return str(row[0]), int(row[1])
 
 
-def _rows_json(rows: list[tuple[Any, ...]]) -> str:
+def _rows_json(rows: Sequence[tuple[Any, ...]]) -> str:
     """Move rows as the JSON array `MOVES_SQL` reads, each move and forced list spliced in as
     the JSON `_move_row` already wrote."""
     return (
@@ -683,7 +683,7 @@ class Store:
             await self.append_move(match_id, fence, records[0])
             return
         rows = tuple(_move_row(match_id, fence, record) for record in records)
-        await self._write_all((MOVES_SQL, (_rows_json(list(rows)),)), moves=rows)
+        await self._write_all((MOVES_SQL, (_rows_json(rows),)), moves=rows)
 
     async def append_fault(self, match_id: str, fence: int, record: FaultRecord) -> None:
         await self._write(
