@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 import games
@@ -38,6 +39,8 @@ class SeatClock:
     strikes: int = 0
     forfeited: bool = False
     last_round_trip_us: int = 0
+    faults: Counter[str] = field(default_factory=Counter)
+    """The seat's faults by kind, as its match's log holds them (every blame)."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,7 @@ class MatchHost:
             self._charge(record.seat, record.elapsed_ms)
         self.ply = len(moves)
         for fault in faults:
+            self._count_fault(fault)
             if fault.blame == BOT and fault.seat >= 0:
                 self._count_strike(fault.seat)
 
@@ -126,6 +130,10 @@ class MatchHost:
     def _charge(self, seat: int, elapsed_ms: int) -> None:
         clock = self.clocks[seat]
         clock.bank_ms = max(0, clock.bank_ms - max(0, elapsed_ms - self.spec.move_time_ms))
+
+    def _count_fault(self, fault: FaultRecord) -> None:
+        if 0 <= fault.seat < len(self.clocks):
+            self.clocks[fault.seat].faults[fault.kind] += 1
 
     def _count_strike(self, seat: int) -> bool:
         """Returns True when this strike makes the seat forfeit."""
@@ -347,6 +355,7 @@ class MatchHost:
 
     async def _record_fault(self, fault: FaultRecord) -> None:
         await self.store.append_fault(self.spec.id, self.fence, fault)
+        self._count_fault(fault)
         if fault.blame == BOT and fault.seat >= 0:
             metrics.STRIKES.labels(fault.kind).inc()
             if self._count_strike(fault.seat):
@@ -417,10 +426,16 @@ class MatchHost:
         await self._close_events("void")
 
     def _announce_end(self, **result: Any) -> None:
-        """MatchEnded to every remote seat: with `outcome`, or with a `void_reason`."""
+        """MatchEnded to every remote seat: with `outcome`, or with a `void_reason`; and the
+        seat's own faults."""
         for seat, player in enumerate(self.spec.seats):
             if player.bot_id is not None:
-                ended = bot_gateway_pb2.MatchEnded(match_id=self.spec.id, seat=seat, **result)
+                ended = bot_gateway_pb2.MatchEnded(
+                    match_id=self.spec.id,
+                    seat=seat,
+                    faults=bot_gateway_pb2.SeatFaults(by_kind=self.clocks[seat].faults),
+                    **result,
+                )
                 self.router.broadcast(
                     player.bot_id, bot_gateway_pb2.ConnectResponse(match_ended=ended)
                 )

@@ -10,6 +10,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from collections import Counter
 from typing import Any
 
 import grpc
@@ -211,6 +212,10 @@ def test_a_match_that_ends_while_no_stream_is_open_is_reported_on_the_next(
         ended = second.next("match_ended").match_ended
         assert ended.match_id == match_id and ended.seat == 0
         assert list(ended.outcome.forfeited) == [0]
+        # The seat's faults come with the end, as the match record counts them.
+        recorded = Counter(f.kind for f in match.faults if f.seat == 0)
+        assert ended.HasField("faults") and dict(ended.faults.by_kind) == recorded
+        assert recorded == {"disconnect": 2}
     finally:
         second.close()
 

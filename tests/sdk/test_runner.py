@@ -375,3 +375,28 @@ def test_a_legal_move_handed_back_as_is_goes_on_the_wire_as_its_index() -> None:
         else:
             assert reply.legal_move_index == legal.index(expected)
             assert reply.WhichOneof("choice") == "legal_move_index"
+
+
+def test_the_finished_line_takes_the_faults_from_the_end_itself() -> None:
+    """With `MatchEnded.faults` set, no GetMatch is asked: the arbiter address here answers
+    nothing, so a lookup would print "unknown (UNAVAILABLE)"."""
+    out = io.StringIO()
+    reporter = Reporter(
+        "127.0.0.1:9", "t", out=out, clock=lambda: datetime.datetime(2026, 1, 1, 12, 0, 0)
+    )
+
+    async def go() -> None:
+        for match_id, kinds in (("m1", {"timeout": 2, "illegal": 1}), ("m2", {})):
+            reporter.started(bot_gateway_pb2.MatchStarted(match_id=match_id, game="magic-trick"))
+            ended = bot_gateway_pb2.MatchEnded(
+                match_id=match_id, seat=1, faults=bot_gateway_pb2.SeatFaults(by_kind=kinds)
+            )
+            ended.outcome.scores.extend([3, 1])
+            ended.outcome.ranks.extend([1, 2])
+            await reporter.ended(ended)
+
+    asyncio.run(go())
+    lines = out.getvalue().splitlines()
+    tail = "finished: rank 2 of 2 (scores 3 / 1; yours 1); faults:"
+    assert lines[1] == f"12:00:00 match m1 magic-trick {tail} 1 illegal, 2 timeout"
+    assert lines[3] == f"12:00:00 match m2 magic-trick {tail} none"

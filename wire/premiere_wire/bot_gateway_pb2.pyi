@@ -586,6 +586,7 @@ class MatchEnded(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     OUTCOME_FIELD_NUMBER: _builtins.int
     VOID_REASON_FIELD_NUMBER: _builtins.int
+    FAULTS_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """The match id."""
     seat: _builtins.int
@@ -596,6 +597,13 @@ class MatchEnded(_message.Message):
     def outcome(self) -> _outcome_pb2.Outcome:
         """The result; absent when the match was voided."""
 
+    @_builtins.property
+    def faults(self) -> Global___SeatFaults:
+        """This seat's faults in the match, counted by kind ("timeout", "illegal", "malformed",
+        "disconnect", "unreachable", ...): the same faults `MatchService.GetMatch` lists for the
+        seat, so a bot needs no second call to learn them. Unset from an arbiter older than it.
+        """
+
     def __init__(
         self,
         *,
@@ -603,14 +611,59 @@ class MatchEnded(_message.Message):
         seat: _builtins.int = ...,
         outcome: _outcome_pb2.Outcome | None = ...,
         void_reason: _builtins.str = ...,
+        faults: Global___SeatFaults | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["outcome", b"outcome"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["faults", b"faults", "outcome", b"outcome"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "outcome", b"outcome", "seat", b"seat", "void_reason", b"void_reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["faults", b"faults", "match_id", b"match_id", "outcome", b"outcome", "seat", b"seat", "void_reason", b"void_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___MatchEnded: _TypeAlias = MatchEnded  # noqa: Y015
+
+@_typing.final
+class SeatFaults(_message.Message):
+    """A seat's faults in one match, by kind."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class ByKindEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.int
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    BY_KIND_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def by_kind(self) -> _containers.ScalarMap[_builtins.str, _builtins.int]:
+        """How many faults of each kind; a kind the seat never committed is absent."""
+
+    def __init__(
+        self,
+        *,
+        by_kind: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["by_kind", b"by_kind"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatFaults: _TypeAlias = SeatFaults  # noqa: Y015
 
 @_typing.final
 class AnswerRefused(_message.Message):

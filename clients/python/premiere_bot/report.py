@@ -9,7 +9,7 @@ import contextlib
 import datetime
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -24,8 +24,9 @@ RATING_WAIT_S = 60.0
 @dataclass
 class Reporter:
     """A `runner.run` listener. With a `ladder` address it also looks up each finished match's
-    rating change; the faults come from the arbiter's `MatchService.GetMatch`, asked with the
-    bot's token (which shows this bot's own seats' fault details)."""
+    rating change. The faults come with the match's end (`MatchEnded.faults`); from an arbiter
+    older than that field, from its `MatchService.GetMatch`, asked with the bot's token (which
+    shows this bot's own seats' fault details)."""
 
     arbiter: str
     token: str
@@ -97,7 +98,10 @@ class Reporter:
         rank = outcome.ranks[seat] if seat < len(outcome.ranks) else 0
         scores = " / ".join(str(score) for score in outcome.scores)
         forfeited = ", forfeited" if seat in outcome.forfeited else ""
-        faults = await self.faults(event.match_id, seat)
+        if event.HasField("faults"):
+            faults = self.in_words(event.faults.by_kind)
+        else:  # an arbiter from before MatchEnded told the faults
+            faults = await self.faults(event.match_id, seat)
         self.say(
             f"match {event.match_id} {game} finished: rank {rank} of {len(outcome.ranks)}"
             f" (scores {scores}; yours {outcome.scores[seat]}){forfeited}; faults: {faults}"
@@ -132,10 +136,13 @@ class Reporter:
             )
         except grpc.aio.AioRpcError as error:
             return f"unknown ({error.code().name})"
-        kinds = Counter(f.kind for f in reply.match.faults if f.seat == seat)
-        if not kinds:
+        return self.in_words(Counter(f.kind for f in reply.match.faults if f.seat == seat))
+
+    @staticmethod
+    def in_words(kinds: Mapping[str, int]) -> str:
+        if not any(kinds.values()):
             return "none"
-        return ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+        return ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()) if count)
 
     async def rating(self, match_id: str, game: str, seat: int) -> None:
         assert self.ladder is not None
