@@ -218,6 +218,42 @@ def test_simultaneous_steps_join_their_batch_and_a_stale_one_fails_whole(
     run(database_url, body)
 
 
+def test_the_moves_statement_survives_a_rollback_a_deallocation_and_a_dropped_connection(
+    database_url: str,
+) -> None:
+    """Moves go through a statement prepared on the writer's connection (`_insert_moves`): a
+    batch that fails and is retried one at a time (rolled back), a DEALLOCATE ALL, and the
+    connection's backend terminated each leave the next moves written, none lost."""
+
+    async def body(store: Store) -> None:
+        matches = [spec(seed=f"d{n}") for n in range(3)]
+        for match in matches:
+            await store.create_match(match, owner="a", lease_s=30)
+        await store.append_move(matches[0].id, 1, move(0))
+        # A record out of its column's range makes its batch roll back and go one at a time.
+        results = await asyncio.gather(
+            store.create_match(spec(time_bank_ms=2**40), owner="a", lease_s=30),
+            store.append_move(matches[1].id, 1, move(0)),
+            return_exceptions=True,
+        )
+        assert isinstance(results[0], psycopg.errors.NumericValueOutOfRange)
+        assert results[1] is None
+        await store.append_move(matches[0].id, 1, move(1))
+        writer = store._write_conn
+        assert writer is not None
+        await writer.execute("DEALLOCATE ALL")
+        await store.append_move(matches[0].id, 1, move(2))
+        with psycopg.connect(database_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (writer.info.backend_pid,))
+        await store.append_move(matches[2].id, 1, move(0))
+        await store.append_move(matches[0].id, 1, move(3))
+        assert [m.ply for m in await store.moves(matches[0].id)] == [0, 1, 2, 3]
+        assert [m.ply for m in await store.moves(matches[1].id)] == [0]
+        assert [m.ply for m in await store.moves(matches[2].id)] == [0]
+
+    run(database_url, body)
+
+
 def test_retried_writes_are_no_ops_and_a_different_ply_is_refused(database_url: str) -> None:
     async def body(store: Store) -> None:
         match = spec()
