@@ -9,8 +9,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import grpc
