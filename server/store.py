@@ -204,7 +204,7 @@ def _move_row(match_id: str, fence: int, record: MoveRecord) -> tuple[Any, ...]:
         record.defaulted,
         record.elapsed_ms,
         fence,
-        None if record.forced is None else json.dumps(record.forced) if record.forced else "[]",
+        None if record.forced is None else (json.dumps(record.forced) if record.forced else "[]"),
         record.note,
     )
 
