@@ -46,6 +46,12 @@ def _interrupted(signum: int, frame: FrameType | None) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     # Registered first, so it runs last: after the private servers' own stop (services.py).
     atexit.register(_end_everything)
+    # A run started in the background of a script (`make test &`, nohup) inherits SIGINT
+    # ignored, and so would every process it starts: the tests that press Ctrl-C on a child
+    # (`premiere up`, the guard, the demo) would wait out their timeouts. A handler of Python's
+    # own is reset by exec, so the children start as from a terminal.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     for signum in (signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(signum) == signal.SIG_DFL:
             signal.signal(signum, _interrupted)
@@ -90,3 +96,4 @@ def _no_process_outlives_its_test() -> Iterator[None]:
     start = mark()
     yield
     stop_since(start)
+
