@@ -42,6 +42,14 @@ HOSTED_EXAMPLE_GAMES = ("magic-trick", "movie-tricks")
 MARKER = "premiere-state"
 """A file in every state folder, so commands run in a subfolder find the project's."""
 
+PROMPT_RECONNECT = (
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 500),
+)
+"""Channel options for waiting on a server that is starting: by default gRPC waits a second,
+then longer, before it dials a refused address again, so a server that came up just after the
+first try was found a second or more late (every `premiere up`, every test's arbiter)."""
+
 
 def state_dir() -> Path:
     """PREMIERE_STATE_DIR; else the nearest `.state` of Premiere's here or in a parent folder,
@@ -212,7 +220,7 @@ class Stack:
         from grpc_health.v1 import health_pb2, health_pb2_grpc
 
         deadline = time.monotonic() + timeout
-        with grpc.insecure_channel(self.settings.arbiter_address) as channel:
+        with grpc.insecure_channel(self.settings.arbiter_address, PROMPT_RECONNECT) as channel:
             stub = health_pb2_grpc.HealthStub(channel)
             while time.monotonic() < deadline:
                 self.check_alive()

@@ -96,4 +96,3 @@ def _no_process_outlives_its_test() -> Iterator[None]:
     start = mark()
     yield
     stop_since(start)
-

@@ -26,6 +26,7 @@ from psycopg import sql
 
 from premiere.db import MIGRATIONS, create_database, drop_database, upgrade
 from premiere.services import PrivatePostgres, PrivateRedis
+from premiere.stack import PROMPT_RECONNECT
 from premiere_wire import match_pb2, match_pb2_grpc
 from tests.processes import spawn
 
@@ -178,11 +179,11 @@ class Arbiter:
     tls_ca: bytes | None = None
     """Set when the arbiter serves TLS: the PEM the test clients trust."""
 
-    def channel(self) -> grpc.Channel:
+    def channel(self, options: Sequence[tuple[str, Any]] = ()) -> grpc.Channel:
         if self.tls_ca is None:
-            return grpc.insecure_channel(self.address)
+            return grpc.insecure_channel(self.address, options=options)
         credentials = grpc.ssl_channel_credentials(root_certificates=self.tls_ca)
-        return grpc.secure_channel(self.address, credentials)
+        return grpc.secure_channel(self.address, credentials, options=options)
 
     @property
     def address(self) -> str:
@@ -224,7 +225,7 @@ class Arbiter:
         """Until the arbiter serves; the time includes its interpreter's start, which takes
         half a minute on two cores shared with other test runs."""
         deadline = time.monotonic() + timeout
-        with self.channel() as channel:
+        with self.channel(PROMPT_RECONNECT) as channel:
             stub = health_pb2_grpc.HealthStub(channel)
             while time.monotonic() < deadline:
                 assert self.process is not None

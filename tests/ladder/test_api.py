@@ -20,6 +20,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from ladder.seats import seat_advantage
+from premiere.stack import PROMPT_RECONNECT
 from premiere_wire import ladder_pb2, ladder_pb2_grpc
 from tests.integration.services import BIN, free_port, scratch_database
 from tests.ladder.synthetic import GAME, Synthetic, add_bots, insert_matches, random_matches
@@ -50,7 +51,7 @@ class Ladder:
             stdout=log_path.open("ab"),
             stderr=subprocess.STDOUT,
         )
-        self.channel = grpc.insecure_channel(self.grpc_address)
+        self.channel = grpc.insecure_channel(self.grpc_address, PROMPT_RECONNECT)
         self.stub = ladder_pb2_grpc.LadderServiceStub(self.channel)
 
     def log(self) -> str:
