@@ -32,6 +32,13 @@ answers='import sys, psycopg, redis
 psycopg.connect(sys.argv[1], connect_timeout=2).close()
 redis.Redis.from_url(sys.argv[2], socket_connect_timeout=2).ping()'
 
+# The tests start hundreds of Python processes (arbiters, workers, bots, every CLI call), each
+# reading the repository's modules from __pycache__; where PYTHONDONTWRITEBYTECODE is set (CI
+# containers often set it) none is ever written, and every process compiled them all again:
+# a third of an arbiter's start-up CPU. compileall writes them whatever that says.
+sources=(bench clients games hosting ladder premiere research scripts server spectator tests wire workers)
+"$python" -m compileall -q -j 0 "${sources[@]}" >/dev/null || true
+
 # worksteal: a worker that runs out of tests takes some of another's queue, so the run does not
 # end on one worker finishing a long tail of slow tests while the other waits.
 "$python" -m pytest -n auto --dist worksteal "$@"
