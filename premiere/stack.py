@@ -28,6 +28,7 @@ from premiere.children import end_descendants, reap_orphans, spawn, stop
 from premiere.config import Settings
 from premiere.db import create_database, upgrade
 from premiere.services import PrivatePostgres, PrivateRedis
+from premiere.state import MARKER, running_stack
 
 DEMO_BOTS = ("builtin:random", "builtin:heuristic", "builtin:first", "builtin:search:100")
 """The demo's opponents for the example bot: from a random player up to the lighter search level,
@@ -39,9 +40,6 @@ HOSTED_EXAMPLE_GAMES = ("magic-trick", "movie-tricks")
 """The games clients/python/hosted/premiere-bot.toml claims."""
 
 
-MARKER = "premiere-state"
-"""A file in every state folder, so commands run in a subfolder find the project's."""
-
 PROMPT_RECONNECT = (
     ("grpc.initial_reconnect_backoff_ms", 100),
     ("grpc.max_reconnect_backoff_ms", 500),
@@ -49,36 +47,6 @@ PROMPT_RECONNECT = (
 """Channel options for waiting on a server that is starting: by default gRPC waits a second,
 then longer, before it dials a refused address again, so a server that came up just after the
 first try was found a second or more late (every `premiere up`, every test's arbiter)."""
-
-
-def state_dir() -> Path:
-    """PREMIERE_STATE_DIR; else the nearest `.state` of Premiere's here or in a parent folder,
-    so every command finds the stack started from the project's root; else ./.state."""
-    configured = os.environ.get("PREMIERE_STATE_DIR")
-    if configured:
-        return Path(configured).resolve()
-    here = Path.cwd().resolve()
-    for folder in (here, *here.parents):
-        candidate = folder / ".state"
-        if (candidate / MARKER).exists() or (candidate / "stack.json").exists():
-            return candidate
-    return here / ".state"
-
-
-def running_stack(folder: Path) -> dict[str, Any] | None:
-    """The description of the stack running from `folder`, if its launcher is alive."""
-    try:
-        stack: dict[str, Any] = json.loads((folder / "stack.json").read_text())
-        launcher = int(stack["launcher"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    try:
-        os.kill(launcher, 0)
-    except PermissionError:
-        return stack  # alive, under another user
-    except OSError:
-        return None
-    return stack
 
 
 @dataclass

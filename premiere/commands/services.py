@@ -160,14 +160,8 @@ def beat() -> None:
 def up(demo: bool) -> None:
     """Start the whole stack locally (private PostgreSQL/Redis unless PREMIERE_* name them)."""
     from premiere.children import adopt_orphans
-    from premiere.stack import (
-        Stack,
-        ladder_http,
-        running_stack,
-        shut_down,
-        state_dir,
-        write_description,
-    )
+    from premiere.stack import Stack, ladder_http, shut_down, write_description
+    from premiere.state import running_stack, state_dir
     from premiere.watch import watch
 
     folder = state_dir()

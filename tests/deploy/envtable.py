@@ -54,7 +54,7 @@ PROCESS_SOURCES: dict[str, tuple[str, ...]] = {
         "premiere/commands/bots.py::bots_add",
         "premiere/commands/leagues.py::league_create",
     ),
-    "up": ("premiere/stack.py",),
+    "up": ("premiere/stack.py", "premiere/state.py"),
     "premiere-bot run": (
         "clients/python/premiere_bot/cli.py",
         "clients/python/premiere_bot/hosted.py",

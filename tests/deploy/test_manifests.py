@@ -190,7 +190,7 @@ def parse_premiere(words: list[str], where: str) -> Invocation:
             break  # a group that runs on its own too (`premiere ladder [flags]`)
         assert rest, f"{where}: `{' '.join(words)}` names a group, not a command"
         name = rest.pop(0)
-        sub = command.commands.get(name)
+        sub = command.get_command(click.Context(command), name)
         assert sub is not None, f"{where}: premiere has no command {' '.join([*path, name])!r}"
         path.append(name)
         command = sub
