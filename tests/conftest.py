@@ -63,6 +63,8 @@ LONGEST_FIRST = (
     "tests/integration/test_up_interrupted.py",
     "tests/spectator/test_watching.py",
     "tests/spectator/test_rough_edges.py",
+    "tests/integration/test_events.py",
+    "tests/spectator/test_exports.py",
     "tests/integration/test_stack.py",
     "tests/integration/test_bench_quick.py",
     "tests/partitions/test_partitions.py",
