@@ -32,9 +32,17 @@ def test_no_page_script_names_a_format() -> None:
 
 
 def _command_names(tree: ast.AST) -> set[int]:
-    """The ids of the string constants that name a click command or group."""
+    """The ids of the string constants that name a click command or group: the first argument
+    of ``.command``/``.group``, and the keys of premiere.cli's ``COMMANDS`` (each subcommand
+    by name, loaded when it runs)."""
     found: set[int] = set()
     for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign)
+            and [getattr(target, "id", None) for target in node.targets] == ["COMMANDS"]
+            and isinstance(node.value, ast.Dict)
+        ):
+            found.update(id(key) for key in node.value.keys if key is not None)
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
