@@ -23,6 +23,15 @@ assert result.exit_code == 0, result.output
 print(json.dumps(sorted(sys.modules)))
 """
 
+OTHERS = {
+    "premiere.stack",
+    "premiere.config",
+    "premiere.commands.events",
+    "premiere.commands.leagues",
+    "premiere.commands.services",
+}
+"""Modules a light command has no use for: starting a stack, the settings, other commands."""
+
 
 def loaded(*args: str) -> set[str]:
     """The modules a fresh interpreter holds after `premiere ARGS`."""
@@ -39,10 +48,7 @@ def test_a_light_command_loads_no_game_and_no_other_command() -> None:
     heavy = {
         name
         for name in modules
-        if name == "games"
-        or name.startswith(("games.", "workers.", "server."))
-        or name in {"premiere.stack", "premiere.config", "premiere.commands.events"}
-        or name in {"premiere.commands.leagues", "premiere.commands.services"}
+        if name == "games" or name.startswith(("games.", "workers.", "server.")) or name in OTHERS
     }
     assert not heavy, sorted(heavy)
 
